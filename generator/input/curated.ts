@@ -1,0 +1,123 @@
+/**
+ * The optional curated files of an export: meta.json, release_dates.json, sets.json,
+ * gachas.json and translations/*.json. Absent files are empty data; malformed ones
+ * fail the build with a message naming the file.
+ */
+import path from 'node:path';
+import fs from 'node:fs';
+import fg from 'fast-glob';
+import { InputError, type BuildReport } from '../report.ts';
+import { parseOffset, toUnixSeconds } from './time.ts';
+
+export interface Meta {
+  truthVersion: string | null;
+  /** Minutes east of UTC of the export's local times (JP +09:00 by default). */
+  timezoneOffset: number;
+}
+
+export interface CuratedSet {
+  id: string;
+  displayName: string;
+  ordinals: number[];
+}
+
+export interface CuratedGacha {
+  id: string;
+  name: string;
+  start: number;
+  end: number;
+  ordinals: number[];
+}
+
+export const SET_ID = /^[a-z0-9][a-z0-9_-]*$/;
+
+export function readJson(file: string): unknown {
+  if (!fs.existsSync(file)) return undefined;
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new InputError(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const isOrdinals = (v: unknown): v is number[] => Array.isArray(v) && v.every((n) => Number.isInteger(n));
+
+function fail(file: string, message: string): never {
+  throw new InputError(`${file}: ${message}`);
+}
+
+export function readMeta(root: string): Meta {
+  const file = path.join(root, 'meta.json');
+  const json = readJson(file) ?? {};
+  if (!isObject(json)) fail(file, 'expected an object');
+  const truth = json.truth_version;
+  if (truth !== undefined && typeof truth !== 'string') fail(file, 'truth_version must be a string');
+  const timezone = json.timezone ?? '+09:00';
+  if (typeof timezone !== 'string') fail(file, 'timezone must be a string like +09:00');
+  return { truthVersion: truth ?? null, timezoneOffset: parseOffset(timezone, file) };
+}
+
+/** `{ "<ordinal>": <unix seconds> | "<ISO 8601>" | "YYYY/MM/DD HH:MM:SS" }` */
+export function readReleaseDates(root: string, meta: Meta): Map<number, number> {
+  const file = path.join(root, 'release_dates.json');
+  const json = readJson(file) ?? {};
+  if (!isObject(json)) fail(file, 'expected an object mapping ordinals to dates');
+  const dates = new Map<number, number>();
+  for (const [key, value] of Object.entries(json)) {
+    const unix = toUnixSeconds(value, meta.timezoneOffset);
+    if (!/^\d+$/.test(key) || unix === null) fail(file, `entry "${key}" must map an ordinal to a date`);
+    dates.set(Number(key), unix);
+  }
+  return dates;
+}
+
+/** `[{ "id": "summer-2019", "display_name": "...", "ordinals": [1, 2] }]` */
+export function readSets(root: string): CuratedSet[] {
+  const file = path.join(root, 'sets.json');
+  const json = readJson(file) ?? [];
+  if (!Array.isArray(json)) fail(file, 'expected an array of sets');
+  return json.map((set, i) => {
+    if (!isObject(set) || typeof set.id !== 'string' || !SET_ID.test(set.id)) {
+      fail(file, `set #${i} needs an id of lower-case letters, digits, "-" or "_"`);
+    }
+    if (typeof set.display_name !== 'string' || !isOrdinals(set.ordinals)) {
+      fail(file, `set ${set.id} needs a display_name string and an ordinals array of integers`);
+    }
+    return { id: set.id, displayName: set.display_name, ordinals: set.ordinals };
+  });
+}
+
+/** `[{ "id", "name", "start", "end", "ordinals" }]`, dates as in release_dates.json. */
+export function readGachas(root: string, meta: Meta): CuratedGacha[] {
+  const file = path.join(root, 'gachas.json');
+  const json = readJson(file) ?? [];
+  if (!Array.isArray(json)) fail(file, 'expected an array of gachas');
+  return json.map((g, i) => {
+    if (!isObject(g) || typeof g.id !== 'string' || typeof g.name !== 'string') fail(file, `gacha #${i} needs an id and a name`);
+    const start = toUnixSeconds(g.start, meta.timezoneOffset);
+    const end = toUnixSeconds(g.end, meta.timezoneOffset);
+    if (start === null || end === null || end < start) fail(file, `gacha ${g.id} needs start and end dates, end after start`);
+    const ordinals = g.ordinals ?? [];
+    if (!isOrdinals(ordinals)) fail(file, `gacha ${g.id}: ordinals must be an array of integers`);
+    return { id: g.id, name: g.name, start, end, ordinals };
+  });
+}
+
+/** All translations/*.json merged in file-name order; a later file wins a conflict (with a warning). */
+export function readTranslations(root: string, report: BuildReport): Map<string, string> {
+  const merged = new Map<string, string>();
+  const files = fg.sync('translations/**/*.json', { cwd: root }).sort();
+  for (const name of files) {
+    const file = path.join(root, name);
+    const json = readJson(file);
+    if (!isObject(json)) fail(file, 'expected an object mapping original text to its translation');
+    for (const [original, translation] of Object.entries(json)) {
+      if (typeof translation !== 'string') fail(file, `translation of "${original}" must be a string`);
+      const previous = merged.get(original);
+      if (previous !== undefined && previous !== translation) report.warn(`${file}: "${original}" overrides an earlier translation`);
+      merged.set(original, translation);
+    }
+  }
+  return merged;
+}

@@ -1,0 +1,71 @@
+/** Reads a whole game export folder: databases, keys and curated files (SPEC section 2). */
+import path from 'node:path';
+import fs from 'node:fs';
+import { createHash } from 'node:crypto';
+import fg from 'fast-glob';
+import { findDatabase } from './discover.ts';
+import { MasterDb } from './masterDb.ts';
+import { parseReleaseKeys, type ReleaseKeys } from './decrypt.ts';
+import {
+  readGachas, readJson, readMeta, readReleaseDates, readSets, readTranslations,
+  type CuratedGacha, type CuratedSet, type Meta,
+} from './curated.ts';
+import { InputError, type BuildReport } from '../report.ts';
+
+export interface GameExport {
+  root: string;
+  unit: MasterDb;
+  /** event_common, when the export has it. */
+  events: MasterDb | null;
+  /** The English client's unit database under en/, when present. */
+  english: MasterDb | null;
+  meta: Meta;
+  releaseDates: Map<number, number>;
+  sets: CuratedSet[];
+  gachas: CuratedGacha[];
+  translations: Map<string, string>;
+  /** Short hash of every input file, the truth version when meta.json names none. */
+  inputHash: string;
+}
+
+function readKeys(file: string): ReleaseKeys {
+  const json = readJson(file);
+  return json === undefined ? new Map() : parseReleaseKeys(json, file);
+}
+
+/** sha256 over the sorted relative paths and contents of every file under root. */
+function hashInputs(root: string): string {
+  const hash = createHash('sha256');
+  for (const file of fg.sync('**/*', { cwd: root, onlyFiles: true, dot: false }).sort()) {
+    hash.update(file).update('\0').update(fs.readFileSync(path.join(root, file))).update('\0');
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
+export function readExport(root: string, report: BuildReport): GameExport {
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError(`${root}: input folder does not exist`);
+  const keys = readKeys(path.join(root, 'release_info.json'));
+  const unitFile = findDatabase(root, 'unit', report);
+  if (!unitFile) throw new InputError(`${root}: no unit database found (looked for unit.db_, unit.db, unit.sqlite, unit.db.sql or unit.sql)`);
+  const open = (file: string | undefined, releaseKeys: ReleaseKeys, label = '') =>
+    file ? MasterDb.open(file, releaseKeys, report, label) : null;
+  const englishRoot = path.join(root, 'en');
+  const englishKeys = new Map([...keys, ...readKeys(path.join(englishRoot, 'release_info.json'))]);
+  const meta = readMeta(root);
+  return {
+    root,
+    unit: open(unitFile, keys)!,
+    events: open(findDatabase(root, 'event_common', report), keys),
+    english: fs.existsSync(englishRoot) ? open(findDatabase(englishRoot, 'unit', report), englishKeys, 'en/') : null,
+    meta,
+    releaseDates: readReleaseDates(root, meta),
+    sets: readSets(root),
+    gachas: readGachas(root, meta),
+    translations: readTranslations(root, report),
+    inputHash: hashInputs(root),
+  };
+}
+
+export function closeExport(game: GameExport): void {
+  for (const db of [game.unit, game.events, game.english]) db?.close();
+}

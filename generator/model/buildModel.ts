@@ -1,0 +1,58 @@
+/** Builds the whole domain model from a game export: the one place that knows how parts link up. */
+import type { GameExport } from '../input/readExport.ts';
+import type { BuildReport } from '../report.ts';
+import type { Card, CardSet, CenterSkill, Character, MemberTag, Skill } from './types.ts';
+import { EnglishTexts } from './english.ts';
+import { buildCharacters, buildMemberTags } from './characters.ts';
+import { buildCenterSkills, buildSkills } from './skills.ts';
+import { buildCards } from './cards.ts';
+import { assignReleaseDates } from './releaseDates.ts';
+import { buildSets } from './sets.ts';
+import { num } from './values.ts';
+
+export interface Model {
+  truthVersion: string;
+  tags: Map<number, MemberTag>;
+  characters: Map<number, Character>;
+  skills: Map<number, Skill>;
+  centerSkills: Map<number, CenterSkill>;
+  /** Readable cards in ordinal order, one per ordinal. */
+  cards: Card[];
+  sets: CardSet[];
+}
+
+/** Tables a card needs whenever any card refers to them. */
+function requireLinkedTables(game: GameExport): void {
+  const { unit } = game;
+  unit.require('unit_m', 'cards');
+  unit.require('unit_type_m', 'characters of cards');
+  const cards = unit.rows('unit_m');
+  if (cards.some((c) => num(c.default_unit_skill_id) > 0)) {
+    unit.require('unit_skill_m', 'card skills');
+    unit.require('unit_skill_level_m', 'card skill levels');
+  }
+  if (cards.some((c) => num(c.default_leader_skill_id) > 0)) unit.require('unit_leader_skill_m', 'card center skills');
+}
+
+/** One card per ordinal: a duplicate ordinal keeps the lowest unit_id, with a warning. */
+function uniqueOrdinals(cards: Card[], report: BuildReport): Card[] {
+  const seen = new Set<number>();
+  return cards.filter((card) => {
+    if (!seen.has(card.ordinal)) return seen.add(card.ordinal);
+    report.warn(`unit_m: ordinal ${card.ordinal} appears twice; unit_id ${card.id} is left out`);
+    return false;
+  });
+}
+
+export function buildModel(game: GameExport, report: BuildReport): Model {
+  requireLinkedTables(game);
+  const english = new EnglishTexts(game.english);
+  const tags = buildMemberTags(game.unit, english);
+  const characters = buildCharacters(game.unit, tags, english);
+  const skills = buildSkills(game.unit, english, { tags, characters });
+  const centerSkills = buildCenterSkills(game.unit, english, tags);
+  const cards = uniqueOrdinals(buildCards(game.unit, english, { skills, centerSkills, characters }, report), report);
+  assignReleaseDates(cards, game.releaseDates);
+  const sets = buildSets(game.unit, english, game.sets, cards, report);
+  return { truthVersion: game.meta.truthVersion ?? game.inputHash, tags, characters, skills, centerSkills, cards, sets };
+}

@@ -1,0 +1,139 @@
+/** Cards (unit_m) with their caps, flags, per-level stats and linked skills (SPEC 2.1, 4). */
+import type { MasterDb, DbRow } from '../input/masterDb.ts';
+import type { BuildReport } from '../report.ts';
+import type { Card, CenterSkill, Character, LevelStats, Skill } from './types.ts';
+import type { EnglishTexts } from './english.ts';
+import { groupBy, num, numOrNull, text } from './values.ts';
+
+export interface CardLinks {
+  skills: Map<number, Skill>;
+  centerSkills: Map<number, CenterSkill>;
+  characters: Map<number, Character>;
+}
+
+/** disable_rank_up values of cards that can never be idolized: practice, skill-up, costume. */
+const NEVER_IDOLIZED = new Set([1, 3, 6]);
+const SUPPORT = new Set([1, 3]);
+const COSTUME = 6;
+const PROMO = 5;
+
+type Caps = Pick<Card, 'normalMaxLevel' | 'transformedMaxLevel' | 'normalMaxKizuna' | 'transformedMaxKizuna'>;
+
+const capsOf = (row: DbRow): Caps => ({
+  normalMaxLevel: num(row.before_level_max),
+  transformedMaxLevel: num(row.after_level_max),
+  normalMaxKizuna: num(row.before_love_max),
+  transformedMaxKizuna: num(row.after_love_max),
+});
+
+/** Legacy exports carry caps on each card; modern ones per rarity in unit_rarity_m. */
+function capsReader(db: MasterDb): (card: DbRow) => Caps {
+  if (db.columns('unit_m').has('before_level_max')) return capsOf;
+  db.require('unit_rarity_m', 'level and kizuna caps');
+  const byRarity = new Map(db.rows('unit_rarity_m').map((r) => [num(r.rarity), capsOf(r)]));
+  return (card) => byRarity.get(num(card.rarity)) ?? capsOf({});
+}
+
+/** Level rows per pattern id; unit_level_limit_pattern_m fills levels beyond the normal pattern. */
+function levelPatterns(db: MasterDb): Map<number, Map<number, DbRow>> {
+  db.require('unit_level_up_pattern_m', 'per-level stats');
+  const patterns = new Map<number, Map<number, DbRow>>();
+  for (const table of ['unit_level_up_pattern_m', 'unit_level_limit_pattern_m']) {
+    for (const [id, rows] of groupBy(db.rows(table), (r) => num(r.unit_level_up_pattern_id))) {
+      const levels = patterns.get(id) ?? new Map<number, DbRow>();
+      for (const row of rows) if (!levels.has(num(row.unit_level))) levels.set(num(row.unit_level), row);
+      patterns.set(id, levels);
+    }
+  }
+  return patterns;
+}
+
+function statsAt(card: DbRow, level: number, row: DbRow): LevelStats {
+  return {
+    level,
+    smile: num(card.smile_max) - num(row.smile_diff),
+    pure: num(card.pure_max) - num(row.pure_diff),
+    cool: num(card.cool_max) - num(row.cool_diff),
+    stamina: num(card.hp_max) - num(row.hp_diff),
+    salePrice: num(row.sale_price),
+    mergeExp: num(row.merge_exp),
+  };
+}
+
+/** `next_exp` of level L is the cumulative EXP to reach L+1, so reaching L costs next_exp of L-1. */
+function expToReach(pattern: Map<number, DbRow> | undefined, level: number): number | null {
+  if (level <= 1) return 0;
+  const row = pattern?.get(level - 1);
+  return row ? num(row.next_exp) : null;
+}
+
+/** Looks up a linked row by id: null when the card names none, null plus a warning when it dangles. */
+function link<T>(map: Map<number, T>, id: unknown, what: string, ordinal: number, report: BuildReport): T | null {
+  const key = numOrNull(id);
+  if (key === null || key === 0) return null;
+  const found = map.get(key);
+  if (!found) report.warn(`card ${ordinal}: ${what} ${key} does not exist; published as null`);
+  return found ?? null;
+}
+
+export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks, report: BuildReport): Card[] {
+  db.require('unit_m', 'cards');
+  const caps = capsReader(db);
+  const patterns = levelPatterns(db);
+  const hasRanks = db.columns('unit_m').has('rank_min');
+  const shortPatterns = new Set<number>();
+  const cards = db.rows('unit_m').filter((row) => num(row.unit_number) > 0).map((row): Card => {
+    const id = num(row.unit_id);
+    const ordinal = num(row.unit_number);
+    const dru = num(row.disable_rank_up);
+    const cardCaps = caps(row);
+    const transformDisabled = NEVER_IDOLIZED.has(dru) || (hasRanks && num(row.rank_max) < 2);
+    const preTransformed = dru === PROMO || (hasRanks
+      ? num(row.rank_min) >= 2
+      : dru === 0 && row.normal_card_id != null && row.normal_card_id === row.rank_max_card_id);
+    const patternId = num(row.unit_level_up_pattern_id);
+    const pattern = patterns.get(patternId);
+    const maxLevel = transformDisabled ? cardCaps.normalMaxLevel : Math.max(cardCaps.normalMaxLevel, cardCaps.transformedMaxLevel);
+    const levels: LevelStats[] = [];
+    for (let level = 1; level <= maxLevel; level++) {
+      const levelRow = pattern?.get(level);
+      if (!levelRow) {
+        shortPatterns.add(patternId);
+        break;
+      }
+      levels.push(statsAt(row, level, levelRow));
+    }
+    const typeId = num(row.unit_type_id);
+    return {
+      id,
+      ordinal,
+      typeId,
+      title: row.eponym ? text(row.eponym, english.get('unit_m', 'unit_id', id, 'eponym'), row.eponym_en) : null,
+      charName: text(row.name, english.get('unit_m', 'unit_id', id), english.get('unit_type_m', 'unit_type_id', typeId), row.name_en),
+      rarity: num(row.rarity),
+      attribute: num(row.attribute_id),
+      skill: link(links.skills, row.default_unit_skill_id, 'skill', ordinal, report),
+      centerSkill: link(links.centerSkills, row.default_leader_skill_id, 'center skill', ordinal, report),
+      character: link(links.characters, typeId, 'character', ordinal, report),
+      hpBase: num(row.hp_max),
+      ...cardCaps,
+      normalMaxLevelExp: expToReach(pattern, cardCaps.normalMaxLevel),
+      transformedMaxLevelExp: expToReach(pattern, cardCaps.transformedMaxLevel),
+      transformDisabled,
+      supportCard: SUPPORT.has(dru),
+      costumeCard: dru === COSTUME,
+      preTransformed,
+      albumSeriesId: numOrNull(row.album_series_id) || null,
+      releaseDate: null,
+      releaseDateIsDirty: true,
+      setIds: [],
+      levels,
+      normalIconAsset: typeof row.normal_icon_asset === 'string' && row.normal_icon_asset ? row.normal_icon_asset : null,
+      idolizedIconAsset: typeof row.rank_max_icon_asset === 'string' && row.rank_max_icon_asset ? row.rank_max_icon_asset : null,
+    };
+  });
+  for (const id of [...shortPatterns].sort((a, b) => a - b)) {
+    report.warn(`unit_level_up_pattern_m: pattern ${id} stops before the level cap of a card that uses it; per-level arrays are shorter`);
+  }
+  return cards.sort((a, b) => a.ordinal - b.ordinal || a.id - b.id);
+}

@@ -1,0 +1,57 @@
+/** Characters (unit_type_m) and member tags: school year, group and sub-unit. */
+import type { MasterDb } from '../input/masterDb.ts';
+import type { Character, MemberTag, Target, Text } from './types.ts';
+import type { EnglishTexts } from './english.ts';
+import { groupBy, num, text } from './values.ts';
+
+const YEAR_TAGS = new Set([1, 2, 3]);
+
+export function buildMemberTags(db: MasterDb, english: EnglishTexts): Map<number, MemberTag> {
+  const links = db.rows('unit_type_member_tag_m');
+  const members = groupBy(links, (l) => num(l.member_tag_id));
+  return new Map(db.rows('member_tag_m').map((row) => {
+    const id = num(row.member_tag_id);
+    const tag: MemberTag = {
+      id,
+      name: text(row.name, english.get('member_tag_m', 'member_tag_id', id), row.name_en),
+      display: num(row.display_flag) === 1,
+      memberCount: members.get(id)?.length ?? 0,
+    };
+    return [id, tag];
+  }));
+}
+
+/** The group is the character's largest display tag; the sub-unit is the next display tag by id. */
+function yearAndSubUnit(tagIds: number[], tags: Map<number, MemberTag>): { year: number; subUnit: number } {
+  const year = tagIds.find((id) => YEAR_TAGS.has(id)) ?? 0;
+  const display = tagIds
+    .map((id) => tags.get(id))
+    .filter((t): t is MemberTag => !!t && t.display && !YEAR_TAGS.has(t.id))
+    .sort((a, b) => b.memberCount - a.memberCount || a.id - b.id);
+  const subUnits = display.slice(1).sort((a, b) => a.id - b.id);
+  return { year, subUnit: subUnits[0]?.id ?? 0 };
+}
+
+export function buildCharacters(db: MasterDb, tags: Map<number, MemberTag>, english: EnglishTexts): Map<number, Character> {
+  const tagsByType = groupBy(db.rows('unit_type_member_tag_m'), (l) => num(l.unit_type_id));
+  return new Map(db.rows('unit_type_m').map((row) => {
+    const id = num(row.unit_type_id);
+    const tagIds = [...new Set((tagsByType.get(id) ?? []).map((l) => num(l.member_tag_id)))].sort((a, b) => a - b);
+    const character: Character = {
+      id,
+      name: text(row.name, english.get('unit_type_m', 'unit_type_id', id), row.name_en),
+      memberCategory: num(row.member_category),
+      tagIds,
+      ...yearAndSubUnit(tagIds, tags),
+    };
+    return [id, character];
+  }));
+}
+
+/** Resolves what a skill or accessory aims at: a character for reference type 3, else a member tag. */
+export function resolveTarget(
+  referenceType: number, target: number, tags: Map<number, MemberTag>, characters: Map<number, Character>,
+): Target {
+  const name: Text | null = referenceType === 3 ? characters.get(target)?.name ?? null : tags.get(target)?.name ?? null;
+  return { referenceType, target, name };
+}

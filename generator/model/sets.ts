@@ -1,0 +1,40 @@
+/** Sets: one per album series (album_series_m), plus the curated ones of input/sets.json. */
+import type { MasterDb } from '../input/masterDb.ts';
+import type { CuratedSet } from '../input/curated.ts';
+import type { BuildReport } from '../report.ts';
+import type { Card, CardSet } from './types.ts';
+import type { EnglishTexts } from './english.ts';
+import { num, text } from './values.ts';
+
+export const albumSetId = (albumSeriesId: number) => `album-${albumSeriesId}`;
+
+export function buildSets(db: MasterDb, english: EnglishTexts, curated: CuratedSet[], cards: Card[], report: BuildReport): CardSet[] {
+  const byOrdinal = new Map(cards.map((c) => [c.ordinal, c]));
+  const series = db.rows('album_series_m')
+    .sort((a, b) => num(a.order_num) - num(b.order_num) || num(a.album_series_id) - num(b.album_series_id))
+    .map((row): CardSet => {
+      const id = num(row.album_series_id);
+      const name = text(row.name, english.get('album_series_m', 'album_series_id', id), row.name_en);
+      return { id: albumSetId(id), displayName: name.secondary ?? name.original, cardIds: cards.filter((c) => c.albumSeriesId === id).map((c) => c.id) };
+    });
+  const taken = new Set(series.map((s) => s.id));
+  const curatedSets = curated.flatMap((set): CardSet[] => {
+    if (taken.has(set.id)) {
+      report.warn(`sets.json: set id ${set.id} is used twice; the later one is ignored`);
+      return [];
+    }
+    taken.add(set.id);
+    const members = set.ordinals.flatMap((o) => {
+      const card = byOrdinal.get(o);
+      if (!card) report.warn(`sets.json: set ${set.id} names ordinal ${o}, which is not a readable card`);
+      return card ? [card] : [];
+    });
+    members.sort((a, b) => a.ordinal - b.ordinal);
+    return [{ id: set.id, displayName: set.displayName, cardIds: [...new Set(members.map((c) => c.id))] }];
+  });
+  const sets = [...series, ...curatedSets];
+  const byId = new Map(cards.map((c) => [c.id, c]));
+  for (const set of sets) for (const id of set.cardIds) byId.get(id)!.setIds.push(set.id);
+  for (const card of cards) card.setIds.sort();
+  return sets;
+}

@@ -1,0 +1,139 @@
+/**
+ * The domain model: what the game export says, resolved and cross-linked, before
+ * any response shape is chosen. Renderers turn it into the published JSON.
+ */
+
+/** A text in the export's language and in the secondary language (English export, then `*_en`). */
+export interface Text {
+  original: string;
+  secondary: string | null;
+}
+
+export interface MemberTag {
+  id: number;
+  name: Text;
+  /** Shown in the game's UI (school years, groups, sub-units). */
+  display: boolean;
+  /** How many characters carry the tag: the largest display tag of a character is its group. */
+  memberCount: number;
+}
+
+export interface Character {
+  id: number;
+  name: Text;
+  /** 0 none, 1 μ's, 2 Aqours, 3 and up later groups. */
+  memberCategory: number;
+  tagIds: number[];
+  /** School year 1-3, else 0. */
+  year: number;
+  /** The display tag that is neither a year nor the group, else 0. */
+  subUnit: number;
+}
+
+/** What a skill or accessory aims at: a member tag, or a character for reference type 3. */
+export interface Target {
+  referenceType: number;
+  target: number;
+  /** The tag's or character's name, null when the export does not know it. */
+  name: Text | null;
+}
+
+export interface SkillLevel {
+  level: number;
+  effectValue: number;
+  dischargeTime: number;
+  triggerValue: number;
+  activationRate: number;
+}
+
+export interface Skill {
+  id: number;
+  name: Text;
+  effectType: number;
+  dischargeType: number | null;
+  triggerType: number;
+  maxLevel: number;
+  /** In level order. */
+  levels: SkillLevel[];
+  effectTargets: Target[];
+  triggerTargets: Target[];
+}
+
+export interface CenterSkillExtra {
+  memberTagId: number;
+  tagName: Text | null;
+  effectType: number;
+  effectValue: number;
+}
+
+export interface CenterSkill {
+  id: number;
+  /** Legacy exports name center skills; modern ones only keep a string key. */
+  name: Text | null;
+  effectType: number;
+  effectValue: number;
+  extra: CenterSkillExtra | null;
+}
+
+/** A card's stats at one level (SPEC: `<stat>_max - <stat>_diff`). */
+export interface LevelStats {
+  level: number;
+  smile: number;
+  pure: number;
+  cool: number;
+  stamina: number;
+  salePrice: number;
+  mergeExp: number;
+}
+
+export interface Card {
+  /** unit_id */
+  id: number;
+  /** unit_number, the album ordinal */
+  ordinal: number;
+  typeId: number;
+  /** eponym; null for most N cards */
+  title: Text | null;
+  /** The character name on the card row, romanized when the export knows it. */
+  charName: Text;
+  rarity: number;
+  attribute: number;
+  skill: Skill | null;
+  centerSkill: CenterSkill | null;
+  character: Character | null;
+  hpBase: number;
+  normalMaxLevel: number;
+  transformedMaxLevel: number;
+  normalMaxKizuna: number;
+  transformedMaxKizuna: number;
+  /** Cumulative EXP to reach each level cap; null when the level pattern lacks that level. */
+  normalMaxLevelExp: number | null;
+  transformedMaxLevelExp: number | null;
+  /** Can never be idolized (support, costume, rank_max 1). */
+  transformDisabled: boolean;
+  supportCard: boolean;
+  costumeCard: boolean;
+  /** Always idolized (promo cards). */
+  preTransformed: boolean;
+  albumSeriesId: number | null;
+  /** Unix seconds, null when nothing curated is near. */
+  releaseDate: number | null;
+  /** The date is estimated from neighbouring ordinals. */
+  releaseDateIsDirty: boolean;
+  /** Ids of the sets whose files hold this card, sorted. */
+  setIds: string[];
+  /** One entry per level from 1 to the highest cap the card can reach. */
+  levels: LevelStats[];
+  /** Asset paths of the icons as the database names them. */
+  normalIconAsset: string | null;
+  idolizedIconAsset: string | null;
+}
+
+/** A release: an album series, or a curated set. */
+export interface CardSet {
+  /** Stable, URL-safe. */
+  id: string;
+  displayName: string;
+  /** Internal ids of member cards, in ordinal order. */
+  cardIds: number[];
+}

@@ -1,0 +1,102 @@
+/** Card, skill and center skill objects in the published shape (SPEC section 4). */
+import type { Card, CenterSkill, Skill, Target } from '../model/types.ts';
+import type { CardJson, CardStubJson, CenterSkillJson, Flag, SkillJson } from '../format.ts';
+
+export const flag = (value: boolean): Flag => (value ? 1 : 0);
+
+/** Names of the targeted tags or characters, English where known; null when there are none. */
+function targetNames(targets: Target[]): string | null {
+  if (!targets.length) return null;
+  return targets.map((t) => t.name?.secondary ?? t.name?.original ?? `#${t.target}`).join(', ');
+}
+
+export function renderSkill(skill: Skill): SkillJson {
+  return {
+    id: skill.id,
+    name: skill.name.original,
+    name_en: skill.name.secondary,
+    trigger_type: skill.triggerType,
+    effect_type: skill.effectType,
+    level_max: skill.maxLevel,
+    probability: skill.levels.map((l) => l.activationRate),
+    effect_val: skill.levels.map((l) => l.effectValue),
+    effect_dur: skill.levels.map((l) => l.dischargeTime),
+    trigger_val: skill.levels.map((l) => l.triggerValue),
+    translated_target: targetNames(skill.effectTargets),
+    translated_trigger_target: targetNames(skill.triggerTargets),
+  };
+}
+
+export function renderCenterSkill(skill: CenterSkill): CenterSkillJson {
+  const extra = skill.extra;
+  return {
+    id: skill.id,
+    name: skill.name?.original ?? null,
+    name_en: skill.name?.secondary ?? null,
+    effect_type: skill.effectType,
+    percent: skill.effectValue,
+    extra_apply_type_name: extra?.tagName?.original ?? '',
+    extra_apply_type_name_en: extra?.tagName?.secondary ?? '',
+    extra_apply_type: extra?.memberTagId ?? 0,
+    extra_effect: extra?.effectType ?? 0,
+    extra_percent: extra?.effectValue ?? 0,
+  };
+}
+
+export function renderCard(card: Card): CardJson {
+  return {
+    id: card.id,
+    ordinal: card.ordinal,
+    title: card.title?.original ?? '',
+    title_en: card.title?.secondary ?? null,
+    char_name: card.charName.secondary ?? card.charName.original,
+    original_char_name: card.charName.original,
+    type_id: card.typeId,
+    illustrator: null,
+    is_transform_disabled: flag(card.transformDisabled),
+    is_support_card: flag(card.supportCard),
+    is_costume_card: flag(card.costumeCard),
+    is_pre_transformed: flag(card.preTransformed),
+    rarity: card.rarity,
+    attribute: card.attribute,
+    skill: card.skill && renderSkill(card.skill),
+    center_skill: card.centerSkill && renderCenterSkill(card.centerSkill),
+    hp_base: card.hpBase,
+    normal_max_kizuna: card.normalMaxKizuna,
+    transformed_max_kizuna: card.transformedMaxKizuna,
+    normal_max_level: card.normalMaxLevel,
+    transformed_max_level: card.transformedMaxLevel,
+    normal_max_level_exp: card.normalMaxLevelExp,
+    transformed_max_level_exp: card.transformedMaxLevelExp,
+    affiliation: card.character?.memberCategory ?? 0,
+    year: card.character?.year ?? 0,
+    sub_affiliation: card.character?.subUnit ?? 0,
+    album_page_id: card.albumSeriesId ?? 0,
+    extra_data: { release_date: card.releaseDate, release_date_is_dirty: flag(card.releaseDateIsDirty) },
+    sets: card.setIds,
+    smile: card.levels.map((l) => l.smile),
+    pure: card.levels.map((l) => l.pure),
+    cool: card.levels.map((l) => l.cool),
+    stamina: card.levels.map((l) => l.stamina),
+    sell_price: card.levels.map((l) => l.salePrice),
+    exp_given: card.levels.map((l) => l.mergeExp),
+  };
+}
+
+export function renderCardStub(card: Card): CardStubJson {
+  return {
+    id: card.id,
+    ordinal: card.ordinal,
+    title: card.title?.original ?? '',
+    title_en: card.title?.secondary ?? null,
+    char_name: card.charName.secondary ?? card.charName.original,
+    type_id: card.typeId,
+    rarity: card.rarity,
+    attribute: card.attribute,
+    is_transform_disabled: flag(card.transformDisabled),
+    is_pre_transformed: flag(card.preTransformed),
+    is_support_card: flag(card.supportCard),
+    is_costume_card: flag(card.costumeCard),
+    release_date: card.releaseDate,
+  };
+}

@@ -1,0 +1,395 @@
+/**
+ * Writes the invented sample export (`npm run sample`), or a synthetic export at game
+ * scale for benchmarks (`--cards 4000 --accessories 600`). Everything is derived
+ * from generator/sample/data.ts, so the output is byte-identical on every run.
+ */
+import path from 'node:path';
+import fs from 'fs-extra';
+import Database from 'better-sqlite3';
+import sharp from 'sharp';
+import { Command } from 'commander';
+import { dumpSql, type Row, type TableDump } from './sql.ts';
+import { encryptValues, sampleKey } from './encrypt.ts';
+import {
+  ACCESSORIES, ALBUM_SERIES, CARDS, CENTER_SKILLS, CHARACTERS, CURATED_SETS, EVENTS, GACHAS,
+  KEYED_RELEASE, MEMBER_TAGS, PAIRS, RARITIES, RELEASE_DATES, SKILLS, TRANSLATIONS,
+  unitIdOf, type AccessorySpec, type CardSpec,
+} from './data.ts';
+
+export interface SampleOptions {
+  /** Total card count; above the curated sample, ordinary cards are generated. */
+  cards?: number;
+  /** Total accessory count, likewise. */
+  accessories?: number;
+  /** 'sql': readable dumps (the shipped sample); 'sqlite': client layout db/<group>/<name>.db_. */
+  format?: 'sql' | 'sqlite';
+  /** Write pictures under assets/ (default true). */
+  images?: boolean;
+}
+
+const ATTRIBUTE_COLOURS: Record<number, string> = { 1: '#e8488a', 2: '#37b24d', 3: '#1c7ed6', 5: '#9c6ade' };
+const RARITY_COLOURS: Record<number, string> = { 1: '#adb5bd', 2: '#74c0fc', 3: '#ffd43b', 4: '#f783ac', 5: '#b197fc' };
+
+const iconPath = (unitId: number, idolized: boolean) =>
+  `assets/image/units/${idolized ? 'u_rankup_icon' : 'u_normal_icon'}_${unitId}.png`;
+const accessoryIconPath = (assetId: number) => `assets/image/accessory/icon/acc_${assetId}.png`;
+
+/** The curated cards, then generated ordinary ones up to `count`. */
+export function cardSpecs(count = CARDS.length): CardSpec[] {
+  const specs = [...CARDS];
+  const members = CHARACTERS.filter((c) => c[3] > 0);
+  for (let ordinal = CARDS.length + 1; specs.length < count; ordinal++) {
+    const rarity = [1, 2, 3, 5, 4][ordinal % 5];
+    const hasSkill = rarity > 1;
+    specs.push({
+      ordinal, type: members[ordinal % members.length][0], rarity, attribute: (ordinal % 3) + 1,
+      title: hasSkill ? `カード${ordinal}` : null, titleEn: hasSkill ? `Card ${ordinal}` : undefined,
+      skill: hasSkill ? (ordinal % SKILLS.length) + 1 : undefined,
+      center: hasSkill ? (ordinal % CENTER_SKILLS.length) + 1 : undefined,
+      series: (ordinal % ALBUM_SERIES.length) + 1,
+    });
+  }
+  return specs;
+}
+
+export function accessorySpecs(count = ACCESSORIES.length, cards = cardSpecs()): AccessorySpec[] {
+  const specs = [...ACCESSORIES];
+  const owners = cards.filter((c) => c.rarity >= 3 && !c.release);
+  for (let id = ACCESSORIES.length + 1; specs.length < count; id++) {
+    const owner = id % 2 === 0 ? owners[id % owners.length] : undefined;
+    specs.push({
+      id, name: `アクセサリー${id}`, nameEn: `Accessory ${id}`, rarity: (id % 4) + 1,
+      effectType: [9, 11, 5][id % 3], triggerType: [1, 3, 4][id % 3], triggerEffectType: 0, card: owner?.ordinal,
+    });
+  }
+  return specs;
+}
+
+const rarityOf = (rarity: number) => RARITIES.find((r) => r[0] === rarity)!;
+
+/** Stat maxima: the card's own attribute is strongest. */
+function cardStats(spec: CardSpec): Row {
+  const base = rarityOf(spec.rarity)[5] + (spec.ordinal % 7) * 10;
+  const stat = (attr: number) => (spec.attribute === attr || spec.attribute === 5 ? base : Math.round(base * 0.6));
+  return { hp_max: spec.rarity + 1, smile_max: stat(1), pure_max: stat(2), cool_max: stat(3) };
+}
+
+function unitRow(spec: CardSpec, keys: Map<number, Buffer>): Row {
+  const id = unitIdOf(spec.ordinal);
+  const [dru, [rankMin, rankMax]] = [spec.disableRankUp ?? 0, spec.ranks ?? [1, 2]];
+  const row: Row = {
+    unit_id: id, unit_number: spec.ordinal, album_series_id: spec.series ?? null, unit_type_id: spec.type,
+    eponym: spec.title, eponym_en: spec.titleEn ?? null,
+    name: CHARACTERS.find((c) => c[0] === spec.type)![1], name_en: CHARACTERS.find((c) => c[0] === spec.type)![2],
+    normal_card_id: id * 10, rank_max_card_id: rankMin === 2 ? id * 10 : id * 10 + 1,
+    normal_icon_asset: iconPath(id, rankMin === 2), rank_max_icon_asset: iconPath(id, rankMax === 2),
+    rarity: spec.rarity, attribute_id: spec.attribute,
+    default_unit_skill_id: spec.skill ?? null, default_leader_skill_id: spec.center ?? null,
+    ...cardStats(spec), rank_min: rankMin, rank_max: rankMax, disable_rank_up: dru,
+    unit_level_up_pattern_id: spec.rarity, release_tag: null, _encryption_release_id: null,
+  };
+  if (spec.release === 'none') return { ...row, release_tag: 'None', _encryption_release_id: 'None' };
+  if (spec.release === 'decrypted') return { ...row, _encryption_release_id: 4 };
+  if (typeof spec.release !== 'number') return row;
+  // An encrypted row keeps only its id in the clear; the real values travel in release_tag.
+  const hidden: Row = Object.fromEntries(Object.keys(row).map((k) => [k, typeof row[k] === 'number' ? 0 : null]));
+  const key = keys.get(spec.release) ?? sampleKey(spec.release);
+  const { release_tag: _t, _encryption_release_id: _r, ...values } = row;
+  return { ...hidden, unit_id: id, release_tag: encryptValues(values, key), _encryption_release_id: spec.release };
+}
+
+/** One level-up pattern per rarity, rows 1..after_level_max. */
+function levelPatternRows(): Row[] {
+  const rows: Row[] = [];
+  for (const [rarity, , maxLevel] of RARITIES) {
+    let exp = 0;
+    for (let level = 1; level <= maxLevel; level++) {
+      exp += 20 * level + rarity * 5;
+      const left = maxLevel - level;
+      rows.push({
+        unit_level_up_pattern_id: rarity, unit_level: level, next_exp: level === maxLevel ? 0 : exp,
+        hp_diff: Math.floor(left / 40), smile_diff: left * 12, pure_diff: left * 11, cool_diff: left * 10,
+        merge_exp: 50 * rarity + level * 3, merge_cost: 100 * rarity + level * 10, sale_price: 10 * rarity + level,
+      });
+    }
+  }
+  return rows;
+}
+
+function skillLevelRows(): Row[] {
+  return SKILLS.flatMap(([id, , , effect, , maxLevel]) =>
+    Array.from({ length: maxLevel }, (_, i) => ({
+      unit_skill_id: id, skill_level: i + 1,
+      effect_value: effect === 9 ? 1 + i : Math.round((0.5 + i * 0.25) * 100) / 100 * (effect === 11 ? 200 : 1),
+      discharge_time: effect === 5 ? 2.5 + i * 0.5 : 0, trigger_value: 10 + (id % 3) * 5,
+      activation_rate: 30 + i * 3, description: null,
+    })));
+}
+
+function unitTables(cards: CardSpec[], accessories: AccessorySpec[], keys: Map<number, Buffer>): TableDump[] {
+  const unitId = (ordinal: number) => unitIdOf(ordinal);
+  const accessoryLevels = accessories.flatMap((a) => {
+    const maxLevel = a.material ? 1 : 8;
+    return Array.from({ length: maxLevel + 2 }, (_, i) => ({
+      accessory_id: a.id, level: i + 1, next_exp: a.material ? 0 : (i + 1) * 100,
+      effect_value: a.material ? 0 : 1 + i * 0.5, discharge_time: a.material ? 0 : 3 + i * 0.25,
+      trigger_value: a.triggerType === 201 ? 1 : 20 - i, activation_rate: a.material ? 0 : 25 + i * 2,
+      smile_diff: (maxLevel + 2 - i) * 10, pure_diff: (maxLevel + 2 - i) * 8, cool_diff: (maxLevel + 2 - i) * 6,
+      grant_exp: 100 * a.rarity, merge_cost: 200 * a.rarity, sale_price: 50 * a.rarity,
+    }));
+  });
+  return [
+    {
+      name: 'unit_m',
+      columns: {
+        unit_id: 'INTEGER PRIMARY KEY', unit_number: 'INTEGER', album_series_id: 'INTEGER', unit_type_id: 'INTEGER',
+        eponym: 'TEXT', eponym_en: 'TEXT', name: 'TEXT', name_en: 'TEXT', normal_card_id: 'INTEGER',
+        rank_max_card_id: 'INTEGER', normal_icon_asset: 'TEXT', rank_max_icon_asset: 'TEXT', rarity: 'INTEGER',
+        attribute_id: 'INTEGER', default_unit_skill_id: 'INTEGER', default_leader_skill_id: 'INTEGER',
+        hp_max: 'INTEGER', smile_max: 'INTEGER', pure_max: 'INTEGER', cool_max: 'INTEGER', rank_min: 'INTEGER',
+        rank_max: 'INTEGER', disable_rank_up: 'INTEGER', unit_level_up_pattern_id: 'INTEGER',
+        release_tag: 'TEXT', _encryption_release_id: 'INTEGER',
+      },
+      rows: [
+        ...cards.map((c) => unitRow(c, keys)),
+        // A placeholder row: unit_number 0 is not a card.
+        { unit_id: 9999, unit_number: 0, unit_type_id: 901, name: '', rarity: 1, attribute_id: 1, hp_max: 0, smile_max: 0, pure_max: 0, cool_max: 0, rank_min: 1, rank_max: 1, disable_rank_up: 0, unit_level_up_pattern_id: 1 },
+      ],
+    },
+    {
+      name: 'unit_rarity_m',
+      columns: { rarity: 'INTEGER PRIMARY KEY', before_level_max: 'INTEGER', after_level_max: 'INTEGER', before_love_max: 'INTEGER', after_love_max: 'INTEGER' },
+      rows: RARITIES.map(([rarity, bl, al, bk, ak]) => ({ rarity, before_level_max: bl, after_level_max: al, before_love_max: bk, after_love_max: ak })),
+    },
+    {
+      name: 'unit_level_up_pattern_m',
+      columns: {
+        unit_level_up_pattern_id: 'INTEGER', unit_level: 'INTEGER', next_exp: 'INTEGER', hp_diff: 'INTEGER',
+        smile_diff: 'INTEGER', pure_diff: 'INTEGER', cool_diff: 'INTEGER', merge_exp: 'INTEGER',
+        merge_cost: 'INTEGER', sale_price: 'INTEGER',
+      },
+      rows: levelPatternRows(),
+    },
+    {
+      name: 'unit_type_m',
+      columns: { unit_type_id: 'INTEGER PRIMARY KEY', name: 'TEXT', name_en: 'TEXT', member_category: 'INTEGER' },
+      rows: CHARACTERS.map(([id, name, nameEn, category]) => ({ unit_type_id: id, name, name_en: nameEn, member_category: category })),
+    },
+    {
+      name: 'member_tag_m',
+      columns: { member_tag_id: 'INTEGER PRIMARY KEY', name: 'TEXT', name_en: 'TEXT', display_flag: 'INTEGER' },
+      rows: MEMBER_TAGS.map(([id, name, nameEn, display]) => ({ member_tag_id: id, name, name_en: nameEn, display_flag: display })),
+    },
+    {
+      name: 'unit_type_member_tag_m',
+      columns: { unit_type_id: 'INTEGER', member_tag_id: 'INTEGER' },
+      rows: CHARACTERS.flatMap(([id, , , , tags]) => tags.map((tag) => ({ unit_type_id: id, member_tag_id: tag }))),
+    },
+    {
+      name: 'unit_skill_m',
+      columns: {
+        unit_skill_id: 'INTEGER PRIMARY KEY', name: 'TEXT', name_en: 'TEXT', max_level: 'INTEGER',
+        skill_effect_type: 'INTEGER', discharge_type: 'INTEGER', trigger_type: 'INTEGER',
+      },
+      rows: SKILLS.map(([id, name, nameEn, effect, trigger, maxLevel]) => ({
+        unit_skill_id: id, name, name_en: nameEn, max_level: maxLevel, skill_effect_type: effect,
+        discharge_type: effect === 5 ? 2 : 1, trigger_type: trigger,
+      })),
+    },
+    {
+      name: 'unit_skill_level_m',
+      columns: {
+        unit_skill_id: 'INTEGER', skill_level: 'INTEGER', effect_value: 'REAL', discharge_time: 'REAL',
+        trigger_value: 'INTEGER', activation_rate: 'INTEGER', description: 'TEXT',
+      },
+      rows: skillLevelRows(),
+    },
+    {
+      name: 'unit_skill_effect_target_m',
+      columns: { unit_skill_id: 'INTEGER', reference_type: 'INTEGER', effect_target: 'INTEGER' },
+      rows: SKILLS.flatMap(([id, , , , , , targets]) => targets.map(([ref, target]) => ({ unit_skill_id: id, reference_type: ref, effect_target: target }))),
+    },
+    {
+      name: 'unit_skill_trigger_target_m',
+      columns: { unit_skill_id: 'INTEGER', reference_type: 'INTEGER', trigger_target: 'INTEGER' },
+      rows: SKILLS.flatMap(([id, , , , , , , targets]) => targets.map(([ref, target]) => ({ unit_skill_id: id, reference_type: ref, trigger_target: target }))),
+    },
+    {
+      name: 'unit_leader_skill_m',
+      columns: { unit_leader_skill_id: 'INTEGER PRIMARY KEY', name_string_key: 'TEXT', leader_skill_effect_type: 'INTEGER', effect_value: 'INTEGER' },
+      rows: CENTER_SKILLS.map(([id, key, effect, percent]) => ({ unit_leader_skill_id: id, name_string_key: key, leader_skill_effect_type: effect, effect_value: percent })),
+    },
+    {
+      name: 'unit_leader_skill_extra_m',
+      columns: { unit_leader_skill_id: 'INTEGER', member_tag_id: 'INTEGER', leader_skill_effect_type: 'INTEGER', effect_value: 'INTEGER' },
+      rows: CENTER_SKILLS.filter((c) => c[4]).map(([id, , , , extra]) => ({
+        unit_leader_skill_id: id, member_tag_id: extra![0], leader_skill_effect_type: extra![1], effect_value: extra![2],
+      })),
+    },
+    {
+      name: 'album_series_m',
+      columns: { album_series_id: 'INTEGER PRIMARY KEY', name: 'TEXT', name_en: 'TEXT', order_num: 'INTEGER' },
+      rows: ALBUM_SERIES.map(([id, name, nameEn]) => ({ album_series_id: id, name, name_en: nameEn, order_num: id })),
+    },
+    {
+      name: 'unit_pair_m',
+      columns: { unit_pair_id: 'INTEGER PRIMARY KEY', pair: 'INTEGER', unit_id: 'INTEGER', position: 'INTEGER', rank: 'INTEGER' },
+      rows: PAIRS.flatMap(([pair, a, b]) => [a, b].map(([ordinal, rank], position) => ({
+        unit_pair_id: pair * 2 - 1 + position, pair, unit_id: unitId(ordinal), position, rank,
+      }))),
+    },
+    {
+      name: 'accessory_m',
+      columns: {
+        accessory_id: 'INTEGER PRIMARY KEY', name: 'TEXT', name_en: 'TEXT', rarity: 'INTEGER', smile_max: 'INTEGER',
+        pure_max: 'INTEGER', cool_max: 'INTEGER', is_material: 'INTEGER', effect_type: 'INTEGER',
+        default_max_level: 'INTEGER', max_level: 'INTEGER', accessory_asset_id: 'INTEGER', trigger_type: 'INTEGER',
+        trigger_effect_type: 'INTEGER', open_date: 'TEXT',
+      },
+      rows: accessories.map((a) => ({
+        accessory_id: a.id, name: a.name, name_en: a.nameEn, rarity: a.rarity, smile_max: 300 * a.rarity,
+        pure_max: 250 * a.rarity, cool_max: 200 * a.rarity, is_material: a.material ? 1 : 0, effect_type: a.effectType,
+        default_max_level: a.material ? 1 : 4, max_level: a.material ? 1 : 8, accessory_asset_id: 500 + a.id,
+        trigger_type: a.triggerType, trigger_effect_type: a.triggerEffectType, open_date: '2020/01/01 00:00:00',
+      })),
+    },
+    {
+      name: 'accessory_level_m',
+      columns: {
+        accessory_id: 'INTEGER', level: 'INTEGER', next_exp: 'INTEGER', effect_value: 'REAL', discharge_time: 'REAL',
+        trigger_value: 'INTEGER', activation_rate: 'INTEGER', smile_diff: 'INTEGER', pure_diff: 'INTEGER',
+        cool_diff: 'INTEGER', grant_exp: 'INTEGER', merge_cost: 'INTEGER', sale_price: 'INTEGER',
+      },
+      rows: accessoryLevels,
+    },
+    {
+      name: 'accessory_effect_target_m',
+      columns: { accessory_id: 'INTEGER', reference_type: 'INTEGER', effect_target: 'INTEGER' },
+      rows: accessories.flatMap((a) => (a.targets ?? []).map(([ref, target]) => ({ accessory_id: a.id, reference_type: ref, effect_target: target }))),
+    },
+    {
+      name: 'accessory_special_m',
+      columns: { accessory_id: 'INTEGER', unit_id: 'INTEGER' },
+      rows: accessories.filter((a) => a.card).map((a) => ({ accessory_id: a.id, unit_id: unitId(a.card!) })),
+    },
+    {
+      name: 'accessory_asset_m',
+      columns: { accessory_asset_id: 'INTEGER PRIMARY KEY', icon_asset: 'TEXT' },
+      rows: accessories.map((a) => ({ accessory_asset_id: 500 + a.id, icon_asset: accessoryIconPath(500 + a.id) })),
+    },
+  ];
+}
+
+/** The English client's export: texts only, and missing the newest cards. */
+function englishTables(cards: CardSpec[], accessories: AccessorySpec[]): TableDump[] {
+  return [
+    {
+      name: 'unit_m',
+      columns: { unit_id: 'INTEGER PRIMARY KEY', unit_number: 'INTEGER', eponym: 'TEXT', name: 'TEXT', release_tag: 'TEXT', _encryption_release_id: 'INTEGER' },
+      rows: cards.filter((c) => !c.notInEnglish).map((c) => ({
+        unit_id: unitIdOf(c.ordinal), unit_number: c.ordinal, eponym: c.title ? (c.titleEn ?? null) : null,
+        name: CHARACTERS.find((ch) => ch[0] === c.type)![2], release_tag: null, _encryption_release_id: null,
+      })),
+    },
+    { name: 'unit_type_m', columns: { unit_type_id: 'INTEGER PRIMARY KEY', name: 'TEXT' }, rows: CHARACTERS.map(([id, , en]) => ({ unit_type_id: id, name: en })) },
+    { name: 'member_tag_m', columns: { member_tag_id: 'INTEGER PRIMARY KEY', name: 'TEXT' }, rows: MEMBER_TAGS.map(([id, , en]) => ({ member_tag_id: id, name: en })) },
+    { name: 'unit_skill_m', columns: { unit_skill_id: 'INTEGER PRIMARY KEY', name: 'TEXT' }, rows: SKILLS.map(([id, , en]) => ({ unit_skill_id: id, name: en })) },
+    { name: 'album_series_m', columns: { album_series_id: 'INTEGER PRIMARY KEY', name: 'TEXT' }, rows: ALBUM_SERIES.map(([id, , en]) => ({ album_series_id: id, name: en })) },
+    { name: 'accessory_m', columns: { accessory_id: 'INTEGER PRIMARY KEY', name: 'TEXT' }, rows: accessories.map((a) => ({ accessory_id: a.id, name: a.nameEn })) },
+  ];
+}
+
+function eventTables(): TableDump[] {
+  const fmt = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ').replace(/-/g, '/');
+  // Local-time strings are handled as if UTC: only differences of days matter here.
+  const local = (s: string) => new Date(s.replace(/\//g, '-').replace(' ', 'T') + 'Z');
+  return [{
+    name: 'event_m',
+    columns: { event_id: 'INTEGER PRIMARY KEY', name: 'TEXT', start_date: 'TEXT', end_date: 'TEXT', close_date: 'TEXT' },
+    rows: EVENTS.map(([id, name, start, days]) => {
+      const end = new Date(local(start).getTime() + days * 86400e3 - 3600e3);
+      const close = new Date(end.getTime() + 3 * 86400e3);
+      return { event_id: id, name, start_date: start, end_date: fmt(end), close_date: fmt(close) };
+    }),
+  }];
+}
+
+async function writeDatabase(dir: string, group: string, name: string, tables: TableDump[], format: 'sql' | 'sqlite') {
+  const sql = dumpSql(tables);
+  if (format === 'sql') return fs.outputFile(path.join(dir, `${name}.sql`), sql);
+  const file = path.join(dir, 'db', group, `${name}.db_`);
+  await fs.remove(file);
+  await fs.ensureDir(path.dirname(file));
+  const db = new Database(file);
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
+}
+
+/** A small square icon: attribute colour inside a rarity-coloured frame; idolized ones carry a star. */
+async function icon(file: string, attribute: number, rarity: number, idolized: boolean) {
+  const star = idolized ? '<polygon points="64,22 76,54 110,54 82,74 92,106 64,86 36,106 46,74 18,54 52,54" fill="#fff"/>' : '';
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128">
+<rect width="128" height="128" fill="${RARITY_COLOURS[rarity] ?? '#ccc'}"/>
+<rect x="8" y="8" width="112" height="112" rx="12" fill="${ATTRIBUTE_COLOURS[attribute] ?? '#888'}"/>${star}</svg>`;
+  await fs.ensureDir(path.dirname(file));
+  await fs.writeFile(file, await sharp(Buffer.from(svg)).png().toBuffer());
+}
+
+/** Pictures for most cards and accessories; a few are missing and one is broken on purpose. */
+async function writeImages(dir: string, cards: CardSpec[], accessories: AccessorySpec[]) {
+  const missing = new Set([9, 36]);
+  for (const card of cards.slice(0, CARDS.length)) {
+    if (missing.has(card.ordinal)) continue;
+    const id = unitIdOf(card.ordinal);
+    const [rankMin, rankMax] = card.ranks ?? [1, 2];
+    if (rankMin === 1) await icon(path.join(dir, iconPath(id, false)), card.attribute, card.rarity, false);
+    if (rankMax === 2 && card.ordinal !== 20) await icon(path.join(dir, iconPath(id, true)), card.attribute, card.rarity, true);
+  }
+  // Ordinal 27's idolized icon is a truncated PNG: a warning, never a failed build.
+  const broken = path.join(dir, iconPath(unitIdOf(27), true));
+  await fs.writeFile(broken, (await fs.readFile(broken)).subarray(0, 40));
+  for (const a of accessories.slice(0, ACCESSORIES.length)) {
+    if (a.icon === false) continue;
+    await icon(path.join(dir, accessoryIconPath(500 + a.id)), 5, a.rarity, false);
+  }
+}
+
+const json = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
+
+export async function writeSampleExport(dir: string, options: SampleOptions = {}): Promise<void> {
+  const format = options.format ?? 'sql';
+  const cards = cardSpecs(options.cards);
+  const accessories = accessorySpecs(options.accessories, cards);
+  const keys = new Map([[KEYED_RELEASE, sampleKey(KEYED_RELEASE)]]);
+  await fs.emptyDir(dir);
+  await writeDatabase(dir, 'unit', 'unit', unitTables(cards, accessories, keys), format);
+  await writeDatabase(dir, 'event', 'event_common', eventTables(), format);
+  await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', englishTables(cards, accessories), format);
+  await fs.writeFile(path.join(dir, 'release_info.json'), json({ [KEYED_RELEASE]: sampleKey(KEYED_RELEASE).toString('base64') }));
+  await fs.writeFile(path.join(dir, 'meta.json'), json({ truth_version: 'sample-2026.11', timezone: '+09:00' }));
+  await fs.writeFile(path.join(dir, 'release_dates.json'), json(RELEASE_DATES));
+  await fs.writeFile(path.join(dir, 'sets.json'), json(CURATED_SETS));
+  await fs.writeFile(path.join(dir, 'gachas.json'), json(GACHAS));
+  for (const [file, table] of Object.entries(TRANSLATIONS)) {
+    await fs.outputFile(path.join(dir, 'translations', file), json(table));
+  }
+  if (options.images !== false) await writeImages(dir, cards, accessories);
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+if (isMain) {
+  const program = new Command('make-sample')
+    .description('Write the invented sample export (or a synthetic one at game scale)')
+    .option('--out <dir>', 'output folder', 'input')
+    .option('--cards <n>', 'total cards', (v) => Number.parseInt(v, 10))
+    .option('--accessories <n>', 'total accessories', (v) => Number.parseInt(v, 10))
+    .option('--format <format>', 'sql (readable dumps) or sqlite (client layout)', 'sql')
+    .option('--no-images', 'skip pictures');
+  program.parse();
+  const opts = program.opts();
+  await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, format: opts.format, images: opts.images });
+  console.log(`sample export written to ${opts.out}`);
+}
