@@ -1,0 +1,54 @@
+/** Shared test fixtures: temporary folders, the sample build, and exports built from code. */
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fs from 'fs-extra';
+import Database from 'better-sqlite3';
+import { build } from '../generator/build.ts';
+import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
+
+export const SAMPLE_INPUT = fileURLToPath(new URL('../input', import.meta.url));
+
+export async function tempDir(prefix = 'sif-test-'): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+}
+
+export async function readJson<T = any>(dir: string, rel: string): Promise<T> {
+  return JSON.parse(await fs.readFile(path.join(dir, rel), 'utf8')) as T;
+}
+
+/** Builds `input` into a fresh temporary output folder. */
+export async function buildInto(input: string) {
+  const out = path.join(await tempDir(), 'public');
+  const report = await build({ input, out });
+  return { out, report };
+}
+
+/** The shipped sample, built once per test file that asks for it. */
+let sampleBuild: Promise<Awaited<ReturnType<typeof buildInto>>> | undefined;
+export function buildSample() {
+  sampleBuild ??= buildInto(SAMPLE_INPUT);
+  return sampleBuild;
+}
+
+/** A copy of the sample export that a test may change freely. */
+export async function copySample(): Promise<string> {
+  const dir = path.join(await tempDir(), 'input');
+  await fs.copy(SAMPLE_INPUT, dir);
+  return dir;
+}
+
+/** Writes tables as a database file at `rel` under `dir`: a SQL dump for *.sql, else a real SQLite file. */
+export async function writeDb(dir: string, rel: string, tables: TableDump[]): Promise<string> {
+  const file = path.join(dir, rel);
+  await fs.ensureDir(path.dirname(file));
+  const sql = dumpSql(tables);
+  if (file.endsWith('.sql')) {
+    await fs.writeFile(file, sql);
+  } else {
+    const db = new Database(file);
+    db.exec(sql);
+    db.close();
+  }
+  return file;
+}
