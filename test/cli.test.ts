@@ -1,0 +1,37 @@
+/** `npm run build`: the commander CLI, run as a user runs it. */
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'fs-extra';
+import { describe, expect, it } from 'vitest';
+import { SAMPLE_INPUT, tempDir } from './helpers.ts';
+
+const run = promisify(execFile);
+const cli = (...args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', 'generator/cli.ts', ...args], { cwd: path.resolve(SAMPLE_INPUT, '..') })
+    .then((r) => ({ code: 0, ...r }), (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }));
+
+describe('build CLI', () => {
+  it('documents --input and --out in --help', async () => {
+    const { code, stdout } = await cli('--help');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/--input <dir>/);
+    expect(stdout).toMatch(/--out <dir>/);
+  });
+
+  it('builds the sample with exit code 0 and a summary', async () => {
+    const out = path.join(await tempDir(), 'site');
+    const { code, stdout } = await cli('--input', SAMPLE_INPUT, '--out', out);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/changed/);
+    expect(await fs.pathExists(path.join(out, 'api/v1/card/1.json'))).toBe(true);
+  });
+
+  it('exits non-zero with a message naming the problem and no stack trace', async () => {
+    const input = await tempDir();
+    const { code, stderr } = await cli('--input', input, '--out', path.join(input, '..', 'out'));
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/no unit database found/);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
