@@ -203,7 +203,7 @@ describe('secondary language', () => {
     { name: 'unit_m', columns: { unit_id: '', eponym: '', name: '' }, rows: [{ unit_id: 1, eponym: 'From English', name: 'Card Name EN' }] },
     { name: 'unit_type_m', columns: { unit_type_id: '', name: '' }, rows: [{ unit_type_id: 10, name: 'Type Name EN' }] },
   ];
-  const cards = [
+  const cards: Row[] = [
     { unit_id: 1, unit_number: 1, eponym: 'タイトル', eponym_en: 'Column Title', name_en: 'Column Name' },
     { unit_id: 2, unit_number: 2, eponym: 'タイトル2', eponym_en: 'Column Title 2', name_en: 'Column Name' },
     { unit_id: 3, unit_number: 3, unit_type_id: 20, eponym: 'タイトル3', name: 'ほか' },
