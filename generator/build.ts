@@ -3,12 +3,18 @@ import path from 'node:path';
 import { readExport, closeExport } from './input/readExport.ts';
 import { buildModel } from './model/buildModel.ts';
 import { renderSite } from './render/site.ts';
-import { writeSite } from './publish/writeSite.ts';
-import { BuildReport, InputError } from './report.ts';
+import { publishImages } from './images/publishImages.ts';
+import { imageCacheDir } from './images/cache.ts';
+import { publishBuild } from './publish/publishBuild.ts';
+import { BuildReport, InputError, type ProgressListener } from './report.ts';
 
 export interface BuildOptions {
   input: string;
   out: string;
+  /** Rebuild even when the input, the generator and the published site are unchanged. */
+  force?: boolean;
+  /** Hears each stage's progress (the CLI's progress display). */
+  progress?: ProgressListener;
 }
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
@@ -17,18 +23,23 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   if (out === input || input.startsWith(out + path.sep) || out.startsWith(input + path.sep)) {
     throw new InputError(`--out ${options.out} must not be inside --input ${options.input} or contain it`);
   }
-  const report = new BuildReport();
-  const game = await report.stage('read', () => readExport(input, report));
-  try {
-    const model = await report.stage('model', () => buildModel(game, report));
-    const files = await report.stage('render', () => renderSite(model));
-    for (const rel of files.keys()) {
-      const endpoint = rel.startsWith('api/v1/') ? rel.slice(7).split(/[/.]/)[0] : rel.split('/')[0];
-      report.counts[endpoint] = (report.counts[endpoint] ?? 0) + 1;
+  const report = new BuildReport(options.progress);
+  await publishBuild(input, out, report, { force: options.force }, async () => {
+    const game = await report.stage('read', () => readExport(input, report));
+    try {
+      const model = await report.stage('model', () => buildModel(game, report));
+      // Images first: the renderers link only pictures that were actually published.
+      const images = await report.stage('images', () => publishImages(model, { input, cacheDir: imageCacheDir(out) }, report));
+      const files = await report.stage('render', () => renderSite(model));
+      for (const [rel, bytes] of images) files.set(rel, bytes);
+      for (const rel of files.keys()) {
+        const endpoint = rel.startsWith('api/v1/') ? rel.slice(7).split(/[/.]/)[0] : rel.split('/')[0];
+        report.counts[endpoint] = (report.counts[endpoint] ?? 0) + 1;
+      }
+      return files;
+    } finally {
+      closeExport(game);
     }
-    await report.stage('write', () => writeSite(files, out, report));
-  } finally {
-    closeExport(game);
-  }
+  });
   return report;
 }

@@ -1,15 +1,23 @@
 /** `npm run build [-- --input <dir> --out <dir>]`: generate the static API from a game export. */
 import { Command } from 'commander';
 import { build } from './build.ts';
-import { InputError, type BuildReport } from './report.ts';
+import { failedStage, InputError, type BuildReport } from './report.ts';
+import { progressDisplay } from './progress.ts';
+import { publishLayout } from './publish/layout.ts';
 
-function summary(report: BuildReport): string {
-  const lines = [`build: ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed`];
+function summary(report: BuildReport, reportFile: string): string {
+  const upToDate = report.upToDate ? ' (up to date: same input and generator, site untouched)' : '';
+  const lines = [`build: ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed${upToDate}`];
   lines.push(`files: ${Object.entries(report.counts).map(([k, v]) => `${k}=${v}`).join(' ')}`);
   const unreadable = Object.entries(report.unreadable);
   if (unreadable.length) lines.push(`unreadable encrypted rows: ${unreadable.map(([t, n]) => `${t}=${n}`).join(' ')}`);
+  const images = report.images;
+  if (report.timings.images !== undefined) {
+    lines.push(`images: ${images.published} published, ${images.encoded} encoded, ${images.reused} from cache, ${images.missing} missing, ${images.unreadable} unreadable`);
+  }
   lines.push(`timings: ${Object.entries(report.timings).map(([k, v]) => `${k}=${v}ms`).join(' ')}`);
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
+  lines.push(`report: ${reportFile}`);
   return lines.join('\n');
 }
 
@@ -17,13 +25,17 @@ const program = new Command('build')
   .description('Generate the static SIF JSON API from a game export')
   .option('-i, --input <dir>', 'game export folder', 'input')
   .option('-o, --out <dir>', 'output folder (replaced atomically)', 'public')
-  .action(async (options: { input: string; out: string }) => {
+  .option('-f, --force', 'rebuild even when the input and generator are unchanged')
+  .action(async (options: { input: string; out: string; force?: boolean }) => {
+    const layout = publishLayout(options.out);
     try {
-      const report = await build(options);
-      console.log(summary(report));
+      const report = await build({ ...options, progress: progressDisplay(process.stderr) });
+      console.log(summary(report, layout.report));
     } catch (error) {
       // Input problems are the user's to fix: a clear message, no stack trace.
-      console.error(`build failed: ${error instanceof InputError ? error.message : (error as Error).stack}`);
+      const stage = failedStage(error);
+      const message = error instanceof InputError ? error.message : (error as Error).stack;
+      console.error(`build failed${stage ? ` (${stage} stage)` : ''}: ${message}\n${layout.out} was left as it was.`);
       process.exitCode = 1;
     }
   });

@@ -3,6 +3,18 @@
 /** A failure caused by the input (file, table or value), reported without a stack trace. */
 export class InputError extends Error {}
 
+/** What a progress display hears: a stage starts, advances (done of total items) or ends. */
+export type ProgressEvent =
+  | { kind: 'start'; stage: string }
+  | { kind: 'advance'; stage: string; done: number; total: number }
+  | { kind: 'end'; stage: string; ms: number };
+export type ProgressListener = (event: ProgressEvent) => void;
+
+/** The stage a failure happened in, for the error message. */
+export function failedStage(error: unknown): string | undefined {
+  return (error as { buildStage?: string } | null)?.buildStage;
+}
+
 export class BuildReport {
   readonly warnings: string[] = [];
   /** Encrypted rows that no key opened, per table. */
@@ -14,6 +26,13 @@ export class BuildReport {
   changed = 0;
   unchanged = 0;
   removed = 0;
+  /** Pictures published; sources encoded with sharp or reused from the cache; pictures missing or unreadable. */
+  readonly images = { published: 0, encoded: 0, reused: 0, missing: 0, unreadable: 0 };
+  /** The input and generator were unchanged and the output intact, so nothing ran. */
+  upToDate = false;
+  private current = '';
+
+  constructor(private readonly listener: ProgressListener | null = null) {}
 
   warn(message: string): void {
     this.warnings.push(message);
@@ -23,20 +42,31 @@ export class BuildReport {
     this.unreadable[table] = (this.unreadable[table] ?? 0) + 1;
   }
 
-  /** Runs one stage and records how long it took. */
+  /** Runs one stage and records how long it took; a failure is tagged with the stage's name. */
   async stage<T>(name: string, run: () => T | Promise<T>): Promise<T> {
     const start = performance.now();
+    this.current = name;
+    this.listener?.({ kind: 'start', stage: name });
     try {
       return await run();
+    } catch (error) {
+      if (error && typeof error === 'object' && !failedStage(error)) Object.assign(error, { buildStage: name });
+      throw error;
     } finally {
       this.timings[name] = Math.round(performance.now() - start);
+      this.listener?.({ kind: 'end', stage: name, ms: this.timings[name] });
     }
+  }
+
+  /** Reports progress of the running stage: `done` of `total` items. */
+  advance(done: number, total: number): void {
+    this.listener?.({ kind: 'advance', stage: this.current, done, total });
   }
 
   toJSON() {
     return {
       counts: this.counts, unreadable: this.unreadable, warnings: this.warnings, timings_ms: this.timings,
-      changed: this.changed, unchanged: this.unchanged, removed: this.removed,
+      changed: this.changed, unchanged: this.unchanged, removed: this.removed, images: this.images, up_to_date: this.upToDate,
     };
   }
 }

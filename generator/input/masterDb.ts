@@ -32,10 +32,13 @@ export class MasterDb {
       if (/\.sql$/i.test(file)) {
         db = new Database(':memory:');
         db.exec(fs.readFileSync(file, 'utf8'));
+        // A dump cut off at a line break still parses, but never reaches its COMMIT.
+        if (db.inTransaction) throw new Error('truncated: the dump ends inside its transaction');
       } else {
         db = new Database(file, { readonly: true, fileMustExist: true });
         const check = db.pragma('quick_check', { simple: true });
-        if (check !== 'ok') throw new Error(String(check));
+        // quick_check lists every damaged cell; the first one is enough to name the damage.
+        if (check !== 'ok') throw new Error(`damaged: ${String(check).split('\n').find((line) => !line.startsWith('***'))}`);
       }
     } catch (error) {
       const what = /\.sql$/i.test(file) ? 'not a loadable SQL dump' : 'not a readable SQLite database';

@@ -1,13 +1,17 @@
 /** Builds the whole domain model from a game export: the one place that knows how parts link up. */
 import type { GameExport } from '../input/readExport.ts';
 import type { BuildReport } from '../report.ts';
-import type { Card, CardSet, CenterSkill, Character, MemberTag, Skill } from './types.ts';
+import type { Accessory, Card, CardSet, CenterSkill, Character, Gacha, GameEvent, MemberTag, Pair, Skill } from './types.ts';
 import { EnglishTexts } from './english.ts';
 import { buildCharacters, buildMemberTags } from './characters.ts';
 import { buildCenterSkills, buildSkills } from './skills.ts';
 import { buildCards } from './cards.ts';
 import { assignReleaseDates } from './releaseDates.ts';
 import { buildSets } from './sets.ts';
+import { buildPairs } from './pairs.ts';
+import { buildAccessories } from './accessories.ts';
+import { warnDanglingRefs } from './danglingRefs.ts';
+import { buildEvents, buildGachas } from './happening.ts';
 import { num } from './values.ts';
 
 export interface Model {
@@ -19,6 +23,15 @@ export interface Model {
   /** Readable cards in ordinal order, one per ordinal. */
   cards: Card[];
   sets: CardSet[];
+  /** In pair id order. */
+  pairs: Pair[];
+  /** In id order; empty for legacy exports. */
+  accessories: Accessory[];
+  /** In start order. */
+  events: GameEvent[];
+  gachas: Gacha[];
+  /** Crowd translations, original -> translation. */
+  translations: Map<string, string>;
 }
 
 /** Tables a card needs whenever any card refers to them. */
@@ -49,10 +62,18 @@ export function buildModel(game: GameExport, report: BuildReport): Model {
   const english = new EnglishTexts(game.english);
   const tags = buildMemberTags(game.unit, english);
   const characters = buildCharacters(game.unit, tags, english);
+  warnDanglingRefs(game.unit, tags, characters, report);
   const skills = buildSkills(game.unit, english, { tags, characters });
   const centerSkills = buildCenterSkills(game.unit, english, tags);
   const cards = uniqueOrdinals(buildCards(game.unit, english, { skills, centerSkills, characters }, report), report);
   assignReleaseDates(cards, game.releaseDates);
   const sets = buildSets(game.unit, english, game.sets, cards, report);
-  return { truthVersion: game.meta.truthVersion ?? game.inputHash, tags, characters, skills, centerSkills, cards, sets };
+  const pairs = buildPairs(game.unit, cards, report);
+  const accessories = buildAccessories(game.unit, english, { tags, characters, cards }, report);
+  const events = buildEvents(game.events, game.meta.timezoneOffset, game.translations, report);
+  const gachas = buildGachas(game.gachas, game.translations);
+  return {
+    truthVersion: game.meta.truthVersion ?? game.inputHash, tags, characters, skills, centerSkills, cards, sets, pairs, accessories,
+    events, gachas, translations: game.translations,
+  };
 }

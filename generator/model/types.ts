@@ -127,6 +127,14 @@ export interface Card {
   /** Asset paths of the icons as the database names them. */
   normalIconAsset: string | null;
   idolizedIconAsset: string | null;
+  /** Icons the image stage published (filled in after the model is built). */
+  images: CardImages;
+}
+
+/** Published pictures as paths relative to the site root (PNG; a WebP lies beside each); null when the input lacks the picture or it is unreadable. */
+export interface CardImages {
+  icon: string | null;
+  iconIdolized: string | null;
 }
 
 /** A release: an album series, or a curated set. */
@@ -136,4 +144,84 @@ export interface CardSet {
   displayName: string;
   /** Internal ids of member cards, in ordinal order. */
   cardIds: number[];
+}
+
+/** One row of unit_pair_m: a card whose art forms one picture with its partner's. */
+export interface PairMember {
+  unitPairId: number;
+  unitId: number;
+  /** 0 left, 1 right. */
+  position: number;
+  /** 1 normal art, 2 idolized art. */
+  rank: number;
+  /** null when the card row is encrypted and unreadable, or missing. */
+  card: Card | null;
+}
+
+export interface Pair {
+  /** The `pair` column. */
+  id: number;
+  /** In position order. */
+  members: PairMember[];
+}
+
+/** One accessory_m level row; stats are `<stat>_max - <stat>_diff` like cards'. */
+export interface AccessoryLevel {
+  level: number;
+  smile: number;
+  pure: number;
+  cool: number;
+  effectValue: number;
+  dischargeTime: number;
+  triggerValue: number;
+  activationRate: number;
+  nextExp: number;
+  grantExp: number;
+  mergeCost: number;
+  salePrice: number;
+}
+
+export interface Accessory {
+  id: number;
+  name: Text;
+  rarity: number;
+  smileMax: number;
+  pureMax: number;
+  coolMax: number;
+  isMaterial: boolean;
+  effectType: number;
+  triggerType: number;
+  triggerEffectType: number;
+  defaultMaxLevel: number;
+  maxLevel: number;
+  /** accessory_asset_m.icon_asset as the database names it; null when unknown. */
+  iconAsset: string | null;
+  /** The published icon, as CardImages (filled in by the image stage). */
+  iconImage: string | null;
+  effectTargets: Target[];
+  /** Named in accessory_special_m: it belongs to a card. */
+  limited: boolean;
+  /** The card it belongs to; null when not limited or when that card row is unreadable. */
+  card: Card | null;
+  /** Every accessory_level_m row in level order (they run past maxLevel). */
+  levels: AccessoryLevel[];
+}
+
+/** An event of event_common's event_m; times in unix seconds. */
+export interface GameEvent {
+  id: number;
+  name: Text;
+  start: number;
+  end: number;
+  /** close_date: when results close; null when absent or unreadable. */
+  close: number | null;
+}
+
+/** A curated gacha (input/gachas.json). */
+export interface Gacha {
+  id: string;
+  name: Text;
+  start: number;
+  end: number;
+  ordinals: number[];
 }

@@ -1,13 +1,14 @@
 /** Card, skill and center skill objects in the published shape (SPEC section 4). */
 import type { Card, CenterSkill, Skill, Target } from '../model/types.ts';
+import { listIconName, renderCardImages } from './imageUrls.ts';
 import type { CardJson, CardStubJson, CenterSkillJson, Flag, SkillJson } from '../format.ts';
 
 export const flag = (value: boolean): Flag => (value ? 1 : 0);
 
-/** Names of the targeted tags or characters, English where known; null when there are none. */
-function targetNames(targets: Target[]): string | null {
-  if (!targets.length) return null;
-  return targets.map((t) => t.name?.secondary ?? t.name?.original ?? `#${t.target}`).join(', ');
+/** Names of the targeted tags or characters, English where known; null when none is known (dangling targets are left out). */
+export function targetNames(targets: Target[]): string | null {
+  const names = targets.flatMap((t) => (t.name ? [t.name.secondary ?? t.name.original] : []));
+  return names.length ? names.join(', ') : null;
 }
 
 export function renderSkill(skill: Skill): SkillJson {
@@ -43,20 +44,29 @@ export function renderCenterSkill(skill: CenterSkill): CenterSkillJson {
   };
 }
 
+/** Identity and names, shared by full cards and stubs. */
+const names = (card: Card) => ({
+  id: card.id,
+  ordinal: card.ordinal,
+  title: card.title?.original ?? '',
+  title_en: card.title?.secondary ?? null,
+  char_name: card.charName.secondary ?? card.charName.original,
+});
+
+const flags = (card: Card) => ({
+  is_transform_disabled: flag(card.transformDisabled),
+  is_support_card: flag(card.supportCard),
+  is_costume_card: flag(card.costumeCard),
+  is_pre_transformed: flag(card.preTransformed),
+});
+
 export function renderCard(card: Card): CardJson {
   return {
-    id: card.id,
-    ordinal: card.ordinal,
-    title: card.title?.original ?? '',
-    title_en: card.title?.secondary ?? null,
-    char_name: card.charName.secondary ?? card.charName.original,
+    ...names(card),
     original_char_name: card.charName.original,
     type_id: card.typeId,
     illustrator: null,
-    is_transform_disabled: flag(card.transformDisabled),
-    is_support_card: flag(card.supportCard),
-    is_costume_card: flag(card.costumeCard),
-    is_pre_transformed: flag(card.preTransformed),
+    ...flags(card),
     rarity: card.rarity,
     attribute: card.attribute,
     skill: card.skill && renderSkill(card.skill),
@@ -74,6 +84,7 @@ export function renderCard(card: Card): CardJson {
     album_page_id: card.albumSeriesId ?? 0,
     extra_data: { release_date: card.releaseDate, release_date_is_dirty: flag(card.releaseDateIsDirty) },
     sets: card.setIds,
+    images: renderCardImages(card),
     smile: card.levels.map((l) => l.smile),
     pure: card.levels.map((l) => l.pure),
     cool: card.levels.map((l) => l.cool),
@@ -85,18 +96,12 @@ export function renderCard(card: Card): CardJson {
 
 export function renderCardStub(card: Card): CardStubJson {
   return {
-    id: card.id,
-    ordinal: card.ordinal,
-    title: card.title?.original ?? '',
-    title_en: card.title?.secondary ?? null,
-    char_name: card.charName.secondary ?? card.charName.original,
+    ...names(card),
     type_id: card.typeId,
     rarity: card.rarity,
     attribute: card.attribute,
-    is_transform_disabled: flag(card.transformDisabled),
-    is_pre_transformed: flag(card.preTransformed),
-    is_support_card: flag(card.supportCard),
-    is_costume_card: flag(card.costumeCard),
+    ...flags(card),
     release_date: card.releaseDate,
+    icon: listIconName(card),
   };
 }

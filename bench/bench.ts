@@ -1,0 +1,125 @@
+/**
+ * `npm run bench`: builds synthetic exports at game scale (the sample script's generated
+ * cards) and measures, in this one process:
+ * - build_s: a full build into a new folder (cold image cache), median of a few runs;
+ * - floor_s: writing the same bytes into the same number of files with plain fs calls;
+ * - rebuild_s: a build of the unchanged input into the built folder;
+ * - edge_p50_ms: the edge handler answering a 100-id card comma list from disk;
+ * - rss_mb: peak resident memory so far.
+ * Builds and floors alternate and every run writes a new folder (nothing is deleted until
+ * the end), so both meet the same disk state. The last line is the 4,000-card headline.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { execSync } from 'node:child_process';
+import { build } from '../generator/build.ts';
+import { writeSampleExport } from '../generator/sample/make-sample.ts';
+import { handleRequest } from '../generator/edge/handler.ts';
+import { diskReader } from '../generator/server/diskSite.ts';
+
+interface Scale {
+  cards: number;
+  accessories: number;
+  /** Full builds (and floors) to take the median of. */
+  runs: number;
+}
+
+const SCALES: Scale[] = [
+  { cards: 4000, accessories: 600, runs: 3 },
+  { cards: 20000, accessories: 3000, runs: 1 },
+];
+const EDGE_REQUESTS = 200;
+const EDGE_LIST = 100;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+/** Wall time of `run` in ms, after flushing earlier writes so they do not slow it down. */
+async function timed(run: () => unknown): Promise<number> {
+  execSync('sync');
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+/** Every file of a published folder, read into memory (not timed). */
+function readSite(dir: string): [string, Buffer][] {
+  const files: [string, Buffer][] = [];
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(child);
+      else files.push([child, fs.readFileSync(path.join(dir, child))]);
+    }
+  };
+  walk('');
+  return files;
+}
+
+/** The floor: the site's folders and files written with plain synchronous fs calls. */
+function writePlain(files: [string, Buffer][], dir: string): void {
+  for (const folder of new Set(files.map(([rel]) => path.dirname(path.join(dir, rel))))) fs.mkdirSync(folder, { recursive: true });
+  for (const [rel, bytes] of files) fs.writeFileSync(path.join(dir, rel), bytes);
+}
+
+async function edgeLatency(out: string, ordinals: number[]): Promise<number> {
+  const site = { read: diskReader(out) };
+  const url = `https://bench.test/api/v1/card/${ordinals.slice(0, EDGE_LIST).join(',')}.json`;
+  const times: number[] = [];
+  for (let i = 0; i < EDGE_REQUESTS; i++) {
+    const start = performance.now();
+    const response = await handleRequest(new Request(url), site);
+    if (response?.status !== 200) throw new Error(`edge handler answered ${response?.status ?? 'null'} for a ${EDGE_LIST}-id list`);
+    await response.text();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+async function measure(scale: Scale, root: string) {
+  const dir = path.join(root, `cards-${scale.cards}`);
+  const input = path.join(dir, 'input');
+  await writeSampleExport(input, { cards: scale.cards, accessories: scale.accessories, format: 'sqlite' });
+  const builds: number[] = [];
+  const floors: number[] = [];
+  let out = '';
+  let files: [string, Buffer][] = [];
+  for (let run = 0; run < scale.runs; run++) {
+    out = path.join(dir, `build-${run}`, 'public');
+    builds.push(await timed(() => build({ input, out })));
+    if (!files.length) files = readSite(out);
+    floors.push(await timed(() => writePlain(files, path.join(dir, `floor-${run}`, 'public'))));
+  }
+  const rebuilds: number[] = [];
+  for (let run = 0; run < 3; run++) rebuilds.push(await timed(() => build({ input, out })));
+  const forced = await timed(() => build({ input, out, force: true }));
+  const ordinals = files.flatMap(([rel]) => /^api\/v1\/card\/(\d+)\.json$/.exec(rel)?.[1] ?? []).map(Number).sort((a, b) => a - b);
+  const edge = await edgeLatency(out, ordinals);
+  const result = {
+    cards: scale.cards, files: files.length, build: median(builds), floor: median(floors),
+    rebuild: median(rebuilds), forced, edge, rss: process.resourceUsage().maxRSS / 1024,
+  };
+  console.log(
+    `${scale.cards} cards, ${scale.accessories} accessories: ${result.files} files, ` +
+    `${(files.reduce((n, [, b]) => n + b.length, 0) / 2 ** 20).toFixed(1)} MiB; ` +
+    `full builds ${builds.map(seconds).join(' ')} s, floors ${floors.map(seconds).join(' ')} s, ` +
+    `rebuilds ${rebuilds.map(seconds).join(' ')} s, forced rebuild (every stage, nothing rewritten) ${seconds(forced)} s, ` +
+    `edge p50 ${edge.toFixed(2)} ms, peak rss ${result.rss.toFixed(0)} MB`,
+  );
+  return result;
+}
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sif-bench-'));
+try {
+  const results = [];
+  for (const scale of SCALES) results.push(await measure(scale, root));
+  const r = results[0];
+  console.log(
+    `bench: cards=${r.cards} files=${r.files} build_s=${seconds(r.build)} floor_s=${seconds(r.floor)} ` +
+    `ratio=${(r.build / r.floor).toFixed(2)} rebuild_s=${seconds(r.rebuild)} rebuild_ratio=${(r.rebuild / r.build).toFixed(3)} ` +
+    `edge_p50_ms=${r.edge.toFixed(2)} rss_mb=${r.rss.toFixed(0)}`,
+  );
+} finally {
+  fs.rmSync(root, { recursive: true, force: true });
+}

@@ -1,0 +1,106 @@
+/**
+ * The image stage: reads every picture the model names from input/assets, converts it
+ * with sharp (several at once, through the cache) and records on the model which
+ * pictures were published, so the JSON renderers that run next can point at them.
+ */
+import type { Model } from '../model/buildModel.ts';
+import type { BuildReport } from '../report.ts';
+import type { SiteFiles } from '../render/files.ts';
+import { IMAGE_FORMATS } from '../format.ts';
+import { ImageCache } from './cache.ts';
+import { ICON_SETTINGS, encodeImage, encoderFingerprint, type Encoded } from './encode.ts';
+import { imageJobs, type ImageJob } from './jobs.ts';
+import { mapLimit } from './pool.ts';
+import { readSource, type SourceProblem } from './sources.ts';
+
+export interface ImageOptions {
+  input: string;
+  cacheDir: string;
+  /** Pictures worked on at once (default 8). */
+  concurrency?: number;
+}
+
+type Outcome = { ok: true; encoded: Encoded } | SourceProblem;
+
+/** A source sharp cannot decode: the picture's problem, not the build's. */
+class UndecodablePicture extends Error {}
+
+/** Encodes through the cache; equal sources (one picture named by several rows) are encoded once. */
+function cachedEncoder(cache: ImageCache, report: BuildReport) {
+  const pending = new Map<string, Promise<Encoded>>();
+  const load = async (key: string, bytes: Buffer): Promise<Encoded> => {
+    const cached = await cache.get(key);
+    if (cached) {
+      report.images.reused++;
+      return cached;
+    }
+    const encoded = await encodeImage(bytes, ICON_SETTINGS).catch((error: Error) => {
+      throw new UndecodablePicture(error.message.split('\n')[0]);
+    });
+    report.images.encoded++;
+    await cache.put(key, encoded);
+    return encoded;
+  };
+  return (bytes: Buffer): Promise<Encoded> => {
+    const key = cache.key(bytes);
+    if (!pending.has(key)) pending.set(key, load(key, bytes));
+    return pending.get(key)!;
+  };
+}
+
+/**
+ * sharp runs on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise);
+ * a few more jobs than that keep it busy while sources and cache entries are read and written.
+ */
+const DEFAULT_CONCURRENCY = 8;
+const EXAMPLES = 3;
+const PROBLEM_TEXT = { missing: 'missing from input/assets', unreadable: 'unreadable' } as const;
+
+/** One warning line per kind of problem, however many pictures have it (exports can miss thousands). */
+function warnProblems(report: BuildReport, jobs: ImageJob[], outcomes: Outcome[]): void {
+  for (const kind of ['missing', 'unreadable'] as const) {
+    const hits = jobs.flatMap((job, i) => {
+      const o = outcomes[i];
+      return !o.ok && o.problem === kind ? [`${job.label} (${o.detail})`] : [];
+    });
+    report.images[kind] = hits.length;
+    if (!hits.length) continue;
+    const more = hits.length > EXAMPLES ? `; and ${hits.length - EXAMPLES} more` : '';
+    const noun = hits.length === 1 ? 'picture' : 'pictures';
+    report.warn(`images: ${hits.length} ${noun} ${PROBLEM_TEXT[kind]}, their URLs are null: ${hits.slice(0, EXAMPLES).join('; ')}${more}`);
+  }
+}
+
+export async function publishImages(model: Model, options: ImageOptions, report: BuildReport): Promise<SiteFiles> {
+  const jobs = imageJobs(model);
+  const cache = new ImageCache(options.cacheDir, encoderFingerprint(ICON_SETTINGS));
+  const encode = cachedEncoder(cache, report);
+  const limit = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const publishOne = async (job: ImageJob): Promise<Outcome> => {
+    const source = await readSource(options.input, job.asset);
+    if (!source.ok) return source;
+    try {
+      return { ok: true, encoded: await encode(source.bytes) };
+    } catch (error) {
+      if (!(error instanceof UndecodablePicture)) throw error;
+      return { ok: false, problem: 'unreadable', detail: `${job.asset}: ${error.message}` };
+    }
+  };
+  let done = 0;
+  const outcomes = await mapLimit(jobs, limit, async (job) => {
+    const outcome = await publishOne(job);
+    report.advance(++done, jobs.length);
+    return outcome;
+  });
+  const files: SiteFiles = new Map();
+  jobs.forEach((job, i) => {
+    const outcome = outcomes[i];
+    if (!outcome.ok) return;
+    for (const format of IMAGE_FORMATS) files.set(job.targets[format], outcome.encoded[format]);
+    job.record(job.targets.png);
+    report.images.published++;
+  });
+  warnProblems(report, jobs, outcomes);
+  await cache.prune();
+  return files;
+}

@@ -1,0 +1,94 @@
+/**
+ * Accessories (modern exports only): accessory_m with its level rows, effect targets,
+ * owning card (accessory_special_m) and icon (accessory_asset_m). Legacy exports have none.
+ */
+import type { MasterDb, DbRow } from '../input/masterDb.ts';
+import type { BuildReport } from '../report.ts';
+import type { Accessory, AccessoryLevel, Card, Character, MemberTag, Target } from './types.ts';
+import type { EnglishTexts } from './english.ts';
+import { resolveTarget } from './characters.ts';
+import { groupBy, num, text } from './values.ts';
+
+export interface AccessoryLinks {
+  tags: Map<number, MemberTag>;
+  characters: Map<number, Character>;
+  cards: Card[];
+}
+
+function level(accessory: DbRow, row: DbRow): AccessoryLevel {
+  return {
+    level: num(row.level),
+    smile: num(accessory.smile_max) - num(row.smile_diff),
+    pure: num(accessory.pure_max) - num(row.pure_diff),
+    cool: num(accessory.cool_max) - num(row.cool_diff),
+    effectValue: num(row.effect_value),
+    dischargeTime: num(row.discharge_time),
+    triggerValue: num(row.trigger_value),
+    activationRate: num(row.activation_rate),
+    nextExp: num(row.next_exp),
+    grantExp: num(row.grant_exp),
+    mergeCost: num(row.merge_cost),
+    salePrice: num(row.sale_price),
+  };
+}
+
+/** icon_asset per accessory_asset_id ({} when accessory_asset_m is absent). */
+function iconAssets(db: MasterDb): Map<number, string> {
+  return new Map(db.rows('accessory_asset_m')
+    .filter((r) => typeof r.icon_asset === 'string' && r.icon_asset !== '')
+    .map((r) => [num(r.accessory_asset_id), r.icon_asset as string]));
+}
+
+/** unit_id of the card each limited accessory belongs to (first row wins, with a warning). */
+function owners(db: MasterDb, report: BuildReport): Map<number, number> {
+  const byAccessory = new Map<number, number>();
+  for (const row of db.rows('accessory_special_m')) {
+    const id = num(row.accessory_id);
+    if (byAccessory.has(id)) report.warn(`accessory_special_m: accessory ${id} names more than one card; the first row is used`);
+    else byAccessory.set(id, num(row.unit_id));
+  }
+  return byAccessory;
+}
+
+export function buildAccessories(db: MasterDb, english: EnglishTexts, links: AccessoryLinks, report: BuildReport): Accessory[] {
+  if (!db.hasTable('accessory_m')) return [];
+  db.require('accessory_level_m', 'accessory levels');
+  const levels = groupBy(db.rows('accessory_level_m'), (r) => num(r.accessory_id));
+  const targets = groupBy(db.rows('accessory_effect_target_m'), (r) => num(r.accessory_id));
+  const icons = iconAssets(db);
+  const ownerIds = owners(db, report);
+  const cardsById = new Map(links.cards.map((c) => [c.id, c]));
+  const unreadableOwners: number[] = [];
+  const accessories = db.rows('accessory_m').map((row): Accessory => {
+    const id = num(row.accessory_id);
+    const ownerId = ownerIds.get(id);
+    const card = ownerId === undefined ? null : cardsById.get(ownerId) ?? null;
+    if (ownerId !== undefined && !card) unreadableOwners.push(id);
+    const effectTargets = (targets.get(id) ?? []).map((t): Target =>
+      resolveTarget(num(t.reference_type), num(t.effect_target), links.tags, links.characters));
+    return {
+      id,
+      name: text(row.name, english.get('accessory_m', 'accessory_id', id), row.name_en),
+      rarity: num(row.rarity),
+      smileMax: num(row.smile_max),
+      pureMax: num(row.pure_max),
+      coolMax: num(row.cool_max),
+      isMaterial: num(row.is_material) !== 0,
+      effectType: num(row.effect_type),
+      triggerType: num(row.trigger_type),
+      triggerEffectType: num(row.trigger_effect_type),
+      defaultMaxLevel: num(row.default_max_level),
+      maxLevel: num(row.max_level),
+      iconAsset: icons.get(num(row.accessory_asset_id)) ?? null,
+      iconImage: null,
+      effectTargets,
+      limited: ownerId !== undefined,
+      card,
+      levels: (levels.get(id) ?? []).map((l) => level(row, l)).sort((a, b) => a.level - b.level),
+    };
+  });
+  if (unreadableOwners.length) {
+    report.warn(`accessory_special_m: accessories ${unreadableOwners.join(', ')} belong to cards that are unreadable or missing; their unit fields are null`);
+  }
+  return accessories.sort((a, b) => a.id - b.id);
+}

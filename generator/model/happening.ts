@@ -1,0 +1,52 @@
+/**
+ * What happens when: events from event_common's event_m (local-time strings of the
+ * export's region) and the curated gachas. Names get a secondary text from the crowd
+ * translations, since neither source carries one.
+ */
+import type { MasterDb, DbRow } from '../input/masterDb.ts';
+import type { CuratedGacha } from '../input/curated.ts';
+import { toUnixSeconds } from '../input/time.ts';
+import type { BuildReport } from '../report.ts';
+import type { Gacha, GameEvent, Text } from './types.ts';
+import { num, text } from './values.ts';
+
+const byStart = <T extends { start: number }>(a: T, b: T) => a.start - b.start;
+
+function translated(name: string, translations: Map<string, string>): Text {
+  return text(name, translations.get(name));
+}
+
+/** One event_m row, or null (with a warning naming the row) when its start or end is unreadable. */
+function readEvent(row: DbRow, offsetMinutes: number, translations: Map<string, string>, report: BuildReport): GameEvent | null {
+  const id = num(row.event_id);
+  const start = toUnixSeconds(row.start_date, offsetMinutes);
+  const end = toUnixSeconds(row.end_date, offsetMinutes);
+  if (start === null || end === null || end < start) {
+    report.warn(`event_m: event ${id} left out, start_date "${row.start_date}" / end_date "${row.end_date}" are not dates with end after start`);
+    return null;
+  }
+  const name = typeof row.name === 'string' ? row.name : '';
+  return { id, name: translated(name, translations), start, end, close: toUnixSeconds(row.close_date, offsetMinutes) };
+}
+
+/** Events in start order (then id); none when the export has no event_common database. */
+export function buildEvents(
+  db: MasterDb | null, offsetMinutes: number, translations: Map<string, string>, report: BuildReport,
+): GameEvent[] {
+  if (!db) return [];
+  if (!db.hasTable('event_m')) {
+    report.warn(`${db.file}: no event_m table; no events are published`);
+    return [];
+  }
+  return db.rows('event_m')
+    .map((row) => readEvent(row, offsetMinutes, translations, report))
+    .filter((e): e is GameEvent => e !== null)
+    .sort((a, b) => byStart(a, b) || a.id - b.id);
+}
+
+/** Gachas in start order (then id). */
+export function buildGachas(curated: CuratedGacha[], translations: Map<string, string>): Gacha[] {
+  return curated
+    .map((g) => ({ id: g.id, name: translated(g.name, translations), start: g.start, end: g.end, ordinals: g.ordinals }))
+    .sort((a, b) => byStart(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

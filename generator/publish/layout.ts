@@ -1,0 +1,37 @@
+/**
+ * Where a build keeps its own files: `.cache/build/<folder name>/` beside the output
+ * folder (as the image cache does), so nothing of it is ever deployed, and on the same
+ * file system, so the staged site can be renamed into place.
+ */
+import path from 'node:path';
+
+export interface PublishLayout {
+  /** The published folder. */
+  out: string;
+  /** The build's private folder. */
+  work: string;
+  /** The next site, assembled here before the swap. */
+  staging: string;
+  /** The old site during the swap (two renames). */
+  previous: string;
+  /** Content hashes and stats of the published files, with the build's fingerprint. */
+  manifest: string;
+  /** The last build's report (also written when it failed). */
+  report: string;
+  /** Held while a build runs, so two builds never publish into one folder at once. */
+  lock: string;
+}
+
+export function publishLayout(out: string): PublishLayout {
+  const target = path.resolve(out);
+  const work = path.join(path.dirname(target), '.cache', 'build', path.basename(target));
+  return {
+    out: target,
+    work,
+    staging: path.join(work, 'staging'),
+    previous: path.join(work, 'previous'),
+    manifest: path.join(work, 'manifest.json'),
+    report: path.join(work, 'report.json'),
+    lock: path.join(work, 'lock'),
+  };
+}

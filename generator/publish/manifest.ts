@@ -1,0 +1,86 @@
+/**
+ * The manifest of a published folder: for every file its content hash and the stats
+ * it had when the build wrote or kept it. While a file's size, modification time and
+ * inode still match, its hash is trusted, so a rebuild knows which files are unchanged
+ * without reading them back.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { hash } from 'node:crypto';
+
+const FORMAT = 1;
+
+export interface FileStat {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+export interface FileRecord extends FileStat {
+  hash: string;
+}
+
+export interface Manifest {
+  format: typeof FORMAT;
+  /** Input, generator and options the site was built from (see fingerprint.ts). */
+  fingerprint: string;
+  /** The report of the build that produced the site, replayed when nothing changed. */
+  report: Record<string, unknown>;
+  files: Record<string, FileRecord>;
+}
+
+export const contentHash = (content: Buffer): string => hash('sha1', content, 'base64');
+
+export const sameStat = (a: FileStat, b: FileStat): boolean => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+
+/** The manifest, or null when there is none or it cannot be trusted (then files are compared byte by byte). */
+export function readManifest(file: string): Manifest | null {
+  try {
+    const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
+    return manifest.format === FORMAT && manifest.files && typeof manifest.fingerprint === 'string' ? manifest : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Written beside and renamed over the old one, so a killed build never leaves half a manifest. */
+export function writeManifest(file: string, manifest: Omit<Manifest, 'format'>): void {
+  const temp = `${file}.tmp`;
+  fs.writeFileSync(temp, JSON.stringify({ format: FORMAT, ...manifest }));
+  fs.renameSync(temp, file);
+}
+
+export interface FolderScan {
+  /** Regular files by path relative to the folder, with '/' separators. */
+  files: Map<string, FileStat>;
+  /** Anything else found (symbolic links, sockets...): such a folder is never "intact". */
+  others: number;
+}
+
+/** Every file under `dir` with its stats; an absent folder scans as empty. */
+export function scanFolder(dir: string): FolderScan {
+  const scan: FolderScan = { files: new Map(), others: 0 };
+  if (!fs.existsSync(dir)) return scan;
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(child);
+      else if (entry.isFile()) {
+        const { size, mtimeMs, ino } = fs.lstatSync(path.join(dir, child));
+        scan.files.set(child, { size, mtimeMs, ino });
+      } else scan.others++;
+    }
+  };
+  walk('');
+  return scan;
+}
+
+/** The folder holds exactly the manifest's files, none touched since they were published. */
+export function isIntact(scan: FolderScan, manifest: Manifest): boolean {
+  const recorded = Object.entries(manifest.files);
+  if (scan.others || recorded.length !== scan.files.size) return false;
+  return recorded.every(([rel, record]) => {
+    const stat = scan.files.get(rel);
+    return stat !== undefined && sameStat(stat, record);
+  });
+}

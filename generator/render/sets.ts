@@ -1,0 +1,36 @@
+/** /api/v1/card/set_list.json and /api/v1/set/<id>.json. */
+import type { Model } from '../model/buildModel.ts';
+import type { Card, CardSet } from '../model/types.ts';
+import { paths, type SetJson, type SetListJson } from '../format.ts';
+import { addJson, type SiteFiles } from './files.ts';
+import { renderCard } from './cards.ts';
+import { previewIconName } from './imageUrls.ts';
+
+const PREVIEW_SIZE = 6;
+/** Rarity ids in game order: SSR (5) ranks between SR (3) and UR (4). */
+const RARITY_RANK: Record<number, number> = { 1: 1, 2: 2, 3: 3, 5: 4, 4: 5 };
+const rank = (card: Card) => RARITY_RANK[card.rarity] ?? 0;
+
+/**
+ * Icons of the set's highest-rarity cards (ties by ordinal); `t` names the idolized icon.
+ * Cards whose icon is not published are passed over, so every entry names an existing file.
+ */
+export function setPreview(cards: Card[]): string[] {
+  return [...cards]
+    .sort((a, b) => rank(b) - rank(a) || a.ordinal - b.ordinal)
+    .flatMap((c) => previewIconName(c) ?? [])
+    .slice(0, PREVIEW_SIZE);
+}
+
+export function renderSets(model: Model, files: SiteFiles): void {
+  const byId = new Map(model.cards.map((c) => [c.id, c]));
+  const members = (set: CardSet) => set.cardIds.map((id) => byId.get(id)!);
+  const list: SetListJson = {
+    sets: model.sets.map((set) => ({ id: set.id, display_name: set.displayName, preview: setPreview(members(set)) })),
+  };
+  addJson(files, paths.setList(), list);
+  for (const set of model.sets) {
+    const file: SetJson = { cards: members(set).map(renderCard) };
+    addJson(files, paths.set(set.id), file);
+  }
+}

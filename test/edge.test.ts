@@ -1,0 +1,347 @@
+/**
+ * The edge handler called directly, reading the sample build from disk: every edge route,
+ * its query parameters and errors, and the paths it passes through to the static host.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildSample, readJson } from './helpers.ts';
+import { handleRequest, type EdgeSite } from '../generator/edge/handler.ts';
+import { checkSitePath } from '../generator/edge/guard.ts';
+import { diskReader } from '../generator/server/diskSite.ts';
+import type { CardJson, CardListJson, HappeningJson, ObjectListJson } from '../generator/format.ts';
+
+let out: string;
+let site: EdgeSite;
+/** Every path the handler read during this file's tests. */
+const reads = new Set<string>();
+/** 2019-04-25T00:00:00Z: during event 1 and the opening scout. */
+const NOW_MS = Date.parse('2019-04-25T00:00:00Z');
+let randomValue = 0;
+
+beforeAll(async () => {
+  ({ out } = await buildSample());
+  const read = diskReader(out);
+  site = {
+    read: (path) => (reads.add(path), read(path)),
+    now: () => NOW_MS,
+    random: () => randomValue,
+  };
+});
+
+const call = (path: string, init?: RequestInit) => handleRequest(new Request(`https://sif.test${path}`, init), site);
+
+/** A response the handler must answer itself, with the headers every JSON response keeps. */
+async function answered(path: string, init?: RequestInit): Promise<Response> {
+  const response = await call(path, init);
+  expect(response, path).not.toBeNull();
+  if (response!.status !== 204) expect(response!.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(response!.headers.get('access-control-allow-origin')).toBe('*');
+  return response!;
+}
+
+async function ok<T = any>(path: string, init?: RequestInit): Promise<T> {
+  const response = await answered(path, init);
+  expect(response.status, path).toBe(200);
+  return response.json() as Promise<T>;
+}
+
+async function fails(path: string, status: number, message: RegExp, init?: RequestInit): Promise<Response> {
+  const response = await answered(path, init);
+  expect(response.status, path).toBe(status);
+  expect((await response.json()).error, path).toMatch(message);
+  return response;
+}
+
+const cardFile = async (ordinal: number) => (await readJson<{ cards: CardJson[] }>(out, `api/v1/card/${ordinal}.json`)).cards[0];
+const ordinals = (body: { cards: CardJson[] }) => body.cards.map((c) => c.ordinal);
+
+describe('/api/v1/card/<ordinals>.json', () => {
+  it('answers the cards of a comma list in request order, as in their own files', async () => {
+    const body = await ok('/api/v1/card/3,1,2.json');
+    expect(ordinals(body)).toEqual([3, 1, 2]);
+    expect(body.cards[0]).toEqual(await cardFile(3));
+  });
+
+  it('takes percent-encoded commas', async () => {
+    expect(ordinals(await ok('/api/v1/card/2%2C1.json'))).toEqual([2, 1]);
+  });
+
+  it('leaves unknown ordinals out', async () => {
+    expect(ordinals(await ok('/api/v1/card/1,9999,0,2.json'))).toEqual([1, 2]);
+  });
+
+  it('is a 404 when none of the ordinals exists', async () => {
+    await fails('/api/v1/card/9998,9999.json', 404, /no card with ordinal 9998, 9999/);
+  });
+
+  it('takes at most 100 ids', async () => {
+    const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(ordinals(await ok(`/api/v1/card/${hundred.join(',')}.json`))).toEqual(hundred.filter((n) => n <= 35));
+    await fails(`/api/v1/card/${[...hundred, 101].join(',')}.json`, 400, /too many ids: 101 \(at most 100/);
+  });
+
+  it('is a 400 for a malformed id', async () => {
+    for (const name of ['1,x', '1,,2', '1,-2', '1,2.5', 'abc', ',']) await fails(`/api/v1/card/${name}.json`, 400, /malformed id/);
+  });
+
+  it('passes single files and other published files of the folder through to the static host', async () => {
+    expect(await call('/api/v1/card/1.json')).toBeNull();
+    expect(await call('/api/v1/card/set_list.json')).toBeNull();
+    expect(await call('/api/v1/card/9999.json')).toBeNull();
+  });
+});
+
+describe('/api/v1/accessory/<ids>.json', () => {
+  it('answers a comma list in request order, unknown ids left out', async () => {
+    const body = await ok('/api/v1/accessory/4,99,1.json');
+    expect(body.accessories.map((a: { id: number }) => a.id)).toEqual([4, 1]);
+    expect(body.accessories[1]).toEqual((await readJson(out, 'api/v1/accessory/1.json')).accessories[0]);
+  });
+
+  it('is a 404 when none exists and a 400 when malformed', async () => {
+    await fails('/api/v1/accessory/98,99.json', 404, /no accessory with id 98, 99/);
+    await fails('/api/v1/accessory/random.json', 400, /malformed id "random"/);
+  });
+});
+
+describe('/api/v1/card/random.json', () => {
+  it('answers one card picked by the random source, never cached', async () => {
+    const list = await readJson<CardListJson>(out, 'api/v1/card_list.json');
+    randomValue = 0;
+    const first = await answered('/api/v1/card/random.json');
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    expect(ordinals(await first.json())).toEqual([list.cards[0].ordinal]);
+    randomValue = 0.9999;
+    expect(ordinals(await ok('/api/v1/card/random.json'))).toEqual([list.cards.at(-1)!.ordinal]);
+  });
+
+  it('takes query parameters', async () => {
+    randomValue = 0;
+    expect(await ok('/api/v1/card/random.json?keys=ordinal')).toEqual({ cards: [{ ordinal: 1 }] });
+  });
+});
+
+describe('/api/v1/<type>/<ids>', () => {
+  it('answers one entry per id in request order, null for a missing id', async () => {
+    const body = await ok('/api/v1/card_t/1006,1,1003');
+    expect(body.result.map((c: CardJson | null) => c?.ordinal ?? null)).toEqual([2, null, 1]);
+    expect(body.result[0]).toEqual(await cardFile(2));
+  });
+
+  it('answers every type, extensionless or not, the same as the published file', async () => {
+    for (const type of ['card_t', 'char_t', 'skill_t', 'leader_skill_t', 'accessory_t']) {
+      const list = await readJson<ObjectListJson>(out, `api/v1/list/${type}.json`);
+      const id = list.result[0].id;
+      const file = await readJson(out, `api/v1/${type}/${id}.json`);
+      expect(await ok(`/api/v1/${type}/${id}`), type).toEqual(file);
+      expect(await ok(`${list.result[0].ref},${id}.json`), type).toEqual({ result: [file.result[0], file.result[0]] });
+    }
+  });
+
+  it('passes the published <id>.json file itself through', async () => {
+    expect(await call('/api/v1/skill_t/1.json')).toBeNull();
+  });
+
+  it('is a 404 when no id exists', async () => {
+    await fails('/api/v1/char_t/5', 404, /no char_t with id 5/);
+    await fails('/api/v1/char_t/5,6', 404, /no char_t with id 5, 6/);
+  });
+
+  it('is a 400 for an unknown type, a malformed id or more than 100 ids', async () => {
+    await fails('/api/v1/foo_t/1', 400, /unknown object type "foo_t"/);
+    await fails('/api/v1/card_t/1x', 400, /malformed id "1x"/);
+    await fails('/api/v1/card_t/', 400, /malformed id ""/);
+    await fails(`/api/v1/skill_t/${Array.from({ length: 101 }, (_, i) => i).join(',')}`, 400, /too many ids/);
+  });
+});
+
+describe('/api/v1/list/<type>', () => {
+  it('passes known types through to the static host and refuses unknown ones', async () => {
+    expect(await call('/api/v1/list/card_t')).toBeNull();
+    await fails('/api/v1/list/foo_t', 400, /unknown object type "foo_t"/);
+  });
+
+  it('takes ?keys= (read through the extensionless rewrite)', async () => {
+    const body = await ok('/api/v1/list/char_t?keys=id,name_en');
+    expect(body.result[0]).toEqual({ id: 101, name_en: 'Hoshino Aoi' });
+  });
+});
+
+describe('query parameters', () => {
+  it('?stubs=yes replaces a card\'s skill and center skill by refs to skill_t and leader_skill_t', async () => {
+    const { cards: [card] } = await ok('/api/v1/card/16.json?stubs=yes');
+    const original = await cardFile(16);
+    expect(card.skill).toEqual({ ref: `/api/v1/skill_t/${original.skill!.id}` });
+    expect(card.center_skill).toEqual({ ref: `/api/v1/leader_skill_t/${original.center_skill!.id}` });
+    expect({ ...card, skill: original.skill, center_skill: original.center_skill }).toEqual(original);
+  });
+
+  it('?stubs=yes replaces an accessory\'s unit_stub and a pair\'s cards by refs to card_t', async () => {
+    const { result: [accessory] } = await ok('/api/v1/accessory_t/1?stubs=yes');
+    expect(accessory.unit_stub).toEqual({ ref: '/api/v1/card_t/1063' });
+    const pair = await ok('/api/v1/pair/1.json?stubs=yes');
+    for (const member of pair.cards) expect(member.card).toEqual({ ref: `/api/v1/card_t/${member.unit_id}` });
+  });
+
+  it('?stubs=no and no parameter keep embedded objects', async () => {
+    expect(await ok('/api/v1/card/16.json?stubs=no')).toEqual({ cards: [await cardFile(16)] });
+  });
+
+  it('?datetime=iso8601 formats timestamps; unix keeps seconds', async () => {
+    const { cards: [card] } = await ok('/api/v1/card/14.json?datetime=iso8601');
+    expect(card.extra_data.release_date).toBe(new Date((await cardFile(14)).extra_data.release_date! * 1000).toISOString().replace('.000', ''));
+    const list = await ok<CardListJson>('/api/v1/card_list.json?datetime=iso8601');
+    expect(list.cards[0].release_date).toBe('2019-04-15T06:00:00Z');
+    expect((await ok('/api/v1/card/14.json?datetime=unix')).cards[0]).toEqual(await cardFile(14));
+  });
+
+  it('?keys= keeps only those keys in list entries', async () => {
+    const list = await ok<CardListJson>('/api/v1/card_list.json?keys=ordinal,rarity,nonexistent');
+    expect(list.n_count).toBeGreaterThan(0);
+    expect(list.cards[0]).toEqual({ ordinal: 1, rarity: 1 });
+    expect((await ok('/api/v1/card/2,1.json?keys=id')).cards).toEqual([{ id: 1006 }, { id: 1003 }]);
+  });
+
+  it('is a 400 for a value it does not know', async () => {
+    await fails('/api/v1/card/1.json?stubs=maybe', 400, /stubs=maybe is not one of yes, no/);
+    await fails('/api/v1/card_list.json?datetime=rfc', 400, /datetime=rfc is not one of unix, iso8601/);
+    await fails('/api/v1/card_list.json?keys=a,,b', 400, /keys="a,,b"/);
+  });
+
+  it('is a 404 on a static path that does not exist', async () => {
+    await fails('/api/v1/nothing.json?keys=id', 404, /not found: \/api\/v1\/nothing.json/);
+  });
+});
+
+describe('/api/v1/happening/<time>', () => {
+  const at = (iso: string) => ok<HappeningJson>(`/api/v1/happening/${Date.parse(iso) / 1000}`);
+  const ids = (h: HappeningJson) => [h.events.map((e) => e.id), h.gachas.map((g) => g.id)];
+
+  it('answers the events and gachas active at an instant, across the years of the sample', async () => {
+    expect(ids(await at('2019-04-25T00:00:00Z'))).toEqual([[1], ['opening-scout']]);
+    expect(ids(await at('2019-08-12T00:00:00Z'))).toEqual([[2], ['summer-scout']]);
+    expect(ids(await at('2021-06-10T00:00:00Z'))).toEqual([[5], ['parade-scout']]);
+    expect(ids(await at('2023-03-05T00:00:00Z'))).toEqual([[7], []]);
+    expect(ids(await at('2024-12-01T00:00:00Z'))).toEqual([[8], ['thanks-scout']]);
+  });
+
+  it('answers nothing between and outside them', async () => {
+    expect(await at('2019-06-01T00:00:00Z')).toEqual({ events: [], gachas: [] });
+    expect(await at('2018-01-01T00:00:00Z')).toEqual({ events: [], gachas: [] });
+    expect(await at('2030-01-01T00:00:00Z')).toEqual({ events: [], gachas: [] });
+  });
+
+  it('counts the start instant in and the end instant out', async () => {
+    const { events: [first] } = await readJson<HappeningJson>(out, 'api/v1/happening.json');
+    expect(ids(await ok(`/api/v1/happening/${first.start}`))[0]).toEqual([1]);
+    expect(ids(await ok(`/api/v1/happening/${first.end - 1}`))[0]).toEqual([1]);
+    expect(ids(await ok(`/api/v1/happening/${first.end}`))[0]).toEqual([]);
+  });
+
+  it('answers now from the clock, never cached', async () => {
+    const response = await answered('/api/v1/happening/now');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(ids(await response.json())).toEqual([[1], ['opening-scout']]);
+  });
+
+  it('takes ?datetime=iso8601 and ?keys=', async () => {
+    const body = await ok('/api/v1/happening/now?datetime=iso8601&keys=id,start');
+    expect(body.events).toEqual([{ id: 1, start: '2019-04-20T07:00:00Z' }]);
+  });
+
+  it('is a 400 for a malformed time', async () => {
+    for (const time of ['soon', '-5', '1.5', '12abc', '123456789012', 'now.json']) {
+      await fails(`/api/v1/happening/${time}`, 400, /malformed time/);
+    }
+  });
+});
+
+describe('POST /api/v1/read_tl', () => {
+  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+    ({ method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+
+  it('answers {original: translation} for the strings that have one', async () => {
+    const strings = ['はじまりの朝', 'unknown text', 'パンダ先生', 'はじまりの朝', '__proto__'];
+    expect(await ok('/api/v1/read_tl', post(JSON.stringify(strings)))).toEqual({ 'はじまりの朝': 'First Morning', 'パンダ先生': 'Panda Sensei' });
+    expect(await ok('/api/v1/read_tl', post('[]'))).toEqual({});
+  });
+
+  it('takes up to 1,000 strings and refuses more with a 400', async () => {
+    const strings = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => `s${i}`));
+    expect(await ok('/api/v1/read_tl', post(strings(1000)))).toEqual({});
+    await fails('/api/v1/read_tl', 400, /too many strings: 1001 \(at most 1000\)/, post(strings(1001)));
+  });
+
+  it('takes a body of 1 MiB and refuses more with a 413, declared or streamed', async () => {
+    const ofSize = (bytes: number) => JSON.stringify(['x'.repeat(bytes - 4)]);
+    expect(await ok('/api/v1/read_tl', post(ofSize(1024 * 1024)))).toEqual({});
+    await fails('/api/v1/read_tl', 413, /larger than 1048576 bytes/, post(ofSize(1024 * 1024 + 1)));
+    const chunk = new TextEncoder().encode(' '.repeat(64 * 1024));
+    let sent = 0;
+    const endless = new ReadableStream<Uint8Array>({ pull: (c) => void (sent++ < 100 ? c.enqueue(chunk) : c.close()) });
+    await fails('/api/v1/read_tl', 413, /larger than/, { method: 'POST', body: endless, duplex: 'half' } as RequestInit);
+    expect(sent).toBeLessThan(100);
+  });
+
+  it('is a 400 for a body that is not a JSON array of strings', async () => {
+    await fails('/api/v1/read_tl', 400, /not JSON/, post('["a",'));
+    await fails('/api/v1/read_tl', 400, /not JSON/, post(new Uint8Array([0x5b, 0x22, 0xff, 0x22, 0x5d])));
+    await fails('/api/v1/read_tl', 400, /not JSON/, { method: 'POST' });
+    await fails('/api/v1/read_tl', 400, /array of strings/, post('{"a": "b"}'));
+    await fails('/api/v1/read_tl', 400, /array of strings/, post('["a", 1]'));
+  });
+
+  it('is a 405 for other methods, naming the allowed ones', async () => {
+    const response = await fails('/api/v1/read_tl', 405, /method GET is not allowed/);
+    expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('answers the CORS preflight', async () => {
+    const response = await answered('/api/v1/read_tl', {
+      method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(response.headers.get('access-control-allow-headers')).toBe('content-type');
+  });
+});
+
+describe('methods and unknown paths', () => {
+  it('is a 405 for writes to read-only routes', async () => {
+    for (const path of ['/api/v1/card/1.json', '/api/v1/card/1,2.json', '/api/v1/info']) {
+      const response = await fails(path, 405, /method (POST|DELETE) is not allowed/, { method: path.includes(',') ? 'DELETE' : 'POST' });
+      expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    }
+  });
+
+  it('leaves paths outside /api/ and plain static /api/ files to the host', async () => {
+    for (const path of ['/', '/index.html', '/images/card/icon/1003.png', '/api/v1/info', '/api/v1/nothing']) {
+      expect(await call(path), path).toBeNull();
+    }
+  });
+});
+
+describe('paths that leave the site', () => {
+  it('refuses dot segments, //, backslashes and NUL, however often percent-encoded', () => {
+    const refused = [
+      '/api/../etc/passwd', '/api/v1/%2e%2e/%2e%2e/etc/passwd', '/api/v1/card/..%2f..%2fsecret.json', '/api/v1/%252e%252e/x',
+      '//etc/passwd', '/api/v1/card/%2Fetc%2Fpasswd.json', '/api/v1/..%5c..%5csecret', '/api\\..\\secret', '/api/v1/card/1%00.json',
+      '/api/v1/%25252e%25252e/x', 'etc/passwd',
+    ];
+    for (const path of refused) expect(() => checkSitePath(path), path).toThrow(/not allowed/);
+    expect(() => checkSitePath('/api/v1/%E0%A4%A.json')).toThrow(/malformed percent-encoding/);
+    for (const path of ['/', '/api/v1/card/1,2.json', '/api/v1/list/card_t', '/images/a%20b.png']) expect(() => checkSitePath(path)).not.toThrow();
+  });
+
+  it('answers a 400 for such paths that survive URL parsing', async () => {
+    for (const path of ['/api/v1/card/..%2f..%2fsecret.json', '/api/v1/%252e%252e/x', '/api/v1/..%5csecret', '/api/v1/card/1%00.json']) {
+      await fails(path, 400, /not allowed/);
+    }
+  });
+});
+
+describe('files the handler reads', () => {
+  it('are plain static paths the handler passes through, so reads over HTTP never recurse', async () => {
+    expect(reads.size).toBeGreaterThan(10);
+    for (const path of reads) expect(await call(`/${path}`), path).toBeNull();
+  });
+});

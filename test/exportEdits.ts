@@ -1,0 +1,64 @@
+/** Edits of a copied sample export, and snapshots of published folders, for the publishing tests. */
+import crypto from 'node:crypto';
+import path from 'node:path';
+import fs from 'fs-extra';
+import Database from 'better-sqlite3';
+
+/** Appends SQL to a database dump of the export: the statements run after the dump's own. */
+export async function appendSql(input: string, dump: string, sql: string): Promise<void> {
+  await fs.appendFile(path.join(input, dump), `\n${sql}\n`);
+}
+
+/** Turns the dump `<name>.sql` into the client's SQLite file `db/<group>/<name>.db_`; returns its path. */
+export async function dumpToClientDb(input: string, name: string, group = name): Promise<string> {
+  const dump = path.join(input, `${name}.sql`);
+  const file = path.join(input, 'db', group, `${name}.db_`);
+  await fs.ensureDir(path.dirname(file));
+  const db = new Database(file);
+  db.exec(await fs.readFile(dump, 'utf8'));
+  db.close();
+  await fs.remove(dump);
+  return file;
+}
+
+export interface FileState {
+  sha256: string;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+/** Every file under dir (relative path -> content hash and stats), plus every folder. */
+export async function snapshot(dir: string): Promise<{ files: Map<string, FileState>; folders: string[] }> {
+  const files = new Map<string, FileState>();
+  const folders: string[] = [];
+  const walk = async (rel: string) => {
+    for (const entry of (await fs.readdir(path.join(dir, rel), { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        folders.push(child);
+        await walk(child);
+      } else {
+        const full = path.join(dir, child);
+        const { size, mtimeMs, ino } = await fs.lstat(full);
+        files.set(child, { sha256: crypto.createHash('sha256').update(await fs.readFile(full)).digest('hex'), size, mtimeMs, ino });
+      }
+    }
+  };
+  await walk('');
+  return { files, folders };
+}
+
+/** Paths whose content differs between two snapshots, or that only one of them has. */
+export function contentDiff(a: Map<string, FileState>, b: Map<string, FileState>): string[] {
+  const all = new Set([...a.keys(), ...b.keys()]);
+  return [...all].filter((rel) => a.get(rel)?.sha256 !== b.get(rel)?.sha256).sort();
+}
+
+/** Paths present in both snapshots whose file was replaced or touched (inode or mtime differ). */
+export function rewritten(before: Map<string, FileState>, after: Map<string, FileState>): string[] {
+  return [...after].filter(([rel, s]) => {
+    const old = before.get(rel);
+    return !old || old.ino !== s.ino || old.mtimeMs !== s.mtimeMs;
+  }).map(([rel]) => rel).sort();
+}

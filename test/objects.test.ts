@@ -1,0 +1,159 @@
+/**
+ * The files the edge routes read: generic objects and their lists, the happening timeline
+ * (event_m local times, curated gachas) and the sharded crowd translations.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildInto, buildSample, copySample, readJson, writeDb } from './helpers.ts';
+import {
+  OBJECT_TYPES, translationShard,
+  type CardJson, type CardListJson, type CharacterJson, type HappeningJson, type ObjectListJson, type TranslationIndexJson,
+} from '../generator/format.ts';
+import { shardCount } from '../generator/render/translations.ts';
+
+let out: string;
+const files = (dir: string, folder: string) => fs.readdirSync(path.join(dir, folder)).sort();
+const unix = (iso: string) => Date.parse(iso) / 1000;
+
+beforeAll(async () => {
+  ({ out } = await buildSample());
+});
+
+describe('/api/v1/<type>/<id>.json', () => {
+  it('publishes card_t by internal id, holding the same object as card/<ordinal>.json', async () => {
+    const list = await readJson<CardListJson>(out, 'api/v1/card_list.json');
+    expect(files(out, 'api/v1/card_t')).toHaveLength(list.cards.length);
+    for (const stub of list.cards) {
+      const byOrdinal = await readJson<{ cards: CardJson[] }>(out, `api/v1/card/${stub.ordinal}.json`);
+      expect(await readJson(out, `api/v1/card_t/${stub.id}.json`)).toEqual({ result: byOrdinal.cards });
+    }
+  });
+
+  it('publishes skill_t and leader_skill_t as the objects embedded in cards', async () => {
+    const card = (await readJson<{ cards: CardJson[] }>(out, 'api/v1/card/16.json')).cards[0];
+    expect(await readJson(out, `api/v1/skill_t/${card.skill!.id}.json`)).toEqual({ result: [card.skill] });
+    expect(await readJson(out, `api/v1/leader_skill_t/${card.center_skill!.id}.json`)).toEqual({ result: [card.center_skill] });
+  });
+
+  it('publishes accessory_t as the object of accessory/<id>.json', async () => {
+    for (const name of files(out, 'api/v1/accessory')) {
+      const accessory = await readJson(out, `api/v1/accessory/${name}`);
+      expect(await readJson(out, `api/v1/accessory_t/${name}`)).toEqual({ result: accessory.accessories });
+    }
+  });
+
+  it('publishes char_t with tags, school year, sub-unit and the internal ids of its cards', async () => {
+    const { result: [aoi] } = await readJson<{ result: CharacterJson[] }>(out, 'api/v1/char_t/101.json');
+    const cards = (await readJson<CardListJson>(out, 'api/v1/card_list.json')).cards.filter((c) => c.type_id === 101);
+    expect(aoi).toMatchObject({ id: 101, name: '星野あおい', name_en: 'Hoshino Aoi', member_category: 1, year: 1, sub_affiliation: 6 });
+    expect(aoi.tags.map((t) => t.id)).toEqual([1, 4, 6, 8]);
+    expect(aoi.tags.find((t) => t.id === 8)).toEqual({ id: 8, name: 'ほしぞら部', name_en: 'Starry Sky Club', display: false });
+    expect(aoi.card_ids).toEqual(cards.map((c) => c.id));
+    const card = (await readJson<{ cards: CardJson[] }>(out, `api/v1/card/${cards[0].ordinal}.json`)).cards[0];
+    expect([card.affiliation, card.year, card.sub_affiliation]).toEqual([aoi.member_category, aoi.year, aoi.sub_affiliation]);
+  });
+});
+
+describe('/api/v1/list/<type>.json', () => {
+  it('lists every published object of each type, in id order, with a ref to its extensionless URL', async () => {
+    for (const type of OBJECT_TYPES) {
+      const list = await readJson<ObjectListJson>(out, `api/v1/list/${type}.json`);
+      const ids = files(out, `api/v1/${type}`).map((f) => Number.parseInt(f, 10)).sort((a, b) => a - b);
+      expect(list.result.map((e) => e.id), type).toEqual(ids);
+      for (const entry of list.result) expect(entry.ref).toBe(`/api/v1/${type}/${entry.id}`);
+    }
+  });
+
+  it('describes each entry briefly: names, and for cards ordinal, rarity and attribute', async () => {
+    const cards = await readJson<ObjectListJson>(out, 'api/v1/list/card_t.json');
+    expect(cards.result.find((c) => c.id === 1036)).toEqual({
+      id: 1036, name: '放課後の約束', name_en: 'After-School Promise', ordinal: 12, char_name: 'Hanamura Yuzu',
+      rarity: 2, attribute: 3, ref: '/api/v1/card_t/1036',
+    });
+    const skills = await readJson<ObjectListJson>(out, 'api/v1/list/skill_t.json');
+    expect(skills.result[0]).toEqual({ id: 1, name: 'きらめきヒール', name_en: 'Sparkle Heal', ref: '/api/v1/skill_t/1' });
+  });
+});
+
+describe('/api/v1/happening.json', () => {
+  it('holds every event_m row in start order, local times converted with the export timezone (+09:00)', async () => {
+    const { events } = await readJson<HappeningJson>(out, 'api/v1/happening.json');
+    expect(events.map((e) => e.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(events[0]).toEqual({
+      id: 1, name: 'はじまりのステージ', name_en: 'The First Stage',
+      start: unix('2019-04-20T16:00:00+09:00'), end: unix('2019-04-30T15:00:00+09:00'), close: unix('2019-05-03T15:00:00+09:00'),
+    });
+    expect(new Date(events[7].start * 1000).getUTCFullYear()).toBe(2024);
+  });
+
+  it('holds the curated gachas with their card ordinals', async () => {
+    const { gachas } = await readJson<HappeningJson>(out, 'api/v1/happening.json');
+    expect(gachas.map((g) => g.id)).toEqual(['opening-scout', 'summer-scout', 'stella-dream-scout', 'parade-scout', 'thanks-scout']);
+    expect(gachas[0]).toEqual({
+      id: 'opening-scout', name: 'Opening Scout', name_en: null,
+      start: unix('2019-04-15T15:00:00+09:00'), end: unix('2019-05-01T15:00:00+09:00'), ordinals: [10, 11, 12],
+    });
+  });
+
+  it('reads event dates in the timezone meta.json names', async () => {
+    const input = await copySample();
+    await fs.promises.writeFile(path.join(input, 'meta.json'), JSON.stringify({ timezone: '-05:00' }));
+    const { events } = await readJson<HappeningJson>((await buildInto(input)).out, 'api/v1/happening.json');
+    expect(events[0].start).toBe(unix('2019-04-20T16:00:00-05:00'));
+  });
+
+  it('leaves out an event with an unreadable date, with a warning naming the row', async () => {
+    const input = await copySample();
+    fs.rmSync(path.join(input, 'event_common.sql'));
+    await writeDb(input, 'db/event/event_common.db_', [{
+      name: 'event_m',
+      columns: { event_id: 'INTEGER', name: 'TEXT', start_date: 'TEXT', end_date: 'TEXT', close_date: 'TEXT' },
+      rows: [
+        { event_id: 1, name: 'よい', start_date: '2020/01/01 00:00:00', end_date: '2020/01/02 00:00:00', close_date: null },
+        { event_id: 2, name: 'わるい', start_date: 'soon', end_date: '2020/01/02 00:00:00', close_date: null },
+      ],
+    }]);
+    const { out: dir, report } = await buildInto(input);
+    const { events } = await readJson<HappeningJson>(dir, 'api/v1/happening.json');
+    expect(events.map((e) => [e.id, e.close])).toEqual([[1, null]]);
+    expect(report.warnings.join('\n')).toMatch(/event_m: event 2 .*"soon"/);
+  });
+
+  it('is empty without event_common and gachas.json', async () => {
+    const input = await copySample();
+    fs.rmSync(path.join(input, 'event_common.sql'));
+    fs.rmSync(path.join(input, 'gachas.json'));
+    expect(await readJson((await buildInto(input)).out, 'api/v1/happening.json')).toEqual({ events: [], gachas: [] });
+  });
+});
+
+describe('/api/v1/tl/<shard>.json', () => {
+  it('puts every translation in the shard its original hashes to, and nothing else', async () => {
+    const { shards } = await readJson<TranslationIndexJson>(out, 'api/v1/tl/index.json');
+    const published = new Map<string, string>();
+    for (let n = 0; n < shards; n++) {
+      const shard: Record<string, string> = await readJson(out, `api/v1/tl/${n}.json`);
+      for (const [original, translation] of Object.entries(shard)) {
+        expect(translationShard(original, shards)).toBe(n);
+        published.set(original, translation);
+      }
+    }
+    expect(published.get('はじまりの朝')).toBe('First Morning');
+    expect(published.get('パンダ先生')).toBe('Panda Sensei');
+  });
+
+  it('leaves out translations equal to their original', async () => {
+    const input = await copySample();
+    await fs.promises.writeFile(path.join(input, 'translations/zz.json'), JSON.stringify({ Stella: 'Stella', 'ノヴァ': 'Nova' }));
+    const dir = (await buildInto(input)).out;
+    const { shards } = await readJson<TranslationIndexJson>(dir, 'api/v1/tl/index.json');
+    const shardOf = (s: string) => readJson<Record<string, string>>(dir, `api/v1/tl/${translationShard(s, shards)}.json`);
+    expect((await shardOf('ノヴァ'))['ノヴァ']).toBe('Nova');
+    expect(await shardOf('Stella')).not.toHaveProperty('Stella');
+  });
+
+  it('grows the shard count in powers of two with the number of translations, up to 64', () => {
+    expect([0, 1024, 1025, 4096, 5000, 10_000_000].map(shardCount)).toEqual([1, 1, 2, 4, 8, 64]);
+  });
+});

@@ -1,0 +1,121 @@
+/** public/index.html in a real browser (Debian's chromium via playwright-core), served by a plain static host. */
+import fs from 'fs-extra';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { CardListJson, SetListJson } from '../generator/format.ts';
+import { buildSample, readJson, tempDir } from './helpers.ts';
+import { serveStatic, type StaticSite } from './staticServer.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOT = '/tmp/sif-index-page.png';
+
+let out: string;
+let site: StaticSite;
+let context: BrowserContext;
+let page: Page;
+let list: CardListJson;
+const failedRequests: string[] = [];
+const pageErrors: string[] = [];
+
+const visibleTiles = () => page.locator('#card-grid > li:not([hidden])').count();
+
+beforeAll(async () => {
+  ({ out } = await buildSample());
+  list = await readJson(out, 'api/v1/card_list.json');
+  site = await serveStatic(out);
+  context = await chromium.launchPersistentContext(await tempDir('sif-chromium-'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 900 },
+  });
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('response', (response) => { if (response.status() >= 400) failedRequests.push(`${response.status()} ${response.url()}`); });
+  await page.goto(site.url);
+  await page.waitForSelector('body[data-ready="true"]');
+});
+
+afterAll(async () => {
+  await context?.close();
+  await site?.close();
+});
+
+describe('index.html: the card browser', () => {
+  it('lists every card of card_list.json, with a JSON link, name, rarity and attribute', async () => {
+    expect(await page.locator('#card-grid > li').count()).toBe(list.cards.length);
+    const first = list.cards[0];
+    const tile = page.locator('#card-grid > li').first();
+    expect(await tile.locator('a').getAttribute('href')).toBe(`api/v1/card/${first.ordinal}.json`);
+    expect(await tile.locator('.name').textContent()).toBe(first.char_name);
+    expect(await tile.locator('.rarity').textContent()).toBe('N');
+    expect(await tile.locator('.attribute').textContent()).toBe('Smile');
+    expect(await page.locator('#card-count').textContent()).toBe(`${list.cards.length} cards`);
+  });
+
+  it('renders every published icon (as WebP) and a placeholder where none is published', async () => {
+    const icons = await page.locator('#card-grid img').evaluateAll(async (imgs: HTMLImageElement[]) => {
+      for (const img of imgs) img.loading = 'eager'; // lazy icons below the fold load too
+      await Promise.all(imgs.map((img) => img.decode().catch(() => undefined)));
+      return imgs.map((img) => ({ width: img.naturalWidth, src: img.currentSrc }));
+    });
+    expect(icons.length).toBe(list.cards.filter((c) => c.icon !== null).length);
+    for (const icon of icons) {
+      expect(icon.width, icon.src).toBeGreaterThan(0);
+      expect(icon.src).toMatch(/\/images\/card\/icon\/\d+t?\.webp$/);
+    }
+    // Ordinal 9 has no picture in the sample.
+    expect(await page.locator('#card-grid .placeholder').count()).toBe(list.cards.filter((c) => c.icon === null).length);
+    expect(list.cards.find((c) => c.ordinal === 9)!.icon).toBeNull();
+  });
+
+  it('filters by rarity and attribute, and searches by name', async () => {
+    const ur = list.cards.filter((c) => c.rarity === 4);
+    await page.click('#rarity-filter button:text("UR")');
+    expect(await visibleTiles()).toBe(ur.length);
+    expect(await page.locator('#card-count').textContent()).toBe(`${ur.length} of ${list.cards.length} cards`);
+
+    await page.click('#attribute-filter button:text("Smile")');
+    expect(await visibleTiles()).toBe(ur.filter((c) => c.attribute === 1).length);
+
+    await page.click('#rarity-filter button:text("UR")');
+    await page.click('#attribute-filter button:text("Smile")');
+    expect(await visibleTiles()).toBe(list.cards.length);
+
+    await page.fill('#search', 'hoshino');
+    const hoshino = list.cards.filter((c) => c.char_name.toLowerCase().includes('hoshino'));
+    expect(hoshino.length).toBeGreaterThan(1);
+    expect(await visibleTiles()).toBe(hoshino.length);
+    await page.fill('#search', '');
+    expect(await visibleTiles()).toBe(list.cards.length);
+  });
+
+  it('links only to files that exist on the static host: cards, sets, pairs, accessories, lists and info', async () => {
+    const links = await page.locator('main a[href]').evaluateAll((as: HTMLAnchorElement[]) => as.map((a) => a.href));
+    const apiLinks = links.filter((href) => href.includes('/api/v1/'));
+    for (const section of ['card/', 'set/', 'pair/', 'accessory/', 'list/', 'info.json', 'card_list.json', 'card/set_list.json']) {
+      expect(apiLinks.some((href) => href.includes(`/api/v1/${section}`)), section).toBe(true);
+    }
+    for (const href of apiLinks) {
+      const response = await fetch(href);
+      expect(response.status, href).toBe(200);
+      expect(await response.json(), href).toBeTypeOf('object');
+    }
+  });
+
+  it('shows set previews and pair icons, with no failed request and no script error', async () => {
+    const setList = await readJson<SetListJson>(out, 'api/v1/card/set_list.json');
+    const previewIcons = setList.sets.reduce((n, s) => n + s.preview.length, 0);
+    expect(await page.locator('#set-list img').count()).toBe(previewIcons);
+    expect(await page.locator('#pair-list li').count()).toBeGreaterThan(0);
+    expect(failedRequests).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('looks like a page (screenshot for a person to judge)', async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    expect((await fs.stat(SCREENSHOT)).size).toBeGreaterThan(10_000);
+  });
+});

@@ -1,0 +1,319 @@
+/** SPEC section 6: failed builds keep the last site, output is deterministic, rebuilds touch only what changed. */
+import path from 'node:path';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import nodeFs from 'node:fs';
+import fs from 'fs-extra';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { build } from '../generator/build.ts';
+import { BuildReport } from '../generator/report.ts';
+import { publishLayout } from '../generator/publish/layout.ts';
+import { paths } from '../generator/format.ts';
+import { writeSampleExport } from '../generator/sample/make-sample.ts';
+import { copySample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { appendSql, contentDiff, dumpToClientDb, rewritten, snapshot } from './exportEdits.ts';
+
+const ROOT = path.resolve(SAMPLE_INPUT, '..');
+const runFile = promisify(execFile);
+
+/** `npx tsx generator/cli.ts ...` as a user runs it. */
+const cli = (...args: string[]) =>
+  runFile('npx', ['tsx', 'generator/cli.ts', ...args], { cwd: ROOT })
+    .then((r) => ({ code: 0, ...r }), (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }));
+
+/** A published sample site and its snapshot: what every failed build must leave alone. */
+async function publishedSample() {
+  const out = path.join(await tempDir(), 'public');
+  await build({ input: SAMPLE_INPUT, out });
+  return { out, before: await snapshot(out) };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('a failed build keeps the previous site byte for byte', () => {
+  /** Each case breaks a copy of the sample; `names` is what the error message must name. */
+  const cases: { kind: string; breakInput: (input: string) => Promise<void>; names: RegExp }[] = [
+    {
+      kind: 'corrupt database',
+      breakInput: async (input) => {
+        const file = await dumpToClientDb(input, 'unit');
+        const bytes = await fs.readFile(file);
+        for (let page = 1; page * 4096 < bytes.length; page += 3) bytes.fill(0xff, page * 4096 + 100, page * 4096 + 400);
+        await fs.writeFile(file, bytes);
+      },
+      names: /db[/\\]unit[/\\]unit\.db_: not a readable SQLite database \(damaged: /,
+    },
+    {
+      kind: 'truncated database file',
+      breakInput: async (input) => {
+        const file = await dumpToClientDb(input, 'unit');
+        await fs.truncate(file, Math.floor((await fs.stat(file)).size / 2));
+      },
+      names: /unit\.db_: not a readable SQLite database/,
+    },
+    {
+      kind: 'truncated SQL dump (mid-statement)',
+      breakInput: async (input) => {
+        const file = path.join(input, 'unit.sql');
+        await fs.truncate(file, Math.floor((await fs.stat(file)).size / 2));
+      },
+      names: /unit\.sql: not a loadable SQL dump/,
+    },
+    {
+      kind: 'truncated SQL dump (at a line break)',
+      breakInput: async (input) => {
+        const file = path.join(input, 'unit.sql');
+        const text = await fs.readFile(file, 'utf8');
+        await fs.writeFile(file, text.slice(0, text.indexOf('\n', text.length / 2) + 1));
+      },
+      names: /unit\.sql: not a loadable SQL dump \(truncated: /,
+    },
+    {
+      kind: 'missing required table',
+      breakInput: (input) => appendSql(input, 'unit.sql', 'DROP TABLE unit_level_up_pattern_m;'),
+      names: /unit\.sql: required table unit_level_up_pattern_m is missing/,
+    },
+    {
+      kind: 'empty input folder',
+      breakInput: async (input) => fs.emptyDir(input),
+      names: /no unit database found/,
+    },
+    {
+      kind: 'invalid JSON in a curated file',
+      breakInput: (input) => fs.writeFile(path.join(input, 'sets.json'), '[{"id": "summer", '),
+      names: /sets\.json: not valid JSON/,
+    },
+  ];
+
+  for (const { kind, breakInput, names } of cases) {
+    it(`${kind}: fails naming the culprit, site untouched`, async () => {
+      const { out, before } = await publishedSample();
+      const input = await copySample();
+      await breakInput(input);
+      await expect(build({ input, out })).rejects.toThrow(names);
+      expect(await snapshot(out)).toEqual(before);
+    });
+  }
+
+  for (const stage of ['check', 'read', 'model', 'images', 'render', 'write']) {
+    it(`a crash in the ${stage} stage leaves the site untouched and names the stage`, async () => {
+      const { out, before } = await publishedSample();
+      const input = await copySample();
+      await appendSql(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;'); // so there would be something to write
+      const stageOf = BuildReport.prototype.stage;
+      vi.spyOn(BuildReport.prototype, 'stage').mockImplementation(function (this: BuildReport, name, run) {
+        return stageOf.call(this, name, name === stage ? () => { throw new TypeError(`boom in ${name}`); } : run);
+      });
+      await expect(build({ input, out })).rejects.toMatchObject({ message: `boom in ${stage}`, buildStage: stage });
+      expect(await snapshot(out)).toEqual(before);
+    });
+  }
+
+  it('a write that fails half way (disk full) leaves the site untouched and no staging behind', async () => {
+    const { out, before } = await publishedSample();
+    const input = await copySample();
+    await appendSql(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
+    const writeFile = nodeFs.promises.writeFile;
+    let writes = 0;
+    vi.spyOn(nodeFs.promises, 'writeFile').mockImplementation(async (...args: Parameters<typeof writeFile>) => {
+      if (++writes > 5) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      return writeFile(...args);
+    });
+    await expect(build({ input, out })).rejects.toThrow(/ENOSPC/);
+    expect(writes).toBeGreaterThan(5);
+    expect(await snapshot(out)).toEqual(before);
+    vi.restoreAllMocks();
+    // The next build cleans the half-built staging folder and succeeds.
+    const report = await build({ input, out });
+    expect(report.changed).toBeGreaterThan(0);
+    expect(await fs.pathExists(publishLayout(out).staging)).toBe(false);
+  });
+
+  it('the CLI exits non-zero naming the file, without a stack trace, and keeps the site', async () => {
+    const { out, before } = await publishedSample();
+    const input = await copySample();
+    await fs.writeFile(path.join(input, 'release_dates.json'), '{"1": ');
+    const { code, stdout, stderr } = await cli('--input', input, '--out', out);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/build failed \(read stage\): .*release_dates\.json: not valid JSON/);
+    expect(stderr).toContain(`${out} was left as it was`);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(stdout).toBe('');
+    expect(await snapshot(out)).toEqual(before);
+  });
+
+  it('the CLI fails on a corrupt database and on an empty input folder, keeping the site', async () => {
+    const { out, before } = await publishedSample();
+    const corrupt = await copySample();
+    const file = await dumpToClientDb(corrupt, 'unit');
+    await fs.writeFile(file, Buffer.alloc(8192, 0x5a));
+    const empty = await tempDir();
+    for (const [input, message] of [[corrupt, /unit\.db_: not a readable SQLite database/], [empty, /no unit database found/]] as const) {
+      const { code, stderr } = await cli('--input', input, '--out', out);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(message);
+    }
+    expect(await snapshot(out)).toEqual(before);
+  });
+
+  it('leaves a report naming the failure beside the site', async () => {
+    const { out } = await publishedSample();
+    const input = await copySample();
+    await fs.writeFile(path.join(input, 'gachas.json'), 'not json');
+    await expect(build({ input, out })).rejects.toThrow();
+    const report = await fs.readJson(publishLayout(out).report);
+    expect(report).toMatchObject({ ok: false, error: { stage: 'read', message: expect.stringMatching(/gachas\.json/) } });
+  });
+});
+
+describe('an interrupted build never breaks the next one', () => {
+  it('cleans a stale staging folder, a stale lock and a half-removed old site', async () => {
+    const { out } = await publishedSample();
+    const layout = publishLayout(out);
+    await fs.outputFile(path.join(layout.staging, 'api/v1/card/1.json'), 'half written');
+    await fs.outputFile(path.join(layout.previous, 'api/v1/info.json'), 'old');
+    const gone = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => gone.on('exit', resolve));
+    await fs.writeFile(layout.lock, String(gone.pid)); // a lock whose builder no longer runs
+    const report = await build({ input: SAMPLE_INPUT, out, force: true });
+    expect(report.changed).toBe(0);
+    for (const leftover of [layout.staging, layout.previous, layout.lock]) expect(await fs.pathExists(leftover)).toBe(false);
+  });
+
+  it('restores the site when a build died between its two renames', async () => {
+    const { out, before } = await publishedSample();
+    const layout = publishLayout(out);
+    await fs.move(out, layout.previous);
+    await fs.outputFile(path.join(layout.staging, 'api/v1/info.json'), '{}');
+    const report = await build({ input: SAMPLE_INPUT, out });
+    expect(report.warnings).toContain(`${out} was restored from an interrupted build`);
+    expect(report.changed).toBe(0);
+    expect(await snapshot(out)).toEqual(before);
+  });
+
+  it('refuses to run while another build holds the output folder', async () => {
+    const { out } = await publishedSample();
+    await fs.writeFile(publishLayout(out).lock, String(process.pid));
+    await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/another build \(pid \d+\) is publishing/);
+  });
+
+  it('a build killed while writing leaves the old or the new site whole', async () => {
+    const dir = await tempDir();
+    const input = path.join(dir, 'input');
+    await writeSampleExport(input, { cards: 2000, accessories: 200, format: 'sqlite', images: false });
+    const out = path.join(dir, 'public');
+    await build({ input: SAMPLE_INPUT, out });
+    const old = await snapshot(out);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'generator/cli.ts', '--input', input, '--out', out], { cwd: ROOT, stdio: 'ignore' });
+    const staging = publishLayout(out).staging;
+    while (!(await fs.pathExists(staging)) && child.exitCode === null) await new Promise((r) => setTimeout(r, 5));
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.on('exit', resolve));
+    const afterKill = await snapshot(out);
+    const reference = path.join(dir, 'reference');
+    await build({ input, out: reference });
+    const fresh = await snapshot(reference);
+    const sameAs = (a: typeof old) => contentDiff(a.files, afterKill.files).length === 0;
+    expect(sameAs(old) || sameAs(fresh)).toBe(true);
+    await build({ input, out });
+    expect(contentDiff((await snapshot(out)).files, fresh.files)).toEqual([]);
+  });
+});
+
+describe('deterministic output', () => {
+  it('two builds of the same input into two folders are byte-identical', async () => {
+    const [a, b] = [path.join(await tempDir(), 'a'), path.join(await tempDir(), 'b')];
+    await build({ input: SAMPLE_INPUT, out: a });
+    await build({ input: SAMPLE_INPUT, out: b });
+    const [first, second] = [await snapshot(a), await snapshot(b)];
+    expect(first.files.size).toBeGreaterThan(30);
+    expect(first.folders).toEqual(second.folders);
+    expect([...first.files.keys()]).toEqual([...second.files.keys()]);
+    expect(contentDiff(first.files, second.files)).toEqual([]);
+  });
+});
+
+describe('rebuilds rewrite only what changed', () => {
+  let out: string;
+  let before: Awaited<ReturnType<typeof snapshot>>;
+  beforeAll(async () => {
+    ({ out, before } = await publishedSample());
+  });
+
+  it('unchanged input: up to date, 0 changed, every file keeps its inode and mtime', async () => {
+    const report = await build({ input: SAMPLE_INPUT, out });
+    expect(report).toMatchObject({ changed: 0, removed: 0, unchanged: before.files.size, upToDate: true });
+    expect(Object.keys(report.timings)).toEqual(['check']);
+    expect(report.counts.card).toBeGreaterThan(0); // the counts of the build that made the site
+    expect(await snapshot(out)).toEqual(before);
+  });
+
+  it('a forced rebuild runs every stage and still rewrites nothing', async () => {
+    const report = await build({ input: SAMPLE_INPUT, out, force: true });
+    expect(report).toMatchObject({ changed: 0, removed: 0, unchanged: before.files.size, upToDate: false });
+    expect(report.timings).toHaveProperty('render');
+    expect(await snapshot(out)).toEqual(before);
+  });
+
+  it('an input file touched but not changed keeps the site up to date', async () => {
+    const input = await copySample();
+    await fs.utimes(path.join(input, 'unit.sql'), new Date(), new Date(Date.now() + 5000));
+    expect((await build({ input, out })).upToDate).toBe(true); // the fingerprint is the content, wherever it lies
+    expect(await snapshot(out)).toEqual(before);
+  });
+
+  it('a site from before the manifest existed is compared byte by byte: 0 changed', async () => {
+    await fs.remove(publishLayout(out).manifest);
+    const report = await build({ input: SAMPLE_INPUT, out });
+    expect(report).toMatchObject({ changed: 0, removed: 0, upToDate: false });
+    expect(await snapshot(out)).toEqual(before);
+  });
+
+  it('repairs a published file edited by hand, a deleted one and a stray one, touching nothing else', async () => {
+    const edited = paths.card(1);
+    const deleted = paths.cardList();
+    await fs.appendFile(path.join(out, edited), ' ');
+    await fs.remove(path.join(out, deleted));
+    await fs.outputFile(path.join(out, 'api/v1/stray.json'), '{}');
+    const report = await build({ input: SAMPLE_INPUT, out });
+    expect(report).toMatchObject({ changed: 2, removed: 1, upToDate: false });
+    const after = await snapshot(out);
+    expect(contentDiff(before.files, after.files)).toEqual([]);
+    expect(rewritten(before.files, after.files)).toEqual([deleted, edited].sort());
+    before = after;
+  });
+
+  it("editing one card's row rewrites exactly the files showing that card's stats", async () => {
+    const card = await readJson(out, paths.card(5));
+    const { id, sets } = card.cards[0] as { id: number; sets: string[] };
+    const input = await copySample();
+    await appendSql(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 7 WHERE unit_number = 5;');
+    const report = await build({ input, out });
+    const after = await snapshot(out);
+    const expected = [paths.card(5), paths.object('card_t', id), ...sets.map(paths.set)].sort();
+    expect(report).toMatchObject({ changed: expected.length, removed: 0, unchanged: before.files.size - expected.length });
+    expect(rewritten(before.files, after.files)).toEqual(expected);
+    expect(contentDiff(before.files, after.files)).toEqual(expected);
+    expect((await readJson(out, paths.card(5))).cards[0].smile.at(-1)).toBe(card.cards[0].smile.at(-1) + 7);
+  });
+});
+
+describe('where the build keeps its own files', () => {
+  it('manifest, report and cache live in .cache/build/<name> beside the site, never inside it', async () => {
+    const { out, before } = await publishedSample();
+    const layout = publishLayout(out);
+    expect(layout.work).toBe(path.join(path.dirname(out), '.cache', 'build', 'public'));
+    const manifest = await fs.readJson(layout.manifest);
+    expect(Object.keys(manifest.files).sort()).toEqual([...before.files.keys()].sort());
+    expect([...before.files.keys()].filter((rel) => /manifest|report|staging|lock/.test(rel))).toEqual([]);
+  });
+
+  it('refuses to replace a folder that is not a site it built', async () => {
+    const out = path.join(await tempDir(), 'documents');
+    await fs.outputFile(path.join(out, 'thesis.txt'), 'precious');
+    await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/not a site built here/);
+    expect(await fs.readFile(path.join(out, 'thesis.txt'), 'utf8')).toBe('precious');
+  });
+});

@@ -1,0 +1,322 @@
+/**
+ * The local server as a client meets it: `npm start`-style processes on free 127.0.0.1 ports,
+ * spoken to over HTTP. Every route, every error status and body, the limits, the CORS
+ * preflight, paths that try to leave the site, and agreement with netlify.toml.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fs from 'fs-extra';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildInto, buildSample, readJson, tempDir, writeDb } from './helpers.ts';
+import { unitTables } from './fixtures.ts';
+import { STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
+import type { CardListJson, HappeningJson } from '../generator/format.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+interface Served {
+  url: string;
+  child: ChildProcess;
+}
+const started: ChildProcess[] = [];
+
+/** Runs `command` and resolves with the URL it prints once listening. */
+function serve(command: string, args: string[], options: { detached?: boolean } = {}): Promise<Served> {
+  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached });
+  started.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const url = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
+      if (url) resolve({ url, child });
+    });
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+  });
+}
+
+/** The server as `npm start` runs it (tsx generator/server/serve.ts), in one process. */
+const startServer = (dir: string) =>
+  serve(process.execPath, ['--import', 'tsx', 'generator/server/serve.ts', '--port', '0', '--dir', dir]);
+
+let out: string;
+let base: string;
+const get = (p: string, init?: RequestInit) => fetch(new URL(p.slice(1), base), init);
+
+/** An HTTP request with the path sent exactly as written (fetch would normalize it). */
+function raw(target: string, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: hostname, port, path: target, method }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+function expectJsonHeaders(response: Response, what: string) {
+  expect(response.headers.get('content-type'), what).toBe(JSON_TYPE);
+  expect(response.headers.get('access-control-allow-origin'), what).toBe('*');
+}
+
+async function ok<T = any>(p: string, init?: RequestInit): Promise<T> {
+  const response = await get(p, init);
+  expect(response.status, p).toBe(200);
+  expectJsonHeaders(response, p);
+  return response.json() as Promise<T>;
+}
+
+async function fails(p: string, status: number, message: RegExp, init?: RequestInit): Promise<Response> {
+  const response = await get(p, init);
+  expect(response.status, p).toBe(status);
+  expectJsonHeaders(response, p);
+  expect((await response.json()).error, p).toMatch(message);
+  return response;
+}
+
+beforeAll(async () => {
+  ({ out } = await buildSample());
+  // A file beside the published folder that no request may reach.
+  await fs.writeFile(path.join(path.dirname(out), 'secret.txt'), 'SECRET-TOKEN');
+  ({ url: base } = await startServer(out));
+});
+
+afterAll(() => {
+  for (const child of started) {
+    if (child.exitCode !== null || child.pid === undefined) continue;
+    // npm start runs in its own process group (npm -> sh -> node): end the group it leads.
+    if (child.spawnargs[0] === 'npm') process.kill(-child.pid, 'SIGTERM');
+    else child.kill('SIGTERM');
+  }
+});
+
+describe('npm start', () => {
+  it('serves the folder on 127.0.0.1 and prints the URL', async () => {
+    const { url } = await serve('npm', ['start', '--', '--port', '0', '--dir', out], { detached: true });
+    const response = await fetch(new URL('api/v1/info', url));
+    expect(await response.json()).toEqual(await readJson(out, 'api/v1/info.json'));
+  });
+
+  it('fails with a message when the folder does not exist', async () => {
+    const missing = path.join(await tempDir(), 'nothing');
+    await expect(serve(process.execPath, ['--import', 'tsx', 'generator/server/serve.ts', '--dir', missing]))
+      .rejects.toThrow(/exited with 1: start failed: .*nothing is not a folder/);
+  });
+});
+
+describe('static files', () => {
+  it('serves every published JSON file with the JSON and CORS headers', async () => {
+    const list = await readJson<CardListJson>(out, 'api/v1/card_list.json');
+    const files = [
+      'api/v1/card/1.json', 'api/v1/card_list.json', 'api/v1/card/set_list.json', 'api/v1/pair_list.json',
+      'api/v1/accessory/1.json', 'api/v1/accessory_list.json', 'api/v1/info.json', 'api/v1/happening.json',
+      `api/v1/card_t/${list.cards[0].id}.json`, 'api/v1/list/skill_t.json',
+    ];
+    for (const file of files) expect(await ok(`/${file}`)).toEqual(await readJson(out, file));
+  });
+
+  it('rewrites extensionless URLs to their .json files', async () => {
+    expect(await ok('/api/v1/info')).toEqual(await readJson(out, 'api/v1/info.json'));
+    expect(await ok('/api/v1/list/char_t')).toEqual(await readJson(out, 'api/v1/list/char_t.json'));
+    expect(await ok('/api/v1/char_t/101')).toEqual(await readJson(out, 'api/v1/char_t/101.json'));
+  });
+
+  it('leaves the page and pictures to http-server', async () => {
+    const page = await get('/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const icon = await get('/images/card/icon/1003.png');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('answers HEAD without a body', async () => {
+    const response = await get('/api/v1/card/1,2.json', { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(JSON_TYPE);
+    expect(await response.text()).toBe('');
+  });
+});
+
+describe('edge routes', () => {
+  it('answers comma lists of cards and accessories in request order', async () => {
+    expect((await ok('/api/v1/card/5,1,999.json')).cards.map((c: { ordinal: number }) => c.ordinal)).toEqual([5, 1]);
+    expect((await ok('/api/v1/accessory/9,2.json')).accessories.map((a: { id: number }) => a.id)).toEqual([9, 2]);
+  });
+
+  it('answers generic objects with null for missing ids', async () => {
+    const body = await ok('/api/v1/skill_t/2,999,1');
+    expect(body.result.map((s: { id: number } | null) => s?.id ?? null)).toEqual([2, null, 1]);
+  });
+
+  it('answers a random card, never cached', async () => {
+    const response = await get('/api/v1/card/random.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const { cards } = await response.json();
+    expect(await readJson(out, `api/v1/card/${cards[0].ordinal}.json`)).toEqual({ cards });
+  });
+
+  it('answers happening at an instant and now', async () => {
+    const at = await ok<HappeningJson>(`/api/v1/happening/${Date.parse('2020-01-20T00:00:00Z') / 1000}`);
+    expect([at.events.map((e) => e.id), at.gachas.map((g) => g.id)]).toEqual([[3], ['stella-dream-scout']]);
+    const now = await get('/api/v1/happening/now');
+    expect(now.headers.get('cache-control')).toBe('no-store');
+    expect(Object.keys(await now.json())).toEqual(['events', 'gachas']);
+  });
+
+  it('applies ?stubs=yes, ?datetime=iso8601 and ?keys= on static and edge routes', async () => {
+    const { cards: [card] } = await ok('/api/v1/card/16.json?stubs=yes&datetime=iso8601');
+    expect(card.skill).toEqual({ ref: '/api/v1/skill_t/4' });
+    expect(card.extra_data.release_date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect((await ok('/api/v1/accessory_list.json?keys=id')).accessories[0]).toEqual({ id: 1 });
+    expect((await ok('/api/v1/list/card_t?keys=ref')).result[0]).toEqual({ ref: '/api/v1/card_t/1003' });
+  });
+});
+
+describe('errors', () => {
+  it('answers each error with its status and {"error": ...}', async () => {
+    await fails('/api/v1/card/9998,9999.json', 404, /no card with ordinal/);
+    await fails('/api/v1/card/9999.json', 404, /^not found$/);
+    await fails('/api/v1/card_t/1', 404, /no card_t with id 1/);
+    await fails('/api/v1/card/1,a.json', 400, /malformed id "a"/);
+    await fails('/api/v1/card/abc.json', 400, /malformed id "abc"/);
+    await fails('/api/v1/foo_t/1', 400, /unknown object type "foo_t"/);
+    await fails('/api/v1/list/foo_t', 400, /unknown object type/);
+    await fails('/api/v1/happening/tomorrow', 400, /malformed time "tomorrow"/);
+    await fails('/api/v1/card/1.json?datetime=local', 400, /datetime=local/);
+    await fails('/api/v1/card/1.json', 405, /method POST is not allowed/, { method: 'POST' });
+    await fails('/api/v1/read_tl', 405, /method GET is not allowed/);
+  });
+
+  it('answers any other /api/ path with a JSON 404', async () => {
+    for (const p of ['/api/v1/nothing', '/api/v1/card/', '/api/v2/card/1.json', '/api/', '/api/v1/list/card_t/extra', '/api/v1/nothing?keys=a']) {
+      await fails(p, 404, /not found/);
+    }
+  });
+});
+
+describe('the 100-id limit on an export with more than 100 cards', () => {
+  let bigBase: string;
+  const ordinalsUpTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+  beforeAll(async () => {
+    const input = path.join(await tempDir(), 'input');
+    const cards = ordinalsUpTo(150).map((n) => ({ unit_id: 1000 + n, unit_number: n }));
+    await writeDb(input, 'unit.sql', unitTables('modern', { cards }));
+    ({ url: bigBase } = await startServer((await buildInto(input)).out));
+  });
+
+  it('answers 100 ids with 100 cards in request order', async () => {
+    const ids = ordinalsUpTo(100).reverse();
+    const response = await fetch(new URL(`api/v1/card/${ids.join(',')}.json`, bigBase));
+    expect(response.status).toBe(200);
+    expect((await response.json()).cards.map((c: { ordinal: number }) => c.ordinal)).toEqual(ids);
+    const generic = await fetch(new URL(`api/v1/card_t/${ids.map((n) => 1000 + n).join(',')}`, bigBase));
+    expect((await generic.json()).result).toHaveLength(100);
+  });
+
+  it('refuses 101 ids with a 400', async () => {
+    for (const p of [`api/v1/card/${ordinalsUpTo(101).join(',')}.json`, `api/v1/card_t/${ordinalsUpTo(101).join(',')}`]) {
+      const response = await fetch(new URL(p, bigBase));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: 'too many ids: 101 (at most 100 per request)' });
+    }
+  });
+});
+
+describe('POST /api/v1/read_tl', () => {
+  const post = (body: string) => ({ method: 'POST', body, headers: { 'content-type': 'application/json' } });
+
+  it('answers translations of the strings that have one', async () => {
+    expect(await ok('/api/v1/read_tl', post('["はじまりの朝","nothing","ステラ・カップ"]')))
+      .toEqual({ 'はじまりの朝': 'First Morning', 'ステラ・カップ': 'Stella Cup' });
+  });
+
+  it('takes 1,000 strings and 1 MiB, and refuses more', async () => {
+    const strings = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => `s${i}`));
+    expect(await ok('/api/v1/read_tl', post(strings(1000)))).toEqual({});
+    await fails('/api/v1/read_tl', 400, /too many strings: 1001/, post(strings(1001)));
+    const ofSize = (bytes: number) => JSON.stringify(['x'.repeat(bytes - 4)]);
+    expect(await ok('/api/v1/read_tl', post(ofSize(1024 * 1024)))).toEqual({});
+    await fails('/api/v1/read_tl', 413, /larger than 1048576 bytes/, post(ofSize(1024 * 1024 + 1)));
+    await fails('/api/v1/read_tl', 413, /larger than/, post(ofSize(4 * 1024 * 1024)));
+  });
+
+  it('is a 400 for a malformed body', async () => {
+    await fails('/api/v1/read_tl', 400, /not JSON/, post('nope'));
+    await fails('/api/v1/read_tl', 400, /array of strings/, post('[1, 2]'));
+  });
+
+  it('answers the CORS preflight', async () => {
+    const response = await get('/api/v1/read_tl', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(response.headers.get('access-control-allow-headers')).toBe('content-type');
+  });
+});
+
+describe('paths that try to leave the site', () => {
+  const attempts = [
+    '/../secret.txt', '/api/v1/../../../secret.txt', '/%2e%2e/secret.txt', '/api/v1/%2e%2e%2f%2e%2e%2f%2e%2e%2fsecret.txt',
+    '/images/..%2f..%2fsecret.txt', '/%252e%252e/secret.txt', '/..\\secret.txt', '/api/v1/..%5c..%5c..%5csecret.txt',
+    '//secret.txt', '/api/v1/card/%00.json', '/secret.txt%00.json', `http://127.0.0.1/../secret.txt`,
+  ];
+
+  it('answers a 4xx and never a file from outside the published folder', async () => {
+    for (const target of attempts) {
+      const response = await raw(target);
+      expect(response.status, target).toBeGreaterThanOrEqual(400);
+      expect(response.status, target).toBeLessThan(500);
+      expect(response.body, target).not.toContain('SECRET-TOKEN');
+      expect(JSON.parse(response.body).error, target).toMatch(/not allowed/);
+    }
+  });
+
+  it('does not serve the file under its plain name either', async () => {
+    expect((await raw('/secret.txt')).status).toBe(404);
+  });
+});
+
+describe('netlify.toml', () => {
+  const toml = fs.readFileSync(path.join(ROOT, 'netlify.toml'), 'utf8');
+  const blocks = (table: string) => toml.split(`[[${table}]]`).slice(1);
+  const value = (block: string, key: string) => new RegExp(`^\\s*"?${key}"?\\s*=\\s*"?([^"\\n]*)"?`, 'm').exec(block)?.[1];
+
+  it('builds with npm run build into public/', () => {
+    expect(value(toml, 'command')).toBe('npm run build');
+    expect(value(toml, 'publish')).toBe('public');
+  });
+
+  it('routes /api/* to the edge function whose entry imports the shared handler', () => {
+    expect(blocks('edge_functions').map((b) => [value(b, 'path'), value(b, 'function')])).toEqual([['/api/*', 'api']]);
+    const entry = fs.readFileSync(path.join(ROOT, 'netlify/edge-functions/api.ts'), 'utf8');
+    expect(entry).toContain("from '../../generator/edge/handler.ts'");
+  });
+
+  it('has the static rules the local server applies, in the same order', () => {
+    const rules = blocks('redirects').map((b) => ({ from: value(b, 'from'), to: value(b, 'to'), status: Number(value(b, 'status')) }));
+    expect(rules).toEqual(STATIC_RULES);
+  });
+
+  it('has the static headers the local server sends', () => {
+    const headers = blocks('headers').map((b) => {
+      const [head, values] = b.split('[headers.values]');
+      const pairs = values.trim().split('\n').map((line) => /^\s*([\w-]+)\s*=\s*"(.*)"/.exec(line)!.slice(1));
+      return { for: value(head, 'for'), values: Object.fromEntries(pairs) };
+    });
+    expect(headers).toEqual(STATIC_HEADERS);
+  });
+});

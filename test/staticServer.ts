@@ -1,0 +1,22 @@
+/** The published folder over real HTTP on 127.0.0.1 as a plain static host serves it: http-server, no edge routes. */
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'http-server';
+
+export interface StaticSite {
+  /** Base URL ending in "/". */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function serveStatic(root: string): Promise<StaticSite> {
+  const http = createServer({ root, cache: -1, showDir: 'false' });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((resolve) => {
+      http.server.close(() => resolve());
+      http.server.closeAllConnections();
+    }),
+  };
+}
