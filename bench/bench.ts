@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: builds synthetic exports at game scale (the sample script's generated
- * cards) and measures, in this one process:
- * - build_s: a full build into a new folder (cold image cache), median of a few runs;
+ * cards, as client databases, without pictures: encoding pictures is sharp's work, done
+ * once per picture and cached) and measures, in this one process:
+ * - build_s: a full build into a new folder, median of a few runs;
  * - floor_s: writing the same bytes into the same number of files with plain fs calls;
  * - rebuild_s: a build of the unchanged input into the built folder;
  * - edge_p50_ms: the edge handler answering a 100-id card comma list from disk;
@@ -14,6 +15,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { execSync } from 'node:child_process';
 import { build } from '../generator/build.ts';
+import type { BuildReport } from '../generator/report.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { handleRequest } from '../generator/edge/handler.ts';
 import { diskReader } from '../generator/server/diskSite.ts';
@@ -42,6 +44,8 @@ async function timed(run: () => unknown): Promise<number> {
   await run();
   return performance.now() - start;
 }
+
+const stages = (report: BuildReport) => Object.entries(report.timings).map(([k, v]) => `${k}=${v}`).join(' ');
 
 /** Every file of a published folder, read into memory (not timed). */
 function readSite(dir: string): [string, Buffer][] {
@@ -80,14 +84,14 @@ async function edgeLatency(out: string, ordinals: number[]): Promise<number> {
 async function measure(scale: Scale, root: string) {
   const dir = path.join(root, `cards-${scale.cards}`);
   const input = path.join(dir, 'input');
-  await writeSampleExport(input, { cards: scale.cards, accessories: scale.accessories, format: 'sqlite' });
+  await writeSampleExport(input, { cards: scale.cards, accessories: scale.accessories, format: 'sqlite', images: false });
   const builds: number[] = [];
   const floors: number[] = [];
   let out = '';
   let files: [string, Buffer][] = [];
   for (let run = 0; run < scale.runs; run++) {
     out = path.join(dir, `build-${run}`, 'public');
-    builds.push(await timed(() => build({ input, out })));
+    builds.push(await timed(async () => console.log(`  build ${run}: ${stages(await build({ input, out }))} ms`)));
     if (!files.length) files = readSite(out);
     floors.push(await timed(() => writePlain(files, path.join(dir, `floor-${run}`, 'public'))));
   }

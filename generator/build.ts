@@ -24,19 +24,15 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     throw new InputError(`--out ${options.out} must not be inside --input ${options.input} or contain it`);
   }
   const report = new BuildReport(options.progress);
-  await publishBuild(input, out, report, { force: options.force }, async () => {
+  await publishBuild(input, out, report, { force: options.force }, async (files) => {
     const game = await report.stage('read', () => readExport(input, report));
     try {
       const model = await report.stage('model', () => buildModel(game, report));
       // Images first: the renderers link only pictures that were actually published.
       const images = await report.stage('images', () => publishImages(model, { input, cacheDir: imageCacheDir(out) }, report));
-      const files = await report.stage('render', () => renderSite(model));
+      await report.stage('render', () => renderSite(model, files));
       for (const [rel, bytes] of images) files.set(rel, bytes);
-      for (const rel of files.keys()) {
-        const endpoint = rel.startsWith('api/v1/') ? rel.slice(7).split(/[/.]/)[0] : rel.split('/')[0];
-        report.counts[endpoint] = (report.counts[endpoint] ?? 0) + 1;
-      }
-      return files;
+      report.countFiles(files.keys());
     } finally {
       closeExport(game);
     }

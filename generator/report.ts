@@ -1,5 +1,22 @@
 /** What a build tells its user: counts, unreadable rows, warnings and timings per stage. */
 
+import { paths } from './format.ts';
+
+/** Files with a fixed path (card_list.json, info.json...) count as their own endpoint. */
+const SINGLE_FILES = new Set(Object.values(paths).filter((path) => path.length === 0).map((path) => (path as () => string)()));
+
+/**
+ * The endpoint a published file counts for: "card_list", "card/set_list", "info"... for
+ * files with a fixed path, else the folder below api/v1 ("card", "set", "card_t"...),
+ * else the first two segments ("images/card", "site") or the file name ("index.html").
+ */
+export function endpointOf(rel: string): string {
+  if (SINGLE_FILES.has(rel)) return rel.replace(/^api\/(v1\/)?/, '').replace(/\.json$/, '');
+  const segments = rel.split('/');
+  if (rel.startsWith('api/v1/') && segments.length > 3) return segments[2];
+  return segments.slice(0, Math.min(2, segments.length - 1) || 1).join('/');
+}
+
 /** A failure caused by the input (file, table or value), reported without a stack trace. */
 export class InputError extends Error {}
 
@@ -19,7 +36,7 @@ export class BuildReport {
   readonly warnings: string[] = [];
   /** Encrypted rows that no key opened, per table. */
   readonly unreadable: Record<string, number> = {};
-  /** Published files per endpoint (first path segment below api/v1, or "images", "site"). */
+  /** Published files per endpoint (see endpointOf). */
   readonly counts: Record<string, number> = {};
   /** Milliseconds per stage. */
   readonly timings: Record<string, number> = {};
@@ -55,6 +72,13 @@ export class BuildReport {
     } finally {
       this.timings[name] = Math.round(performance.now() - start);
       this.listener?.({ kind: 'end', stage: name, ms: this.timings[name] });
+    }
+  }
+
+  countFiles(rels: Iterable<string>): void {
+    for (const rel of rels) {
+      const endpoint = endpointOf(rel);
+      this.counts[endpoint] = (this.counts[endpoint] ?? 0) + 1;
     }
   }
 

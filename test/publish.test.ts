@@ -2,12 +2,12 @@
 import path from 'node:path';
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import nodeFs from 'node:fs';
 import fs from 'fs-extra';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from '../generator/build.ts';
 import { BuildReport } from '../generator/report.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
+import { Staging } from '../generator/publish/staging.ts';
 import { paths } from '../generator/format.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { copySample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
@@ -111,24 +111,21 @@ describe('a failed build keeps the previous site byte for byte', () => {
     });
   }
 
-  it('a write that fails half way (disk full) leaves the site untouched and no staging behind', async () => {
+  it('a write that fails half way leaves the site untouched and no staging behind', async () => {
     const { out, before } = await publishedSample();
     const input = await copySample();
     await appendSql(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
-    const writeFile = nodeFs.promises.writeFile;
-    let writes = 0;
-    vi.spyOn(nodeFs.promises, 'writeFile').mockImplementation(async (...args: Parameters<typeof writeFile>) => {
-      if (++writes > 5) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
-      return writeFile(...args);
+    // A first file inside "card/1.json/" makes the card file itself unwritable: a real EISDIR in the writer.
+    const files = Staging.prototype.files;
+    vi.spyOn(Staging.prototype, 'files').mockImplementation(function (this: Staging) {
+      return files.call(this).set(`${paths.card(1)}/blocker`, Buffer.from('x'));
     });
-    await expect(build({ input, out })).rejects.toThrow(/ENOSPC/);
-    expect(writes).toBeGreaterThan(5);
+    await expect(build({ input, out })).rejects.toThrow(/writing .*staging: EISDIR.*card[/\\]1\.json/);
     expect(await snapshot(out)).toEqual(before);
+    expect(await fs.pathExists(publishLayout(out).staging)).toBe(false);
     vi.restoreAllMocks();
-    // The next build cleans the half-built staging folder and succeeds.
     const report = await build({ input, out });
     expect(report.changed).toBeGreaterThan(0);
-    expect(await fs.pathExists(publishLayout(out).staging)).toBe(false);
   });
 
   it('the CLI exits non-zero naming the file, without a stack trace, and keeps the site', async () => {
@@ -207,8 +204,9 @@ describe('an interrupted build never breaks the next one', () => {
     await build({ input: SAMPLE_INPUT, out });
     const old = await snapshot(out);
     const child = spawn(process.execPath, ['--import', 'tsx', 'generator/cli.ts', '--input', input, '--out', out], { cwd: ROOT, stdio: 'ignore' });
-    const staging = publishLayout(out).staging;
-    while (!(await fs.pathExists(staging)) && child.exitCode === null) await new Promise((r) => setTimeout(r, 5));
+    const writing = path.join(publishLayout(out).staging, 'api/v1/card'); // exists once the first files are written
+    while (!(await fs.pathExists(writing)) && child.exitCode === null) await new Promise((r) => setTimeout(r, 5));
+    expect(child.exitCode).toBeNull();
     child.kill('SIGKILL');
     await new Promise((resolve) => child.on('exit', resolve));
     const afterKill = await snapshot(out);

@@ -11,7 +11,7 @@ import { ImageCache } from './cache.ts';
 import { ICON_SETTINGS, encodeImage, encoderFingerprint, type Encoded } from './encode.ts';
 import { imageJobs, type ImageJob } from './jobs.ts';
 import { mapLimit } from './pool.ts';
-import { readSource, type SourceProblem } from './sources.ts';
+import { listAssets, readSource, type SourceProblem } from './sources.ts';
 
 export interface ImageOptions {
   input: string;
@@ -76,8 +76,9 @@ export async function publishImages(model: Model, options: ImageOptions, report:
   const cache = new ImageCache(options.cacheDir, encoderFingerprint(ICON_SETTINGS));
   const encode = cachedEncoder(cache, report);
   const limit = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const assets = listAssets(options.input);
   const publishOne = async (job: ImageJob): Promise<Outcome> => {
-    const source = await readSource(options.input, job.asset);
+    const source = await readSource(options.input, job.asset, assets);
     if (!source.ok) return source;
     try {
       return { ok: true, encoded: await encode(source.bytes) };

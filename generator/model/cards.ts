@@ -48,16 +48,13 @@ function levelPatterns(db: MasterDb): Map<number, Map<number, DbRow>> {
   return patterns;
 }
 
-function statsAt(card: DbRow, level: number, row: DbRow): LevelStats {
-  return {
-    level,
-    smile: num(card.smile_max) - num(row.smile_diff),
-    pure: num(card.pure_max) - num(row.pure_diff),
-    cool: num(card.cool_max) - num(row.cool_diff),
-    stamina: num(card.hp_max) - num(row.hp_diff),
-    salePrice: num(row.sale_price),
-    mergeExp: num(row.merge_exp),
-  };
+function addLevel(stats: LevelStats, card: DbRow, row: DbRow): void {
+  stats.smile.push(num(card.smile_max) - num(row.smile_diff));
+  stats.pure.push(num(card.pure_max) - num(row.pure_diff));
+  stats.cool.push(num(card.cool_max) - num(row.cool_diff));
+  stats.stamina.push(num(card.hp_max) - num(row.hp_diff));
+  stats.salePrice.push(num(row.sale_price));
+  stats.mergeExp.push(num(row.merge_exp));
 }
 
 /** `next_exp` of level L is the cumulative EXP to reach L+1, so reaching L costs next_exp of L-1. */
@@ -94,14 +91,14 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
     const patternId = num(row.unit_level_up_pattern_id);
     const pattern = patterns.get(patternId);
     const maxLevel = transformDisabled ? cardCaps.normalMaxLevel : Math.max(cardCaps.normalMaxLevel, cardCaps.transformedMaxLevel);
-    const levels: LevelStats[] = [];
+    const levels: LevelStats = { smile: [], pure: [], cool: [], stamina: [], salePrice: [], mergeExp: [] };
     for (let level = 1; level <= maxLevel; level++) {
       const levelRow = pattern?.get(level);
       if (!levelRow) {
         shortPatterns.add(patternId);
         break;
       }
-      levels.push(statsAt(row, level, levelRow));
+      addLevel(levels, row, levelRow);
     }
     const typeId = num(row.unit_type_id);
     return {

@@ -75,15 +75,17 @@ export interface CenterSkill {
   extra: CenterSkillExtra | null;
 }
 
-/** A card's stats at one level (SPEC: `<stat>_max - <stat>_diff`). */
+/**
+ * A card's stats per level, index 0 being level 1 (SPEC: `<stat>_max - <stat>_diff`).
+ * One array per stat rather than one object per level: a game has some 400,000 card levels.
+ */
 export interface LevelStats {
-  level: number;
-  smile: number;
-  pure: number;
-  cool: number;
-  stamina: number;
-  salePrice: number;
-  mergeExp: number;
+  smile: number[];
+  pure: number[];
+  cool: number[];
+  stamina: number[];
+  salePrice: number[];
+  mergeExp: number[];
 }
 
 export interface Card {
@@ -122,8 +124,8 @@ export interface Card {
   releaseDateIsDirty: boolean;
   /** Ids of the sets whose files hold this card, sorted. */
   setIds: string[];
-  /** One entry per level from 1 to the highest cap the card can reach. */
-  levels: LevelStats[];
+  /** Levels 1 to the highest cap the card can reach. */
+  levels: LevelStats;
   /** Asset paths of the icons as the database names them. */
   normalIconAsset: string | null;
   idolizedIconAsset: string | null;

@@ -1,5 +1,5 @@
 /**
- * What a site is a function of: every input file, the generator's own source, the
+ * What a site is a function of: every input file, the generator's own files, the
  * locked dependency versions (sharp's encoders shape the pictures) and the build
  * options. Equal fingerprints give byte-identical sites, so a build whose fingerprint
  * matches the published one, with that site untouched, has nothing to do.

@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { hash } from 'node:crypto';
 
 const FORMAT = 1;
 
@@ -17,6 +16,7 @@ export interface FileStat {
 }
 
 export interface FileRecord extends FileStat {
+  /** sha1 of the content, base64 (computed by stagingWorker.js). */
   hash: string;
 }
 
@@ -28,8 +28,6 @@ export interface Manifest {
   report: Record<string, unknown>;
   files: Record<string, FileRecord>;
 }
-
-export const contentHash = (content: Buffer): string => hash('sha1', content, 'base64');
 
 export const sameStat = (a: FileStat, b: FileStat): boolean => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 

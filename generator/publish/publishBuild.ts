@@ -8,9 +8,9 @@ import type { SiteFiles } from '../render/files.ts';
 import { failedStage, InputError, type BuildReport } from '../report.ts';
 import { publishLayout, type PublishLayout } from './layout.ts';
 import { acquireLock } from './lock.ts';
-import { isIntact, readManifest, scanFolder, writeManifest, type Manifest } from './manifest.ts';
+import { isIntact, readManifest, scanFolder, writeManifest, type FolderScan, type Manifest } from './manifest.ts';
 import { buildFingerprint } from './fingerprint.ts';
-import { writeSite } from './writeSite.ts';
+import { Staging } from './staging.ts';
 
 export interface PublishOptions {
   /** Rebuild even when nothing changed. */
@@ -42,22 +42,63 @@ function saveReport(layout: PublishLayout, report: BuildReport, error?: unknown)
   fs.writeFileSync(layout.report, `${JSON.stringify({ ok: !failure, error: failure, ...report.toJSON() }, null, 2)}\n`);
 }
 
+/** Two renames; if the second fails the old site is put back. */
+function swap(layout: PublishLayout): void {
+  const hadSite = fs.existsSync(layout.out);
+  if (hadSite) fs.renameSync(layout.out, layout.previous);
+  try {
+    fs.renameSync(layout.staging, layout.out);
+  } catch (error) {
+    if (hadSite) fs.renameSync(layout.previous, layout.out);
+    throw error;
+  }
+}
+
 /** The counts and warnings of the build that produced the site, for a build that had nothing to do. */
 function replay(report: BuildReport, manifest: Manifest): void {
-  const stored = manifest.report as Pick<ReturnType<BuildReport['toJSON']>, 'counts' | 'unreadable' | 'warnings'>;
+  const stored = manifest.report as Pick<ReturnType<BuildReport['toJSON']>, 'counts' | 'unreadable' | 'warnings' | 'images'>;
   Object.assign(report.counts, stored.counts);
   Object.assign(report.unreadable, stored.unreadable);
+  Object.assign(report.images, stored.images, { encoded: 0, reused: 0 });
   report.warnings.push(...stored.warnings);
   report.unchanged = Object.keys(manifest.files).length;
   report.upToDate = true;
 }
 
+/** Stages what `render` adds to its files, then swaps the staged site in (when anything changed). */
+async function stageAndSwap(
+  layout: PublishLayout, scan: FolderScan, manifest: Manifest | null, fingerprint: string, report: BuildReport,
+  render: (files: SiteFiles) => Promise<void>,
+): Promise<void> {
+  const staging = new Staging(layout, scan, manifest, (done, total) => report.advance(done, total));
+  try {
+    const files = staging.files();
+    await render(files);
+    await report.stage('write', async () => {
+      const removed = [...scan.files.keys()].filter((rel) => !files.has(rel)).length + scan.others;
+      const staged = await staging.finish(files.keys(), removed);
+      Object.assign(report, { changed: staged.changed, unchanged: staged.unchanged, removed });
+      if (staged.commit) {
+        // A manifest never describes a half-swapped site: it goes before the swap, returns after.
+        fs.rmSync(layout.manifest, { force: true });
+        swap(layout);
+        await fs.promises.rm(layout.previous, { recursive: true, force: true });
+      }
+      writeManifest(layout.manifest, { fingerprint, report: report.toJSON(), files: staged.records });
+    });
+  } catch (error) {
+    await staging.abort();
+    throw error;
+  }
+}
+
 /**
- * Runs `render` (the read, model and render stages) and publishes its files into
- * `out`, unless the site is up to date. A failure anywhere leaves `out` as it was.
+ * Runs `render` (the read, model and render stages, adding every file of the site to
+ * the map it is given) and publishes the files into `out`, unless the site is up to
+ * date. A failure anywhere leaves `out` as it was.
  */
 export async function publishBuild(
-  input: string, out: string, report: BuildReport, options: PublishOptions, render: () => Promise<SiteFiles>,
+  input: string, out: string, report: BuildReport, options: PublishOptions, render: (files: SiteFiles) => Promise<void>,
 ): Promise<void> {
   const layout = publishLayout(out);
   fs.mkdirSync(layout.work, { recursive: true });
@@ -70,12 +111,7 @@ export async function publishBuild(
     if (!options.force && manifest?.fingerprint === fingerprint && isIntact(scan, manifest)) {
       replay(report, manifest);
     } else {
-      const files = await render();
-      await report.stage('write', async () => {
-        // A manifest never describes a half-swapped site: it goes before the swap, returns after.
-        const records = await writeSite(files, layout, scan, manifest, report, () => fs.rmSync(layout.manifest, { force: true }));
-        writeManifest(layout.manifest, { fingerprint, report: report.toJSON(), files: records });
-      });
+      await stageAndSwap(layout, scan, manifest, fingerprint, report, render);
     }
     saveReport(layout, report);
   } catch (error) {

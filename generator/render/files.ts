@@ -1,7 +1,51 @@
 /** The rendered site: file contents by path relative to the output folder. */
+import { randomUUID } from 'node:crypto';
+
 export type SiteFiles = Map<string, Buffer>;
+
+/**
+ * Objects embedded in many files (a card is in its card file, its generic object, its
+ * sets and pairs) are serialized and encoded once: while addJson runs, such an object
+ * serializes as a placeholder, and the file's bytes are then joined around their bytes.
+ * The token is random per process, so no input text can pose as a placeholder.
+ */
+const sharedBytes = new WeakMap<object, Buffer>();
+const TOKEN = `shared-json-${randomUUID()}:`;
+/** Split by this, a text alternates outer JSON and indexes of shared objects. */
+const PLACEHOLDER = new RegExp(`"${TOKEN}(\\d+)"`);
+/** The shared objects met by the addJson call running now; null outside addJson. */
+let spliced: object[] | null = null;
+
+function sharedToJson(this: object): unknown {
+  if (!spliced) return { ...this }; // a plain copy for any other JSON.stringify
+  return `${TOKEN}${spliced.push(this) - 1}`;
+}
+
+/** Marks a rendered object that will not change again as embedded in many files. */
+export function shareJson<T extends object>(value: T): T {
+  sharedBytes.set(value, Buffer.from(JSON.stringify(value)));
+  Object.defineProperty(value, 'toJSON', { value: sharedToJson });
+  return value;
+}
 
 /** Compact JSON, so equal values always give equal bytes. */
 export function addJson(files: SiteFiles, path: string, value: unknown): void {
-  files.set(path, Buffer.from(JSON.stringify(value)));
+  const objects: object[] = [];
+  spliced = objects;
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } finally {
+    spliced = null;
+  }
+  if (!objects.length) {
+    files.set(path, Buffer.from(text));
+    return;
+  }
+  // Odd parts name shared objects; the file is written straight into one buffer of the right size.
+  const parts = text.split(PLACEHOLDER).map((part, i) => (i % 2 ? sharedBytes.get(objects[Number(part)])! : part));
+  const bytes = Buffer.allocUnsafe(parts.reduce((n, part) => n + (typeof part === 'string' ? Buffer.byteLength(part) : part.length), 0));
+  let offset = 0;
+  for (const part of parts) offset += typeof part === 'string' ? bytes.write(part, offset) : part.copy(bytes, offset);
+  files.set(path, bytes);
 }

@@ -11,8 +11,8 @@ import { renderHappening } from './happening.ts';
 import { renderTranslations } from './translations.ts';
 import { renderNotFound } from './notFound.ts';
 
-export function renderSite(model: Model): SiteFiles {
-  const files: SiteFiles = new Map();
+/** `files` may be a map that publishes each file as it is added (publish/staging.ts). */
+export function renderSite(model: Model, files: SiteFiles = new Map()): SiteFiles {
   renderCardEndpoints(model, files);
   renderSets(model, files);
   renderPairs(model, files);

@@ -1,0 +1,86 @@
+// A staging writer (see staging.ts), on its own thread so that files are hashed and
+// written while the main thread is still rendering the rest. Plain JavaScript: a worker
+// runs outside the TypeScript loader of tsx and vitest.
+//
+// Messages: files {id, files, claim} -> staged {id, records} (records null when another
+// writer claimed the batch; [rel, hash] for a kept file, [rel, hash, size, mtimeMs, ino]
+// for a written one); link -> linked; any failure -> error {message, code}, after which
+// the writer ignores everything.
+import fs from 'node:fs';
+import path from 'node:path';
+import { hash } from 'node:crypto';
+import { parentPort, workerData } from 'node:worker_threads';
+
+/** @type {{ out: string, staging: string, old: [string, string | null][] }} */
+const { out, staging, old } = workerData;
+/** Published files: their trusted content hash, or null when only a byte comparison can tell. */
+const oldHashes = new Map(old);
+/** Files this writer found unchanged, to be linked into the staged site. */
+const kept = [];
+const folders = new Set([staging]);
+let failed = false;
+
+function ensureFolder(file) {
+  const dir = path.dirname(file);
+  if (!folders.has(dir)) {
+    fs.mkdirSync(dir, { recursive: true });
+    folders.add(dir);
+  }
+}
+
+function isKept(rel, bytes, digest) {
+  if (!oldHashes.has(rel)) return false;
+  const known = oldHashes.get(rel);
+  if (known !== null) return known === digest;
+  const file = path.join(out, rel);
+  return fs.statSync(file).size === bytes.length && fs.readFileSync(file).equals(bytes);
+}
+
+function stageFile(rel, bytes) {
+  const digest = hash('sha1', bytes, 'base64');
+  if (isKept(rel, bytes, digest)) {
+    kept.push(rel);
+    return [rel, digest];
+  }
+  const file = `${staging}/${rel}`;
+  ensureFolder(file);
+  const fd = fs.openSync(file, 'w');
+  try {
+    for (let offset = 0; offset < bytes.length; ) offset += fs.writeSync(fd, bytes, offset);
+    const { size, mtimeMs, ino } = fs.fstatSync(fd); // through the open file: no second path lookup
+    return [rel, digest, size, mtimeMs, ino];
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Unchanged files join the staged site as hard links: same inode, same modification time. */
+function linkKept() {
+  for (const rel of kept) {
+    const file = path.join(staging, rel);
+    ensureFolder(file);
+    fs.linkSync(path.join(out, rel), file);
+  }
+}
+
+function handle(message) {
+  if (message.type === 'files') {
+    // Several writers may be offered a batch; the one that claims it first stages it.
+    const claimed = Atomics.compareExchange(message.claim, 0, 0, 1) === 0;
+    const records = claimed ? message.files.map(([rel, bytes]) => stageFile(rel, bytes)) : null;
+    parentPort.postMessage({ type: 'staged', id: message.id, records });
+  } else if (message.type === 'link') {
+    linkKept();
+    parentPort.postMessage({ type: 'linked' });
+  }
+}
+
+parentPort.on('message', (message) => {
+  if (failed) return;
+  try {
+    handle(message);
+  } catch (error) {
+    failed = true;
+    parentPort.postMessage({ type: 'error', message: error.message, code: error.code });
+  }
+});

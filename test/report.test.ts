@@ -1,0 +1,97 @@
+/** The build report: on stdout at the end, as JSON beside the site, and progress on stderr. */
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Writable } from 'node:stream';
+import fs from 'fs-extra';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { endpointOf } from '../generator/report.ts';
+import { progressDisplay } from '../generator/progress.ts';
+import { publishLayout } from '../generator/publish/layout.ts';
+import { paths } from '../generator/format.ts';
+import { buildSample, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { snapshot } from './exportEdits.ts';
+
+const run = promisify(execFile);
+const cli = (...args: string[]) => run('npx', ['tsx', 'generator/cli.ts', ...args], { cwd: path.resolve(SAMPLE_INPUT, '..') });
+
+describe('counts per endpoint', () => {
+  it('files with a fixed path count as themselves, others by their folder', () => {
+    expect([
+      paths.card(12), paths.cardList(), paths.setList(), paths.set('album-1'), paths.object('card_t', 1030),
+      paths.objectList('char_t'), paths.info(), paths.notFound(), 'images/card/icon/1030t.webp', 'site/app.js', 'index.html',
+    ].map(endpointOf)).toEqual(['card', 'card_list', 'card/set_list', 'set', 'card_t', 'list', 'info', '404', 'images/card', 'site', 'index.html']);
+  });
+});
+
+describe('report.json beside the site', () => {
+  let report: Record<string, any>;
+  let published: Awaited<ReturnType<typeof snapshot>>;
+  beforeAll(async () => {
+    const { out } = await buildSample();
+    report = await fs.readJson(publishLayout(out).report);
+    published = await snapshot(out);
+  });
+
+  it('counts every published file once, per endpoint', () => {
+    const total = Object.values(report.counts as Record<string, number>).reduce((a, b) => a + b, 0);
+    expect(total).toBe(published.files.size);
+    const cardFiles = [...published.files.keys()].filter((rel) => /^api\/v1\/card\/\d+\.json$/.test(rel));
+    expect(report.counts).toMatchObject({ card: cardFiles.length, card_list: 1, 'card/set_list': 1, info: 1 });
+  });
+
+  it('names unreadable rows, warnings, timings of every stage and what changed', () => {
+    expect(report).toMatchObject({ ok: true, error: null, unreadable: { unit_m: 1 }, changed: published.files.size, unchanged: 0, removed: 0 });
+    expect(report.warnings).toContain('sets.json: set rainbow-collection names ordinal 36, which is not a readable card');
+    expect(Object.keys(report.timings_ms)).toEqual(['check', 'read', 'model', 'images', 'render', 'write']);
+  });
+
+  it('is not published', () => {
+    expect([...published.files.keys()].filter((rel) => rel.endsWith('report.json') || rel.includes('manifest'))).toEqual([]);
+  });
+});
+
+describe('the CLI summary', () => {
+  it('ends with changed/unchanged/removed, counts, timings and the report path; a rebuild says 0 changed', async () => {
+    const out = path.join(await tempDir(), 'public');
+    const first = await cli('--input', SAMPLE_INPUT, '--out', out);
+    expect(first.stdout).toMatch(/^build: \d+ changed, 0 unchanged, 0 removed\n/);
+    expect(first.stdout).toMatch(/\nfiles: .*card=35 .*card_list=1/);
+    expect(first.stdout).toMatch(/\nunreadable encrypted rows: unit_m=1\n/);
+    expect(first.stdout).toMatch(/\ntimings: check=\d+ms read=\d+ms model=\d+ms images=\d+ms render=\d+ms write=\d+ms\n/);
+    expect(first.stdout).toContain(`\nreport: ${publishLayout(out).report}\n`);
+    // Not a terminal: one quiet line per stage on stderr, no bar.
+    expect(first.stderr).toMatch(/^check: \d+ ms$/m);
+    expect(first.stderr).toMatch(/^write: \d+ ms$/m);
+    expect(first.stderr).not.toContain('\r');
+    const second = await cli('--input', SAMPLE_INPUT, '--out', out);
+    expect(second.stdout).toMatch(/^build: 0 changed, \d+ unchanged, 0 removed \(up to date/);
+    expect(second.stdout).toMatch(/\nfiles: .*card=35/);
+  });
+});
+
+describe('progress on stderr', () => {
+  const capture = (isTTY: boolean) => {
+    const chunks: string[] = [];
+    const stream = Object.assign(new Writable({ write: (chunk, _enc, done) => { chunks.push(String(chunk)); done(); } }), { isTTY });
+    return { listener: progressDisplay(stream), text: () => chunks.join('') };
+  };
+
+  it('draws a bar on a terminal and clears it when the stage ends', () => {
+    const { listener, text } = capture(true);
+    listener({ kind: 'start', stage: 'write' });
+    listener({ kind: 'advance', stage: 'write', done: 500, total: 1000 });
+    listener({ kind: 'end', stage: 'write', ms: 12 });
+    expect(text()).toContain('\r\x1b[Kwrite...');
+    expect(text()).toContain('write [############------------] 500/1000');
+    expect(text().endsWith('\r\x1b[K')).toBe(true);
+  });
+
+  it('writes one quiet line per stage elsewhere', () => {
+    const { listener, text } = capture(false);
+    listener({ kind: 'start', stage: 'read' });
+    listener({ kind: 'advance', stage: 'read', done: 1, total: 2 });
+    listener({ kind: 'end', stage: 'read', ms: 7 });
+    expect(text()).toBe('read: 7 ms\n');
+  });
+});
