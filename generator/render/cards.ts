@@ -96,21 +96,23 @@ function cardJson(card: Card): CardJson {
   };
 }
 
+/** A card in lists: the card object's identity fields, so each rule is written once. */
 export function renderCardStub(card: Card): CardStubJson {
+  const c = renderCard(card);
   return {
-    id: card.id,
-    ordinal: card.ordinal,
-    title: card.title?.original ?? '',
-    title_en: card.title?.secondary ?? null,
-    char_name: card.charName.secondary ?? card.charName.original,
-    type_id: card.typeId,
-    rarity: card.rarity,
-    attribute: card.attribute,
-    is_transform_disabled: flag(card.transformDisabled),
-    is_support_card: flag(card.supportCard),
-    is_costume_card: flag(card.costumeCard),
-    is_pre_transformed: flag(card.preTransformed),
-    release_date: card.releaseDate,
+    id: c.id,
+    ordinal: c.ordinal,
+    title: c.title,
+    title_en: c.title_en,
+    char_name: c.char_name,
+    type_id: c.type_id,
+    rarity: c.rarity,
+    attribute: c.attribute,
+    is_transform_disabled: c.is_transform_disabled,
+    is_support_card: c.is_support_card,
+    is_costume_card: c.is_costume_card,
+    is_pre_transformed: c.is_pre_transformed,
+    release_date: c.extra_data.release_date,
     icon: listIconName(card),
   };
 }
