@@ -24,8 +24,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     throw new InputError(`--out ${options.out} must not be inside --input ${options.input} or contain it`);
   }
   const report = new BuildReport(options.progress);
-  await publishBuild(input, out, report, { force: options.force }, async (files) => {
-    const game = await report.stage('read', () => readExport(input, report));
+  await publishBuild(input, out, report, { force: options.force }, async (files, inputDigest) => {
+    const game = await report.stage('read', () => readExport(input, report, inputDigest));
     try {
       const model = await report.stage('model', () => buildModel(game, report));
       // Images first: the renderers link only pictures that were actually published.

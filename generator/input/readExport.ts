@@ -1,8 +1,6 @@
 /** Reads a whole game export folder: databases, keys and curated files (SPEC section 2). */
 import path from 'node:path';
 import fs from 'node:fs';
-import { createHash } from 'node:crypto';
-import fg from 'fast-glob';
 import { findDatabase } from './discover.ts';
 import { MasterDb } from './masterDb.ts';
 import { parseReleaseKeys, type ReleaseKeys } from './decrypt.ts';
@@ -24,7 +22,7 @@ export interface GameExport {
   sets: CuratedSet[];
   gachas: CuratedGacha[];
   translations: Map<string, string>;
-  /** Short hash of every input file, the truth version when meta.json names none. */
+  /** Short digest of every input file, the truth version when meta.json names none. */
   inputHash: string;
 }
 
@@ -33,16 +31,8 @@ function readKeys(file: string): ReleaseKeys {
   return json === undefined ? new Map() : parseReleaseKeys(json, file);
 }
 
-/** sha256 over the sorted relative paths and contents of every file under root. */
-function hashInputs(root: string): string {
-  const hash = createHash('sha256');
-  for (const file of fg.sync('**/*', { cwd: root, onlyFiles: true, dot: false }).sort()) {
-    hash.update(file).update('\0').update(fs.readFileSync(path.join(root, file))).update('\0');
-  }
-  return hash.digest('hex').slice(0, 12);
-}
-
-export function readExport(root: string, report: BuildReport): GameExport {
+/** `inputDigest`: input/treeDigest.ts's digest of `root`, which the build already computed. */
+export function readExport(root: string, report: BuildReport, inputDigest: string): GameExport {
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError(`${root}: input folder does not exist`);
   const keys = readKeys(path.join(root, 'release_info.json'));
   const unitFile = findDatabase(root, 'unit', report);
@@ -62,7 +52,7 @@ export function readExport(root: string, report: BuildReport): GameExport {
     sets: readSets(root),
     gachas: readGachas(root, meta),
     translations: readTranslations(root, report),
-    inputHash: hashInputs(root),
+    inputHash: inputDigest.slice(0, 12),
   };
 }
 

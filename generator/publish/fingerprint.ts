@@ -6,33 +6,25 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import fg from 'fast-glob';
+import { hashTree } from '../input/treeDigest.ts';
 
 const GENERATOR = fileURLToPath(new URL('..', import.meta.url));
 const LOCKFILE = path.join(GENERATOR, '..', 'package-lock.json');
-
-/** Sorted relative paths and contents of the files matched under root. */
-function addTree(hash: Hash, root: string, pattern: string): void {
-  for (const rel of fg.sync(pattern, { cwd: root, onlyFiles: true, dot: false }).sort()) {
-    hash.update(rel).update('\0').update(fs.readFileSync(path.join(root, rel))).update('\0');
-  }
-}
 
 let generatorDigest: string | undefined;
 function generatorVersion(): string {
   if (generatorDigest === undefined) {
     const hash = createHash('sha256');
-    addTree(hash, GENERATOR, '**/*.{ts,html,css,js}'); // page sources (generator/page) are published as they are
+    hashTree(hash, GENERATOR, '**/*.{ts,html,css,js}'); // page sources (generator/page) are published as they are
     if (fs.existsSync(LOCKFILE)) hash.update(fs.readFileSync(LOCKFILE));
     generatorDigest = hash.digest('hex');
   }
   return generatorDigest;
 }
 
-export function buildFingerprint(input: string, options: Record<string, unknown> = {}): string {
-  const hash = createHash('sha256').update(generatorVersion()).update(JSON.stringify(options)).update('\0');
-  addTree(hash, input, '**/*');
-  return hash.digest('hex');
+/** `inputDigest`: input/treeDigest.ts's digest of the export, computed once per build. */
+export function buildFingerprint(inputDigest: string, options: Record<string, unknown> = {}): string {
+  return createHash('sha256').update(generatorVersion()).update(JSON.stringify(options)).update('\0').update(inputDigest).digest('hex');
 }

@@ -10,6 +10,7 @@ import { publishLayout, type PublishLayout } from './layout.ts';
 import { acquireLock } from './lock.ts';
 import { isIntact, readManifest, scanFolder, writeManifest, type FolderScan, type Manifest } from './manifest.ts';
 import { buildFingerprint } from './fingerprint.ts';
+import { inputDigest } from '../input/treeDigest.ts';
 import { Staging } from './staging.ts';
 
 export interface PublishOptions {
@@ -65,15 +66,18 @@ function replay(report: BuildReport, manifest: Manifest): void {
   report.upToDate = true;
 }
 
+/** Adds every file of the site to `files`; gets the export's digest so nothing hashes the input twice. */
+type Render = (files: SiteFiles, inputDigest: string) => Promise<void>;
+
 /** Stages what `render` adds to its files, then swaps the staged site in (when anything changed). */
 async function stageAndSwap(
   layout: PublishLayout, scan: FolderScan, manifest: Manifest | null, fingerprint: string, report: BuildReport,
-  render: (files: SiteFiles) => Promise<void>,
+  render: Render, inputDigest: string,
 ): Promise<void> {
   const staging = new Staging(layout, scan, manifest, (done, total) => report.advance(done, total));
   try {
     const files = staging.files();
-    await render(files);
+    await render(files, inputDigest);
     await report.stage('write', async () => {
       const removed = [...scan.files.keys()].filter((rel) => !files.has(rel)).length + scan.others;
       const staged = await staging.finish(files.keys(), removed);
@@ -98,7 +102,7 @@ async function stageAndSwap(
  * date. A failure anywhere leaves `out` as it was.
  */
 export async function publishBuild(
-  input: string, out: string, report: BuildReport, options: PublishOptions, render: (files: SiteFiles) => Promise<void>,
+  input: string, out: string, report: BuildReport, options: PublishOptions, render: Render,
 ): Promise<void> {
   const layout = publishLayout(out);
   fs.mkdirSync(layout.work, { recursive: true });
@@ -107,11 +111,12 @@ export async function publishBuild(
     recover(layout, report);
     const manifest = readManifest(layout.manifest);
     checkReplaceable(layout, manifest);
-    const { fingerprint, scan } = await report.stage('check', () => ({ fingerprint: buildFingerprint(input), scan: scanFolder(layout.out) }));
+    const { digest, scan } = await report.stage('check', () => ({ digest: inputDigest(input), scan: scanFolder(layout.out) }));
+    const fingerprint = buildFingerprint(digest);
     if (!options.force && manifest?.fingerprint === fingerprint && isIntact(scan, manifest)) {
       replay(report, manifest);
     } else {
-      await stageAndSwap(layout, scan, manifest, fingerprint, report, render);
+      await stageAndSwap(layout, scan, manifest, fingerprint, report, render, digest);
     }
     saveReport(layout, report);
   } catch (error) {

@@ -1,0 +1,15 @@
+/** A digest of a folder's files: their sorted relative paths and contents. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash, type Hash } from 'node:crypto';
+import fg from 'fast-glob';
+
+export function hashTree(hash: Hash, root: string, pattern = '**/*'): Hash {
+  for (const rel of fg.sync(pattern, { cwd: root, onlyFiles: true, dot: false }).sort()) {
+    hash.update(rel).update('\0').update(fs.readFileSync(path.join(root, rel))).update('\0');
+  }
+  return hash;
+}
+
+/** sha256 (hex) over every file of an export: read once per build, by the check stage. */
+export const inputDigest = (root: string): string => hashTree(createHash('sha256'), root).digest('hex');
