@@ -230,3 +230,25 @@ describe('truth version', () => {
     expect((await readJson(second.out, 'api/v1/info.json')).truth_version).not.toBe(info.truth_version);
   });
 });
+
+describe('release dates', () => {
+  const cards: Row[] = [1, 2, 3, 4, 6, 7].map((o) => ({ unit_id: o, unit_number: o }));
+
+  it('are curated, else the nearest curated ordinal below, else above, marked dirty', async () => {
+    const { card } = await buildExport(unitTables('modern', { cards }), 'unit.sql', { 'release_dates.json': { 3: 300, 6: '1970/01/01 09:10:00' } });
+    const dates = await Promise.all([1, 2, 3, 4, 6, 7].map(async (o) => (await card(o)).extra_data));
+    expect(dates).toEqual([
+      { release_date: 300, release_date_is_dirty: 1 },
+      { release_date: 300, release_date_is_dirty: 1 },
+      { release_date: 300, release_date_is_dirty: 0 },
+      { release_date: 300, release_date_is_dirty: 1 },
+      { release_date: 600, release_date_is_dirty: 0 }, // local JP time, +09:00 by default
+      { release_date: 600, release_date_is_dirty: 1 },
+    ]);
+  });
+
+  it('are null and dirty when nothing is curated', async () => {
+    const { card } = await buildExport(unitTables('modern', { cards }));
+    expect((await card(4)).extra_data).toEqual({ release_date: null, release_date_is_dirty: 1 });
+  });
+});

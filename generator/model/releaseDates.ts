@@ -8,17 +8,12 @@ import type { Card } from './types.ts';
  */
 export function assignReleaseDates(cards: Card[], curated: Map<number, number>): void {
   const known = [...curated.keys()].sort((a, b) => a - b);
-  for (const card of cards) {
+  let above = 0; // index of the first curated ordinal above the current card
+  for (const card of [...cards].sort((a, b) => a.ordinal - b.ordinal)) {
+    while (above < known.length && known[above] <= card.ordinal) above++;
     const exact = curated.get(card.ordinal);
-    if (exact !== undefined) {
-      card.releaseDate = exact;
-      card.releaseDateIsDirty = false;
-      continue;
-    }
-    const below = known.filter((o) => o < card.ordinal).at(-1);
-    const above = known.find((o) => o > card.ordinal);
-    const neighbour = below ?? above;
-    card.releaseDate = neighbour === undefined ? null : curated.get(neighbour)!;
-    card.releaseDateIsDirty = true;
+    const neighbour = above > 0 ? known[above - 1] : known[0];
+    card.releaseDate = exact ?? (neighbour === undefined ? null : curated.get(neighbour)!);
+    card.releaseDateIsDirty = exact === undefined;
   }
 }
