@@ -29,7 +29,7 @@ export interface CuratedGacha {
   ordinals: number[];
 }
 
-export const SET_ID = /^[a-z0-9][a-z0-9_-]*$/;
+const SET_ID = /^[a-z0-9][a-z0-9_-]*$/;
 
 export function readJson(file: string): unknown {
   if (!fs.existsSync(file)) return undefined;

@@ -6,7 +6,7 @@ import type { Card, CardSet } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { num, text } from './values.ts';
 
-export const albumSetId = (albumSeriesId: number) => `album-${albumSeriesId}`;
+const albumSetId = (albumSeriesId: number) => `album-${albumSeriesId}`;
 
 export function buildSets(db: MasterDb, english: EnglishTexts, curated: CuratedSet[], cards: Card[], report: BuildReport): CardSet[] {
   const byOrdinal = new Map(cards.map((c) => [c.ordinal, c]));

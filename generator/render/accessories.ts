@@ -47,7 +47,7 @@ export function renderAccessory(accessory: Accessory): AccessoryJson {
   };
 }
 
-export function renderAccessoryBrief(accessory: Accessory): AccessoryBriefJson {
+function renderAccessoryBrief(accessory: Accessory): AccessoryBriefJson {
   return {
     id: accessory.id,
     name: accessory.name.original,

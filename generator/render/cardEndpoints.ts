@@ -8,7 +8,7 @@ import { renderCard, renderCardStub } from './cards.ts';
 const highestLevel = (c: Card) => (c.transformDisabled ? c.normalMaxLevel : Math.max(c.normalMaxLevel, c.transformedMaxLevel));
 const highestKizuna = (c: Card) => (c.transformDisabled ? c.normalMaxKizuna : Math.max(c.normalMaxKizuna, c.transformedMaxKizuna));
 
-export function renderCardList(cards: Card[]): CardListJson {
+function renderCardList(cards: Card[]): CardListJson {
   return {
     n_count: cards.filter((c) => !c.preTransformed).length,
     t_count: cards.filter((c) => !c.transformDisabled).length,

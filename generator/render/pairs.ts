@@ -5,7 +5,7 @@ import { paths, type PairJson, type PairListJson } from '../format.ts';
 import { addJson, type SiteFiles } from './files.ts';
 import { renderCard } from './cards.ts';
 
-export function renderPair(pair: Pair): PairJson {
+function renderPair(pair: Pair): PairJson {
   return {
     pair: pair.id,
     cards: pair.members.map((m) => ({

@@ -15,7 +15,7 @@ const rank = (card: Card) => RARITY_RANK[card.rarity] ?? 0;
  * Icons of the set's highest-rarity cards (ties by ordinal); `t` names the idolized icon.
  * Cards whose icon is not published are passed over, so every entry names an existing file.
  */
-export function setPreview(cards: Card[]): string[] {
+function setPreview(cards: Card[]): string[] {
   return [...cards]
     .sort((a, b) => rank(b) - rank(a) || a.ordinal - b.ordinal)
     .flatMap((c) => previewIconName(c) ?? [])

@@ -35,7 +35,7 @@ const iconPath = (unitId: number, idolized: boolean) =>
 const accessoryIconPath = (assetId: number) => `assets/image/accessory/icon/acc_${assetId}.png`;
 
 /** The curated cards, then generated ordinary ones up to `count`. */
-export function cardSpecs(count = CARDS.length): CardSpec[] {
+function cardSpecs(count = CARDS.length): CardSpec[] {
   const specs = [...CARDS];
   const members = CHARACTERS.filter((c) => c[3] > 0);
   for (let ordinal = CARDS.length + 1; specs.length < count; ordinal++) {
@@ -52,7 +52,7 @@ export function cardSpecs(count = CARDS.length): CardSpec[] {
   return specs;
 }
 
-export function accessorySpecs(count = ACCESSORIES.length, cards = cardSpecs()): AccessorySpec[] {
+function accessorySpecs(count = ACCESSORIES.length, cards = cardSpecs()): AccessorySpec[] {
   const specs = [...ACCESSORIES];
   const owners = cards.filter((c) => c.rarity >= 3 && !c.release);
   for (let id = ACCESSORIES.length + 1; specs.length < count; id++) {

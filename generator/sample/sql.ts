@@ -10,9 +10,9 @@ export interface TableDump {
   rows: Row[];
 }
 
-export function sqlLiteral(value: SqlValue | undefined): string {
+function sqlLiteral(value: SqlValue | undefined): string {
   if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(value);
+  if (typeof value === 'number') return String(value);
   return `'${value.replace(/'/g, "''")}'`;
 }
 
