@@ -117,5 +117,10 @@ describe('index.html: the card browser', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     expect((await fs.stat(SCREENSHOT)).size).toBeGreaterThan(10_000);
+    // At desktop width the cards form a grid: the first tiles share a row, side by side.
+    const boxes = await page.locator('#card-grid > li').evaluateAll((tiles) =>
+      tiles.slice(0, 2).map((tile) => tile.getBoundingClientRect()).map((r) => ({ top: r.top, left: r.left, width: r.width })));
+    expect(boxes[1].top).toBe(boxes[0].top);
+    expect(boxes[1].left).toBeGreaterThanOrEqual(boxes[0].left + boxes[0].width);
   });
 });
