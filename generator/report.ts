@@ -1,9 +1,12 @@
 /** What a build tells its user: counts, unreadable rows, warnings and timings per stage. */
 
-import { paths } from './format.ts';
+import { NOT_FOUND_FILE, allEndpoints } from './contract/endpoints.ts';
 
 /** Files with a fixed path (card_list.json, info.json...) count as their own endpoint. */
-const SINGLE_FILES = new Set(Object.values(paths).filter((path) => path.length === 0).map((path) => (path as () => string)()));
+const SINGLE_FILES = new Set([
+  NOT_FOUND_FILE,
+  ...allEndpoints().flatMap((e) => (e.file?.length === 0 ? [(e.file as () => string)()] : [])),
+]);
 
 /**
  * The endpoint a published file counts for: "card_list", "card/set_list", "info"... for

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copySample, readJson, SAMPLE_INPUT, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
 import type { Row, TableDump } from '../generator/sample/sql.ts';
-import type { AccessoryJson, AccessoryListJson, CardListJson } from '../generator/format.ts';
+import type { AccessoryJson, AccessoryListJson, CardListJson } from '../generator/contract/schemas.ts';
 
 type DbRow = Record<string, any>;
 
@@ -76,15 +76,16 @@ describe('/api/v1/accessory/<id>.json', () => {
   it('names effect targets as "<reference type>,<target>" with the tag or character name', async () => {
     for (const id of CHECKED) {
       const targets = query('SELECT * FROM accessory_effect_target_m WHERE accessory_id = ?', id);
-      expect((await accessory(out, id)).effect_targets).toEqual(targets.map((t) => `${t.reference_type},${t.effect_target}`));
+      const expected = targets.map((t) => `${t.reference_type},${t.effect_target}`);
+      expect((await accessory(out, id)).effect_targets).toEqual(expected.length ? expected : null);
     }
     expect(await accessory(out, 4)).toMatchObject({ effect_targets: ['2,4'], effect_target_name: 'Stella' });
     expect(await accessory(out, 9)).toMatchObject({ effect_targets: ['3,105'], effect_target_name: 'Asakura Kanade' });
-    expect(await accessory(out, 5)).toMatchObject({ effect_targets: [], effect_target_name: null });
+    expect(await accessory(out, 5)).toMatchObject({ effect_targets: null, effect_target_name: null });
   });
 
   it('links a limited accessory to its card, the encrypted one included when its key is known', async () => {
-    const stubs = new Map((await readJson<CardListJson>(out, 'api/v1/card_list.json')).cards.map((c) => [c.id, c]));
+    const stubs = new Map((await readJson<CardListJson>(out, 'api/v1/card_list.json')).stubs.map((c) => [c.id, c]));
     for (const id of CHECKED) {
       const special = query('SELECT * FROM accessory_special_m WHERE accessory_id = ?', id)[0];
       const acc = await accessory(out, id);
@@ -157,7 +158,7 @@ describe('accessory tables in small exports', () => {
   it('without the optional target, special and asset tables: no targets, not limited, no icon', async () => {
     const { out: dir } = await buildFixture(unitTables('modern', { cards: [card], extra: accessoryTables([{ accessory_id: 1 }]) }));
     expect(await accessory(dir, 1)).toMatchObject({
-      effect_targets: [], effect_target_name: null, is_limited: false, unit_ordinal: null, unit_type_id: null, unit_stub: null,
+      effect_targets: null, effect_target_name: null, is_limited: false, unit_ordinal: null, unit_type_id: null, unit_stub: null,
       icon_name: null, smile: [98, 99], next_exp: [10, 20],
     });
   });
@@ -178,7 +179,7 @@ describe('accessory tables in small exports', () => {
     });
   });
 
-  it('takes name_en from the English export, then the name_en column', async () => {
+  it('takes name_en from the English export, then the name_en column, else ""', async () => {
     const accessories = accessoryTables([
       { accessory_id: 1, name_en: 'Column name' },
       { accessory_id: 2, name_en: 'Column only' },
@@ -187,7 +188,7 @@ describe('accessory tables in small exports', () => {
     const english: TableDump[] = [{ name: 'accessory_m', columns: { accessory_id: '', name: '' }, rows: [{ accessory_id: 1, name: 'English name' }] }];
     const { out: dir } = await buildFixture(unitTables('modern', { cards: [card], extra: accessories }), english);
     const list: AccessoryListJson = await readJson(dir, 'api/v1/accessory_list.json');
-    expect(list.accessories.map((a) => a.name_en)).toEqual(['English name', 'Column only', null]);
+    expect(list.accessories.map((a) => a.name_en)).toEqual(['English name', 'Column only', '']);
   });
 
   it('fails naming accessory_level_m when accessory_m has no level table', async () => {

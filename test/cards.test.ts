@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSample, readJson, SAMPLE_INPUT } from './helpers.ts';
 import { CARDS, unitIdOf } from '../generator/sample/data.ts';
-import type { CardJson, CardListJson } from '../generator/format.ts';
+import type { CardJson, CardListJson } from '../generator/contract/schemas.ts';
 
 type Row = Record<string, any>;
 
@@ -86,7 +86,7 @@ describe('/api/v1/card/<ordinal>.json', () => {
 
   it('fills center skill extras from unit_leader_skill_extra_m, 0 and "" when there is none', async () => {
     expect((await card(16)).center_skill).toEqual({
-      id: 3, name: null, name_en: null, effect_type: 3, percent: 9, extra_apply_type_name: 'ステラ',
+      id: 3, name: '', name_en: '', effect_type: 3, percent: 9, extra_apply_type_name: 'ステラ',
       extra_apply_type_name_en: 'Stella', extra_apply_type: 4, extra_effect: 3, extra_percent: 3,
     });
     expect((await card(10)).center_skill).toMatchObject({ id: 1, percent: 3, extra_apply_type_name: '', extra_apply_type_name_en: '', extra_apply_type: 0, extra_effect: 0, extra_percent: 0 });
@@ -152,12 +152,17 @@ describe('/api/v1/card_list.json', () => {
   it('counts card forms and lists a stub per card in ordinal order', async () => {
     const list = await readJson<CardListJson>(out, 'api/v1/card_list.json');
     const readable = CARDS.filter((c) => c.ordinal !== 36);
-    expect(list.cards.map((c) => c.ordinal)).toEqual(readable.map((c) => c.ordinal));
-    expect(list.n_count).toBe(readable.filter((c) => c.ranks?.[0] !== 2).length);
-    expect(list.t_count).toBe(readable.filter((c) => (c.ranks?.[1] ?? 2) === 2).length);
-    expect(list.lm_count).toBe(readable.length);
-    expect(list.km_count).toBe(readable.length);
-    expect(list.cards.find((c) => c.ordinal === 21)).toMatchObject({ id: unitIdOf(21), char_name: 'Hoshino Aoi', rarity: 4, attribute: 1 });
+    expect(Object.keys(list)).toEqual(['counts', 'stubs']);
+    expect(list.stubs.map((c) => c.ordinal)).toEqual(readable.map((c) => c.ordinal));
+    expect(list.counts).toEqual({
+      n_count: readable.filter((c) => c.ranks?.[0] !== 2).length,
+      t_count: readable.filter((c) => (c.ranks?.[1] ?? 2) === 2).length,
+      lm_count: readable.length,
+      km_count: readable.length,
+    });
+    expect(list.stubs.find((c) => c.ordinal === 21)).toMatchObject({
+      id: unitIdOf(21), char_name: 'Hoshino Aoi', rarity: 4, attribute: 1, is_transform_disabled: 0, is_pre_transformed: 0,
+    });
   });
 });
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import type { BuildReport } from '../generator/report.ts';
-import { paths, type CardJson } from '../generator/format.ts';
+import { endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
+import type { CardJson } from '../generator/contract/schemas.ts';
 import { buildInto, buildSample, copySample, readJson, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
 import { appendSql } from './exportEdits.ts';
@@ -23,7 +24,7 @@ UPDATE accessory_effect_target_m SET effect_target = 9993 WHERE accessory_id = 4
 let baseline: string;
 let out: string;
 let report: BuildReport;
-const cardIn = async (site: string, ordinal: number): Promise<CardJson> => (await readJson(site, paths.card(ordinal))).cards[0];
+const cardIn = async (site: string, ordinal: number): Promise<CardJson> => (await readJson(site, endpoints.card.file(ordinal))).cards[0];
 /** The card in the degraded and in the intact build. */
 const both = async (ordinal: number) => ({ degraded: await cardIn(out, ordinal), intact: await cardIn(baseline, ordinal) });
 
@@ -62,7 +63,7 @@ describe('a member tag that does not exist', () => {
     const { degraded, intact } = await both(1); // Hoshino Aoi: year 1, Stella, Lumina (tag 6, deleted)
     expect(intact.sub_affiliation).toBe(6);
     expect(degraded).toEqual({ ...intact, sub_affiliation: 0 });
-    const character = (await readJson(out, paths.object('char_t', 101))).result[0];
+    const character = (await readJson(out, objectEndpoint.char_t.object.file(101))).result[0];
     expect(character.tags.map((t: { id: number }) => t.id)).not.toContain(6);
   });
 
@@ -94,7 +95,7 @@ describe('a member tag that does not exist', () => {
   });
 
   it('as an accessory target: effect_target_name is null, with a warning', async () => {
-    const accessory = (await readJson(out, paths.accessory(4))).accessories[0];
+    const accessory = (await readJson(out, endpoints.accessory.file(4))).accessories[0];
     expect(accessory).toMatchObject({ effect_targets: ['2,9993'], effect_target_name: null });
     expect(report.warnings.some((w) => w.startsWith('accessory_effect_target_m:') && w.includes('accessory_id 4 -> member tag 9993'))).toBe(true);
   });

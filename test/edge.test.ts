@@ -7,7 +7,7 @@ import { buildSample, readJson } from './helpers.ts';
 import { handleRequest, type EdgeSite } from '../generator/edge/handler.ts';
 import { checkSitePath } from '../generator/edge/guard.ts';
 import { diskReader } from '../generator/server/diskSite.ts';
-import type { CardJson, CardListJson, HappeningJson, ObjectListJson } from '../generator/format.ts';
+import type { CardJson, CardListJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
 
 let out: string;
 let site: EdgeSite;

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleRequest, type EdgeSite } from '../generator/edge/handler.ts';
 import { diskReader } from '../generator/server/diskSite.ts';
-import { OBJECT_TYPES } from '../generator/format.ts';
+import { OBJECT_TYPE_NAMES } from '../generator/contract/endpoints.ts';
 import { buildSample } from './helpers.ts';
 
 const RUNS = 400;
@@ -32,12 +32,12 @@ const idList = fc.tuple(fc.array(idLike, { maxLength: 120 }), fc.constantFrom(',
 const suffix = fc.constantFrom('', '.json', '.JSON', '.json.json', '/', '.js');
 const first = fc.oneof(
   fc.constantFrom('card', 'accessory', 'list', 'happening', 'read_tl', 'set', 'pair', 'info', 'card_list.json', 'foo_t', '', 'tl'),
-  fc.constantFrom(...OBJECT_TYPES),
+  fc.constantFrom(...OBJECT_TYPE_NAMES),
   fc.string({ maxLength: 8 }),
 );
 /** Mostly well-formed lists of small ids, so that many requests succeed. */
 const plausible = fc.tuple(
-  fc.constantFrom('card', 'accessory', ...OBJECT_TYPES),
+  fc.constantFrom('card', 'accessory', ...OBJECT_TYPE_NAMES),
   fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }),
   fc.constantFrom('.json', ''),
 ).map(([type, ids, end]) => `/api/v1/${type}/${ids.join(',')}${end}`);
@@ -106,7 +106,7 @@ describe('edge handler under random requests', () => {
   });
 
   it('comma lists of random ids on every listed type', async () => {
-    const prefix = fc.constantFrom('/api/v1/card/', '/api/v1/accessory/', ...OBJECT_TYPES.map((t) => `/api/v1/${t}/`));
+    const prefix = fc.constantFrom('/api/v1/card/', '/api/v1/accessory/', ...OBJECT_TYPE_NAMES.map((t) => `/api/v1/${t}/`));
     const seen = new Set<number | null>();
     await fc.assert(
       fc.asyncProperty(prefix, fc.array(fc.integer({ min: -3, max: 5000 }), { maxLength: 110 }), suffix, query, async (p, ids, end, q) => {

@@ -6,7 +6,7 @@ import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import type { BuildReport } from '../generator/report.ts';
-import type { AccessoryJson, AccessoryListJson, CardJson, CardListJson, SetListJson } from '../generator/format.ts';
+import type { AccessoryJson, AccessoryListJson, CardJson, CardListJson, SetListJson } from '../generator/contract/schemas.ts';
 import { unitIdOf } from '../generator/sample/data.ts';
 import { assetFile } from '../generator/images/sources.ts';
 import { buildInto, buildSample, copySample, readJson, tempDir, writeDb } from './helpers.ts';

@@ -6,7 +6,7 @@ import { buildInto, readJson, tempDir, writeDb } from './helpers.ts';
 import { unitTables, type Schema } from './fixtures.ts';
 import { encryptValues, sampleKey } from '../generator/sample/encrypt.ts';
 import type { Row, TableDump } from '../generator/sample/sql.ts';
-import type { CardJson } from '../generator/format.ts';
+import type { CardJson } from '../generator/contract/schemas.ts';
 
 /** Writes a one-database export and builds it. */
 async function buildExport(tables: TableDump[], rel = 'unit.sql', files: Record<string, unknown> = {}) {

@@ -6,10 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copySample, readJson, writeDb } from './helpers.ts';
-import {
-  OBJECT_TYPES, translationShard,
-  type CardJson, type CardListJson, type CharacterJson, type HappeningJson, type ObjectListJson, type TranslationIndexJson,
-} from '../generator/format.ts';
+import { translationShard } from '../generator/format.ts';
+import { OBJECT_TYPE_NAMES } from '../generator/contract/endpoints.ts';
+import type { CardJson, CardListJson, CharacterJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
+
+type TranslationIndexJson = { shards: number };
 import { shardCount } from '../generator/render/translations.ts';
 
 let out: string;
@@ -23,8 +24,8 @@ beforeAll(async () => {
 describe('/api/v1/<type>/<id>.json', () => {
   it('publishes card_t by internal id, holding the same object as card/<ordinal>.json', async () => {
     const list = await readJson<CardListJson>(out, 'api/v1/card_list.json');
-    expect(files(out, 'api/v1/card_t')).toHaveLength(list.cards.length);
-    for (const stub of list.cards) {
+    expect(files(out, 'api/v1/card_t')).toHaveLength(list.stubs.length);
+    for (const stub of list.stubs) {
       const byOrdinal = await readJson<{ cards: CardJson[] }>(out, `api/v1/card/${stub.ordinal}.json`);
       expect(await readJson(out, `api/v1/card_t/${stub.id}.json`)).toEqual({ result: byOrdinal.cards });
     }
@@ -45,7 +46,7 @@ describe('/api/v1/<type>/<id>.json', () => {
 
   it('publishes char_t with tags, school year, sub-unit and the internal ids of its cards', async () => {
     const { result: [aoi] } = await readJson<{ result: CharacterJson[] }>(out, 'api/v1/char_t/101.json');
-    const cards = (await readJson<CardListJson>(out, 'api/v1/card_list.json')).cards.filter((c) => c.type_id === 101);
+    const cards = (await readJson<CardListJson>(out, 'api/v1/card_list.json')).stubs.filter((c) => c.type_id === 101);
     expect(aoi).toMatchObject({ id: 101, name: '星野あおい', name_en: 'Hoshino Aoi', member_category: 1, year: 1, sub_affiliation: 6 });
     expect(aoi.tags.map((t) => t.id)).toEqual([1, 4, 6, 8]);
     expect(aoi.tags.find((t) => t.id === 8)).toEqual({ id: 8, name: 'ほしぞら部', name_en: 'Starry Sky Club', display: false });
@@ -57,7 +58,7 @@ describe('/api/v1/<type>/<id>.json', () => {
 
 describe('/api/v1/list/<type>.json', () => {
   it('lists every published object of each type, in id order, with a ref to its extensionless URL', async () => {
-    for (const type of OBJECT_TYPES) {
+    for (const type of OBJECT_TYPE_NAMES) {
       const list = await readJson<ObjectListJson>(out, `api/v1/list/${type}.json`);
       const ids = files(out, `api/v1/${type}`).map((f) => Number.parseInt(f, 10)).sort((a, b) => a - b);
       expect(list.result.map((e) => e.id), type).toEqual(ids);
@@ -77,22 +78,23 @@ describe('/api/v1/list/<type>.json', () => {
 });
 
 describe('/api/v1/happening.json', () => {
-  it('holds every event_m row in start order, local times converted with the export timezone (+09:00)', async () => {
+  it('holds every event_m row newest first, local times converted with the export timezone (+09:00)', async () => {
     const { events } = await readJson<HappeningJson>(out, 'api/v1/happening.json');
-    expect(events.map((e) => e.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(events[0]).toEqual({
-      id: 1, name: 'はじまりのステージ', name_en: 'The First Stage',
-      start: unix('2019-04-20T16:00:00+09:00'), end: unix('2019-04-30T15:00:00+09:00'), close: unix('2019-05-03T15:00:00+09:00'),
+    expect(events.map((e) => e.id)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(events.at(-1)).toEqual({
+      id: 1, name: 'はじまりのステージ', name_en: 'The First Stage', type: null,
+      start_date: unix('2019-04-20T16:00:00+09:00'), end_date: unix('2019-04-30T15:00:00+09:00'),
+      result_end_date: unix('2019-05-03T15:00:00+09:00'),
     });
-    expect(new Date(events[7].start * 1000).getUTCFullYear()).toBe(2024);
+    expect(new Date(events[0].start_date * 1000).getUTCFullYear()).toBe(2024);
   });
 
   it('holds the curated gachas with their card ordinals', async () => {
     const { gachas } = await readJson<HappeningJson>(out, 'api/v1/happening.json');
-    expect(gachas.map((g) => g.id)).toEqual(['opening-scout', 'summer-scout', 'stella-dream-scout', 'parade-scout', 'thanks-scout']);
-    expect(gachas[0]).toEqual({
-      id: 'opening-scout', name: 'Opening Scout', name_en: null,
-      start: unix('2019-04-15T15:00:00+09:00'), end: unix('2019-05-01T15:00:00+09:00'), ordinals: [10, 11, 12],
+    expect(gachas.map((g) => g.id)).toEqual(['thanks-scout', 'parade-scout', 'stella-dream-scout', 'summer-scout', 'opening-scout']);
+    expect(gachas.at(-1)).toEqual({
+      id: 'opening-scout', name: 'Opening Scout', name_en: null, type: null, subtype: null, rates: null,
+      start_date: unix('2019-04-15T15:00:00+09:00'), end_date: unix('2019-05-01T15:00:00+09:00'), ordinals: [10, 11, 12],
     });
   });
 
@@ -100,7 +102,7 @@ describe('/api/v1/happening.json', () => {
     const input = await copySample();
     await fs.promises.writeFile(path.join(input, 'meta.json'), JSON.stringify({ timezone: '-05:00' }));
     const { events } = await readJson<HappeningJson>((await buildInto(input)).out, 'api/v1/happening.json');
-    expect(events[0].start).toBe(unix('2019-04-20T16:00:00-05:00'));
+    expect(events.at(-1)!.start_date).toBe(unix('2019-04-20T16:00:00-05:00'));
   });
 
   it('leaves out an event with an unreadable date, with a warning naming the row', async () => {
@@ -116,7 +118,7 @@ describe('/api/v1/happening.json', () => {
     }]);
     const { out: dir, report } = await buildInto(input);
     const { events } = await readJson<HappeningJson>(dir, 'api/v1/happening.json');
-    expect(events.map((e) => [e.id, e.close])).toEqual([[1, null]]);
+    expect(events.map((e) => [e.id, e.result_end_date])).toEqual([[1, null]]);
     expect(report.warnings.join('\n')).toMatch(/event_m: event 2 .*"soon"/);
   });
 

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copySample, readJson, SAMPLE_INPUT, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
 import { unitIdOf } from '../generator/sample/data.ts';
-import type { PairJson, PairListJson } from '../generator/format.ts';
+import type { CardsJson, PairListJson } from '../generator/contract/schemas.ts';
 
 type Row = Record<string, any>;
 
@@ -22,21 +22,14 @@ beforeAll(async () => {
 });
 
 describe('/api/v1/pair/<pair>.json', () => {
-  it('holds the two cards of each pair in position order, row by row', async () => {
+  it('is {"cards": [card, card]}: the full card objects of each pair in position order', async () => {
     const ids = [...new Set(pairRows.map((r) => r.pair))];
     expect(ids.length).toBeGreaterThanOrEqual(3);
     for (const id of ids) {
-      const file: PairJson = await readJson(out, `api/v1/pair/${id}.json`);
-      const rows = pairRows.filter((r) => r.pair === id);
-      expect(file.pair).toBe(id);
-      expect(file.cards).toHaveLength(2);
-      expect(file.cards.map(({ unit_pair_id, unit_id, position, rank }) => ({ unit_pair_id, unit_id, position, rank })))
-        .toEqual(rows.map(({ unit_pair_id, unit_id, position, rank }) => ({ unit_pair_id, unit_id, position, rank })));
-      for (const entry of file.cards) {
-        const cardFile = await readJson(out, `api/v1/card/${entry.card!.ordinal}.json`);
-        expect(entry.card).toEqual(cardFile.cards[0]);
-        expect(entry.card!.id).toBe(entry.unit_id);
-      }
+      const file: CardsJson = await readJson(out, `api/v1/pair/${id}.json`);
+      expect(Object.keys(file)).toEqual(['cards']);
+      expect(file.cards.map((c) => c.id)).toEqual(pairRows.filter((r) => r.pair === id).map((r) => r.unit_id));
+      for (const card of file.cards) expect(card).toEqual((await readJson(out, `api/v1/card/${card.ordinal}.json`)).cards[0]);
     }
   });
 
@@ -47,36 +40,32 @@ describe('/api/v1/pair/<pair>.json', () => {
 });
 
 describe('/api/v1/pair_list.json', () => {
-  it('lists every pair id with its cards in position order', async () => {
+  it('lists every valid pair id with its unit_pair_m rows in position order', async () => {
     const list: PairListJson = await readJson(out, 'api/v1/pair_list.json');
-    expect(list.pairs).toEqual([
-      { pair: 1, unit_ids: [unitIdOf(21), unitIdOf(22)], ordinals: [21, 22] },
-      { pair: 2, unit_ids: [unitIdOf(23), unitIdOf(24)], ordinals: [23, 24] },
-      { pair: 3, unit_ids: [unitIdOf(25), unitIdOf(26)], ordinals: [25, 26] },
-    ]);
+    const member = (ordinal: number, position: number) => {
+      const row = pairRows.find((r) => r.unit_id === unitIdOf(ordinal))!;
+      return { unit_pair_id: row.unit_pair_id, unit_id: unitIdOf(ordinal), ordinal, position, rank: row.rank };
+    };
+    expect(list.pairs).toEqual([1, 2, 3].map((pair) => {
+      const [left, right] = [19 + 2 * pair, 20 + 2 * pair];
+      return { pair, unit_ids: [unitIdOf(left), unitIdOf(right)], ordinals: [left, right], members: [member(left, 0), member(right, 1)] };
+    }));
   });
 });
 
 describe('pairs whose card is encrypted or missing', () => {
-  it('keeps the pair with a null card, and warns', async () => {
+  it('are not published until both cards are readable, with a warning', async () => {
     const input = await copySample();
-    // Pair 4: the still-encrypted ordinal 36 beside a unit_id that no row has, stored right before left.
+    // Pair 4: the still-encrypted ordinal 36 beside a unit_id that no row has.
     fs.appendFileSync(path.join(input, 'unit.sql'), [
       `INSERT INTO unit_pair_m VALUES(8, 4, 424242, 1, 1);`,
       `INSERT INTO unit_pair_m VALUES(7, 4, ${unitIdOf(36)}, 0, 2);`,
     ].join('\n'));
     const { out: dir, report } = await buildInto(input);
-    const file: PairJson = await readJson(dir, 'api/v1/pair/4.json');
-    expect(file).toEqual({
-      pair: 4,
-      cards: [
-        { unit_pair_id: 7, unit_id: unitIdOf(36), position: 0, rank: 2, card: null },
-        { unit_pair_id: 8, unit_id: 424242, position: 1, rank: 1, card: null },
-      ],
-    });
+    expect(fs.existsSync(path.join(dir, 'api/v1/pair/4.json'))).toBe(false);
     const list: PairListJson = await readJson(dir, 'api/v1/pair_list.json');
-    expect(list.pairs.at(-1)).toEqual({ pair: 4, unit_ids: [unitIdOf(36), 424242], ordinals: [null, null] });
-    expect(report.warnings.some((w) => /unit_pair_m: 2 pair member\(s\) name no readable card/.test(w))).toBe(true);
+    expect(list.pairs.map((p) => p.pair)).toEqual([1, 2, 3]);
+    expect(report.warnings.join('\n')).toMatch(new RegExp(`unit_pair_m: 1 pair\\(s\\) name cards that are unreadable or missing .*4 \\(unit_id ${unitIdOf(36)}, 424242\\)`));
   });
 });
 

@@ -8,12 +8,12 @@
  * Every path this handler reads is itself such a plain static file, so on Netlify, where
  * reads are fetches that pass through the edge function again, they never recurse.
  */
-import { isObjectType, paths } from '../format.ts';
+import { endpoints, isObjectType } from '../contract/endpoints.ts';
 import { HttpError, errorResponse, jsonResponse, methodNotAllowed, preflight } from './http.ts';
 import { checkSitePath } from './guard.ts';
-import { parseIds } from './ids.ts';
-import { applyShaping, parseShaping, type Shaping } from './query.ts';
-import { genericObjects, objectList, randomCard, type ListedKind } from './objects.ts';
+import { isCanonicalId, parseIds } from './ids.ts';
+import { applyShaping, isYes, parseShaping, type Shaping } from './query.ts';
+import { genericObjects, objectList, objectListing, randomCard, type ListedKind } from './objects.ts';
 import { happeningAt, parseInstant } from './happening.ts';
 import { readTl } from './readTl.ts';
 import { firstRule } from './rewrites.ts';
@@ -22,16 +22,18 @@ import type { EdgeSite } from './site.ts';
 export type { EdgeSite, ReadFile } from './site.ts';
 
 const NO_STORE = { 'cache-control': 'no-store' };
-/** Published files beside the id files of card/ and accessory/, which are not ids. */
-const FOLDER_FILES = new Set([paths.setList()]);
+/** Published files beside the id files of card/, which are not ids. */
+const FOLDER_FILES = new Set([endpoints.setList.file()]);
 const READ_METHODS = 'GET, HEAD, OPTIONS';
+/** Longer request URLs are refused (a list of 1,000 ids takes about 10,000 characters). */
+const MAX_URL_LENGTH = 32 * 1024;
 
 interface Route {
   url: URL;
   /** Path segments after /api/v1/. */
   segments: string[];
   site: EdgeSite;
-  /** Parsed before anything is read, so a malformed parameter is a 400 on every route. */
+  /** Parsed before anything is read. */
   shaping: Shaping;
 }
 
@@ -54,41 +56,47 @@ async function staticWithQuery(route: Route): Promise<Response> {
   throw new HttpError(404, `not found: ${path}`);
 }
 
-/** /api/v1/card/<name>.json and /api/v1/accessory/<name>.json. */
+/** /api/v1/card/<name>.json and /api/v1/accessory/<name>.json: a published file, or a list the edge merges. */
 async function listedFile(route: Route, kind: ListedKind, name: string): Promise<Response | null> {
   if (kind === 'card' && name === 'random') return answer(route, await randomCard(route.site), NO_STORE);
-  if (!name.includes(',') && !/^\d+$/.test(name)) {
-    if (!FOLDER_FILES.has(`api/v1/${kind}/${name}.json`)) throw new HttpError(400, `malformed id "${name}"`);
-    return hasQuery(route) ? staticWithQuery(route) : null;
-  }
+  if (FOLDER_FILES.has(`api/v1/${kind}/${name}.json`)) return hasQuery(route) ? staticWithQuery(route) : null;
   const ids = parseIds(name);
-  if (ids.length === 1 && !hasQuery(route)) return null;
+  if (isCanonicalId(name, ids) && !hasQuery(route)) return null;
   return answer(route, await objectList(route.site, kind, ids));
 }
 
-/** /api/v1/<type>/<ids> and /api/v1/<type>/<id>.json (the published file). */
+/**
+ * /api/v1/<type>/<ids>: one result entry per id, null for a missing one, always 200. The
+ * published file /api/v1/<type>/<id>.json is served as it is.
+ */
 async function generic(route: Route, type: string, name: string): Promise<Response | null> {
-  if (!isObjectType(type)) throw new HttpError(400, `unknown object type "${type}"`);
-  const published = name.endsWith('.json');
-  const list = published ? name.slice(0, -'.json'.length) : name;
-  const ids = parseIds(list);
-  if (published && ids.length === 1 && !hasQuery(route)) return null;
+  if (!isObjectType(type)) throw new HttpError(400, `unknown object type "${type.slice(0, 40)}"`);
+  const file = name.endsWith('.json') ? name.slice(0, -'.json'.length) : null;
+  const ids = parseIds(file ?? name);
+  if (file !== null && isCanonicalId(file, ids) && !hasQuery(route)) return null;
   return answer(route, await genericObjects(route.site, type, ids));
+}
+
+/** /api/v1/list/<type>: the published list; an unknown type is an empty list, never an error (seed 7.3). */
+async function listing(route: Route, name: string): Promise<Response | null> {
+  const type = name.replace(/\.json$/, '');
+  if (isObjectType(type) && !hasQuery(route)) return null;
+  return answer(route, await objectListing(route.site, type));
 }
 
 async function getRoute(route: Route): Promise<Response | null> {
   const [first, second, ...rest] = route.segments;
   const name = rest.length === 0 ? second : undefined;
   if (first === 'happening' && name !== undefined) {
-    return answer(route, await happeningAt(route.site, parseInstant(name, route.site)), name === 'now' ? NO_STORE : {});
+    const extended = isYes(route.url.searchParams.getAll('extended_time_period_for_events').at(-1) ?? null);
+    const body = await happeningAt(route.site, parseInstant(name, route.site), extended);
+    return answer(route, body, name === 'now' ? NO_STORE : {});
   }
   if ((first === 'card' || first === 'accessory') && name?.endsWith('.json')) {
     return listedFile(route, first, name.slice(0, -'.json'.length));
   }
   if (first?.endsWith('_t') && name !== undefined) return generic(route, first, name);
-  if (first === 'list' && name !== undefined && !isObjectType(name.replace(/\.json$/, ''))) {
-    throw new HttpError(400, `unknown object type "${name}"`);
-  }
+  if (first === 'list' && name !== undefined) return listing(route, name);
   return hasQuery(route) ? staticWithQuery(route) : null;
 }
 
@@ -112,6 +120,7 @@ export async function handleRequest(request: Request, site: EdgeSite): Promise<R
   const url = new URL(request.url);
   if (!url.pathname.startsWith('/api/')) return null;
   try {
+    if (request.url.length > MAX_URL_LENGTH) throw new HttpError(414, `request URL is longer than ${MAX_URL_LENGTH} characters`);
     checkSitePath(url.pathname);
     return await dispatch(request, url, site);
   } catch (error) {

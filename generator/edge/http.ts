@@ -1,5 +1,5 @@
 /** Responses of the edge handler: JSON with the headers every response keeps (SPEC 6), and errors. */
-import type { ErrorJson } from '../format.ts';
+import type { ErrorJson } from '../contract/schemas.ts';
 
 /** A request the handler refuses: status and message become `{"error": message}`. */
 export class HttpError extends Error {

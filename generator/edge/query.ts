@@ -1,64 +1,67 @@
 /**
- * Query parameters every JSON route takes (SPEC 4): `?stubs=yes` replaces embedded linked
- * objects by refs, `?datetime=unix|iso8601` formats timestamps, `?keys=a,b` keeps only those
- * keys in the entries of a response's lists.
+ * Query parameters every JSON route takes (SPEC 4), read as the original services read
+ * them: a repeated parameter's last value wins, and values never fail a request.
+ * `?stubs=yes` replaces embedded linked objects by refs, `?datetime=iso8601` formats
+ * timestamps, `?keys=a,b` keeps only those keys in the entries of a response's lists.
  */
-import { LINKED_OBJECTS, TIMESTAMP_KEYS, objectRef, type RefJson } from '../format.ts';
-import { HttpError } from './http.ts';
+import { LINKED_OBJECTS, TIMESTAMP_KEYS } from '../format.ts';
+import { objectRef } from '../contract/endpoints.ts';
 
 export interface Shaping {
   stubs: boolean;
   datetime: 'unix' | 'iso8601';
-  /** null: keep every key. */
+  /** Lower-cased key names to keep; null: keep every key. */
   keys: string[] | null;
 }
 
-const KEY_LIST = /^\w+(,\w+)*$/;
+/** The last value of a parameter, as upstream's frameworks read repeated parameters. */
+const last = (params: URLSearchParams, name: string): string | null => params.getAll(name).at(-1) ?? null;
 
-function choice<T extends string>(params: URLSearchParams, name: string, allowed: readonly T[], fallback: T): T {
-  const value = params.get(name);
-  if (value === null) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new HttpError(400, `query parameter ${name}=${value} is not one of ${allowed.join(', ')}`);
-  }
-  return value as T;
-}
+/** yes, true or 1 in any case (starlight's truthy values); anything else is no. */
+export const isYes = (value: string | null) => value !== null && ['yes', 'true', '1'].includes(value.trim().toLowerCase());
 
 export function parseShaping(params: URLSearchParams): Shaping {
-  const keys = params.get('keys');
-  if (keys !== null && !KEY_LIST.test(keys)) throw new HttpError(400, `query parameter keys="${keys}" is not a comma list of key names`);
+  const keys = last(params, 'keys');
   return {
-    stubs: choice(params, 'stubs', ['yes', 'no'], 'no') === 'yes',
-    datetime: choice(params, 'datetime', ['unix', 'iso8601'], 'unix'),
-    keys: keys === null ? null : keys.split(','),
+    stubs: isYes(last(params, 'stubs')),
+    datetime: last(params, 'datetime')?.trim().toLowerCase() === 'iso8601' ? 'iso8601' : 'unix',
+    keys: keys === null ? null : keys.split(',').map((k) => k.trim().toLowerCase()).filter((k) => k !== ''),
   };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A record built from entries without a prototype, so a key named __proto__ is an ordinary key. */
+function record(entries: [string, unknown][]): Record<string, unknown> {
+  const result: Record<string, unknown> = Object.create(null);
+  for (const [key, value] of entries) result[key] = value;
+  return result;
+}
+
 /** Rebuilds a JSON value, letting `replace` swap the value of any key (undefined: keep and descend). */
 function mapEntries(value: unknown, replace: (key: string, v: unknown) => unknown): unknown {
   if (Array.isArray(value)) return value.map((v) => mapEntries(v, replace));
   if (!isRecord(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replace(k, v) ?? mapEntries(v, replace)]));
+  return record(Object.entries(value).map(([k, v]) => [k, replace(k, v) ?? mapEntries(v, replace)]));
 }
 
-function stubbed(key: string, value: unknown): RefJson | undefined {
-  const type = LINKED_OBJECTS[key];
+function stubbed(key: string, value: unknown): { ref: string } | undefined {
+  const type = Object.hasOwn(LINKED_OBJECTS, key) ? LINKED_OBJECTS[key] : undefined;
   return type && isRecord(value) && typeof value.id === 'number' ? { ref: objectRef(type, value.id) } : undefined;
 }
 
 const isoTime = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().replace('.000Z', 'Z');
 
 function formatted(key: string, value: unknown): string | undefined {
-  return TIMESTAMP_KEYS.has(key) && typeof value === 'number' ? isoTime(value) : undefined;
+  return TIMESTAMP_KEYS.has(key) && typeof value === 'number' && Math.abs(value) <= 8.64e12 ? isoTime(value) : undefined;
 }
 
-/** Keeps only `keys` in the object entries of every top-level list. */
+/** Keeps only `keys` (compared case-insensitively) in the object entries of every top-level list. */
 function pickKeys(body: unknown, keys: string[]): unknown {
   if (!isRecord(body)) return body;
-  const pick = (entry: unknown) => (isRecord(entry) ? Object.fromEntries(keys.filter((k) => k in entry).map((k) => [k, entry[k]])) : entry);
-  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, Array.isArray(v) ? v.map(pick) : v]));
+  const wanted = new Set(keys);
+  const pick = (entry: unknown) => (isRecord(entry) ? record(Object.entries(entry).filter(([k]) => wanted.has(k.toLowerCase()))) : entry);
+  return record(Object.entries(body).map(([k, v]) => [k, Array.isArray(v) ? v.map(pick) : v]));
 }
 
 export function applyShaping(body: unknown, shaping: Shaping): unknown {

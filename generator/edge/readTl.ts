@@ -2,7 +2,10 @@
  * POST /api/v1/read_tl: a JSON array of strings in, `{original: translation}` out for those
  * with a translation that differs (SPEC 4). Reads only the shards the strings hash to.
  */
-import { paths, translationShard, type TranslationIndexJson, type TranslationShardJson } from '../format.ts';
+import { translationShard } from '../format.ts';
+import { endpoints } from '../contract/endpoints.ts';
+
+type TranslationShardJson = Record<string, string>;
 import { HttpError } from './http.ts';
 import { readJson, type EdgeSite } from './site.ts';
 
@@ -47,14 +50,14 @@ function parseStrings(body: Uint8Array): string[] {
 }
 
 async function translate(site: EdgeSite, strings: string[]): Promise<Record<string, string>> {
-  const index = await readJson<TranslationIndexJson>(site, paths.translationIndex());
+  const index = await readJson<{ shards: number }>(site, endpoints.translationIndex.file());
   const shardCount = index?.shards ?? 0;
   // No prototype, so an original named __proto__ is an ordinary key.
   const answer: Record<string, string> = Object.create(null);
   if (!shardCount) return answer;
   const wanted = [...new Set(strings.map((s) => translationShard(s, shardCount)))];
   const shards = new Map(await Promise.all(wanted.map(async (n) =>
-    [n, (await readJson<TranslationShardJson>(site, paths.translationShard(n))) ?? {}] as const)));
+    [n, (await readJson<TranslationShardJson>(site, endpoints.translationShard.file(n))) ?? {}] as const)));
   for (const original of strings) {
     const shard = shards.get(translationShard(original, shardCount))!;
     if (Object.hasOwn(shard, original) && shard[original] !== original) answer[original] = shard[original];

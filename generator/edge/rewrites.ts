@@ -4,7 +4,7 @@
  * JSON 404 for any other unknown /api/ path. Like Netlify's unforced rules, a rule only
  * applies when no file exists at the requested path; the first matching rule wins.
  */
-import { OBJECT_TYPES, paths } from '../format.ts';
+import { NOT_FOUND_FILE, OBJECT_TYPE_NAMES, endpoints } from '../contract/endpoints.ts';
 
 export interface StaticRule {
   from: string;
@@ -13,10 +13,10 @@ export interface StaticRule {
 }
 
 export const STATIC_RULES: readonly StaticRule[] = [
-  { from: '/api/v1/info', to: `/${paths.info()}`, status: 200 },
+  { from: '/api/v1/info', to: `/${endpoints.info.file()}`, status: 200 },
   { from: '/api/v1/list/*', to: '/api/v1/list/:splat.json', status: 200 },
-  ...OBJECT_TYPES.map((type): StaticRule => ({ from: `/api/v1/${type}/*`, to: `/api/v1/${type}/:splat.json`, status: 200 })),
-  { from: '/api/*', to: `/${paths.notFound()}`, status: 404 },
+  ...OBJECT_TYPE_NAMES.map((type): StaticRule => ({ from: `/api/v1/${type}/*`, to: `/api/v1/${type}/:splat.json`, status: 200 })),
+  { from: '/api/*', to: `/${NOT_FOUND_FILE}`, status: 404 },
 ];
 
 /** The rule's target for `pathname` (a trailing `*` in `from` binds `:splat`), or null when it does not match. */

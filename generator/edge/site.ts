@@ -1,6 +1,6 @@
 /** What the edge handler needs from its host: the published files, a clock and randomness. */
 
-/** The text of a published file by its path relative to the site root (format.ts `paths`), null when absent. */
+/** The text of a published file by its path relative to the site root, null when absent. */
 export type ReadFile = (path: string) => Promise<string | null>;
 
 export interface EdgeSite {

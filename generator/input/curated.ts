@@ -27,6 +27,11 @@ export interface CuratedGacha {
   start: number;
   end: number;
   ordinals: number[];
+  /** Optional, as starlight's happening reports them; null when not given. */
+  type: number | null;
+  subtype: number | null;
+  /** Percent by rarity name, e.g. {"r": 80, "sr": 15, "ur": 5}. */
+  rates: Record<string, number> | null;
 }
 
 const SET_ID = /^[a-z0-9][a-z0-9_-]*$/;
@@ -88,7 +93,21 @@ export function readSets(root: string): CuratedSet[] {
   });
 }
 
-/** `[{ "id", "name", "start", "end", "ordinals" }]`, dates as in release_dates.json. */
+const optionalInt = (file: string, id: string, key: string, v: unknown): number | null => {
+  if (v === undefined || v === null) return null;
+  if (!Number.isInteger(v)) fail(file, `gacha ${id}: ${key} must be an integer`);
+  return v as number;
+};
+
+function rates(file: string, id: string, v: unknown): Record<string, number> | null {
+  if (v === undefined || v === null) return null;
+  if (!isObject(v) || !Object.values(v).every((r) => typeof r === 'number' && Number.isFinite(r))) {
+    fail(file, `gacha ${id}: rates must map rarity names to numbers`);
+  }
+  return v as Record<string, number>;
+}
+
+/** `[{ "id", "name", "start", "end", "ordinals", "type"?, "subtype"?, "rates"? }]`, dates as in release_dates.json. */
 export function readGachas(root: string, meta: Meta): CuratedGacha[] {
   const file = path.join(root, 'gachas.json');
   const json = readJson(file) ?? [];
@@ -100,7 +119,10 @@ export function readGachas(root: string, meta: Meta): CuratedGacha[] {
     if (start === null || end === null || end < start) fail(file, `gacha ${g.id} needs start and end dates, end after start`);
     const ordinals = g.ordinals ?? [];
     if (!isOrdinals(ordinals)) fail(file, `gacha ${g.id}: ordinals must be an array of integers`);
-    return { id: g.id, name: g.name, start, end, ordinals };
+    return {
+      id: g.id, name: g.name, start, end, ordinals,
+      type: optionalInt(file, g.id, 'type', g.type), subtype: optionalInt(file, g.id, 'subtype', g.subtype), rates: rates(file, g.id, g.rates),
+    };
   });
 }
 

@@ -7,7 +7,7 @@ import type { BuildReport } from '../report.ts';
 import type { Accessory, AccessoryLevel, Card, Character, MemberTag, Target } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { resolveTarget } from './characters.ts';
-import { groupBy, num, text } from './values.ts';
+import { groupBy, num, numOrNull } from './values.ts';
 
 export interface AccessoryLinks {
   tags: Map<number, MemberTag>;
@@ -15,20 +15,24 @@ export interface AccessoryLinks {
   cards: Card[];
 }
 
+/** `<stat>_max - <stat>_diff`; null where the level row's cell is NULL. */
+const stat = (max: unknown, diff: unknown) => (numOrNull(diff) === null ? null : num(max) - num(diff));
+
+/** One level row; a NULL cell stays null (SPEC 4: trigger_value is NULL on most rows). */
 function level(accessory: DbRow, row: DbRow): AccessoryLevel {
   return {
     level: num(row.level),
-    smile: num(accessory.smile_max) - num(row.smile_diff),
-    pure: num(accessory.pure_max) - num(row.pure_diff),
-    cool: num(accessory.cool_max) - num(row.cool_diff),
-    effectValue: num(row.effect_value),
-    dischargeTime: num(row.discharge_time),
-    triggerValue: num(row.trigger_value),
-    activationRate: num(row.activation_rate),
-    nextExp: num(row.next_exp),
-    grantExp: num(row.grant_exp),
-    mergeCost: num(row.merge_cost),
-    salePrice: num(row.sale_price),
+    smile: stat(accessory.smile_max, row.smile_diff),
+    pure: stat(accessory.pure_max, row.pure_diff),
+    cool: stat(accessory.cool_max, row.cool_diff),
+    effectValue: numOrNull(row.effect_value),
+    dischargeTime: numOrNull(row.discharge_time),
+    triggerValue: numOrNull(row.trigger_value),
+    activationRate: numOrNull(row.activation_rate),
+    nextExp: numOrNull(row.next_exp),
+    grantExp: numOrNull(row.grant_exp),
+    mergeCost: numOrNull(row.merge_cost),
+    salePrice: numOrNull(row.sale_price),
   };
 }
 
@@ -68,15 +72,15 @@ export function buildAccessories(db: MasterDb, english: EnglishTexts, links: Acc
       resolveTarget(num(t.reference_type), num(t.effect_target), links.tags, links.characters));
     return {
       id,
-      name: text(row.name, english.get('accessory_m', 'accessory_id', id), row.name_en),
+      name: english.text(row.name, english.get('accessory_m', 'accessory_id', id), row.name_en),
       rarity: num(row.rarity),
       smileMax: num(row.smile_max),
       pureMax: num(row.pure_max),
       coolMax: num(row.cool_max),
       isMaterial: num(row.is_material) !== 0,
       effectType: num(row.effect_type),
-      triggerType: num(row.trigger_type),
-      triggerEffectType: num(row.trigger_effect_type),
+      triggerType: numOrNull(row.trigger_type),
+      triggerEffectType: numOrNull(row.trigger_effect_type),
       defaultMaxLevel: num(row.default_max_level),
       maxLevel: num(row.max_level),
       iconAsset: icons.get(num(row.accessory_asset_id)) ?? null,

@@ -59,7 +59,7 @@ function uniqueOrdinals(cards: Card[], report: BuildReport): Card[] {
 
 export function buildModel(game: GameExport, report: BuildReport): Model {
   requireLinkedTables(game);
-  const english = new EnglishTexts(game.english);
+  const english = new EnglishTexts(game.english, game.translations);
   const tags = buildMemberTags(game.unit, english);
   const characters = buildCharacters(game.unit, tags, english);
   warnDanglingRefs(game.unit, tags, characters, report);

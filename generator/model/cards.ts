@@ -3,7 +3,7 @@ import type { MasterDb, DbRow } from '../input/masterDb.ts';
 import type { BuildReport } from '../report.ts';
 import type { Card, CenterSkill, Character, LevelStats, Skill } from './types.ts';
 import type { EnglishTexts } from './english.ts';
-import { groupBy, num, numOrNull, text } from './values.ts';
+import { groupBy, num, numOrNull } from './values.ts';
 
 export interface CardLinks {
   skills: Map<number, Skill>;
@@ -105,8 +105,8 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
       id,
       ordinal,
       typeId,
-      title: row.eponym ? text(row.eponym, english.get('unit_m', 'unit_id', id, 'eponym'), row.eponym_en) : null,
-      charName: text(row.name, english.get('unit_m', 'unit_id', id), english.get('unit_type_m', 'unit_type_id', typeId), row.name_en),
+      title: row.eponym ? english.text(row.eponym, english.get('unit_m', 'unit_id', id, 'eponym'), row.eponym_en) : null,
+      charName: english.text(row.name, english.get('unit_m', 'unit_id', id), english.get('unit_type_m', 'unit_type_id', typeId), row.name_en),
       rarity: num(row.rarity),
       attribute: num(row.attribute_id),
       skill: link(links.skills, row.default_unit_skill_id, 'skill', ordinal, report),

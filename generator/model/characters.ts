@@ -2,7 +2,7 @@
 import type { MasterDb } from '../input/masterDb.ts';
 import type { Character, MemberTag, Target, Text } from './types.ts';
 import type { EnglishTexts } from './english.ts';
-import { groupBy, num, text } from './values.ts';
+import { groupBy, num } from './values.ts';
 
 const YEAR_TAGS = new Set([1, 2, 3]);
 
@@ -13,7 +13,7 @@ export function buildMemberTags(db: MasterDb, english: EnglishTexts): Map<number
     const id = num(row.member_tag_id);
     const tag: MemberTag = {
       id,
-      name: text(row.name, english.get('member_tag_m', 'member_tag_id', id), row.name_en),
+      name: english.text(row.name, english.get('member_tag_m', 'member_tag_id', id), row.name_en),
       display: num(row.display_flag) === 1,
       memberCount: members.get(id)?.length ?? 0,
     };
@@ -39,7 +39,7 @@ export function buildCharacters(db: MasterDb, tags: Map<number, MemberTag>, engl
     const tagIds = [...new Set((tagsByType.get(id) ?? []).map((l) => num(l.member_tag_id)))].sort((a, b) => a - b);
     const character: Character = {
       id,
-      name: text(row.name, english.get('unit_type_m', 'unit_type_id', id), row.name_en),
+      name: english.text(row.name, english.get('unit_type_m', 'unit_type_id', id), row.name_en),
       memberCategory: num(row.member_category),
       tagIds,
       ...yearAndSubUnit(tagIds, tags),

@@ -8,7 +8,7 @@ import type { CuratedGacha } from '../input/curated.ts';
 import { toUnixSeconds } from '../input/time.ts';
 import type { BuildReport } from '../report.ts';
 import type { Gacha, GameEvent, Text } from './types.ts';
-import { num, text } from './values.ts';
+import { num, numOrNull, text } from './values.ts';
 
 const byStart = <T extends { start: number }>(a: T, b: T) => a.start - b.start;
 
@@ -26,7 +26,10 @@ function readEvent(row: DbRow, offsetMinutes: number, translations: Map<string, 
     return null;
   }
   const name = typeof row.name === 'string' ? row.name : '';
-  return { id, name: translated(name, translations), start, end, close: toUnixSeconds(row.close_date, offsetMinutes) };
+  return {
+    id, name: translated(name, translations), type: numOrNull(row.event_category_id), start, end,
+    resultEnd: toUnixSeconds(row.close_date, offsetMinutes),
+  };
 }
 
 /** Events in start order (then id); none when the export has no event_common database. */
@@ -47,6 +50,6 @@ export function buildEvents(
 /** Gachas in start order (then id). */
 export function buildGachas(curated: CuratedGacha[], translations: Map<string, string>): Gacha[] {
   return curated
-    .map((g) => ({ id: g.id, name: translated(g.name, translations), start: g.start, end: g.end, ordinals: g.ordinals }))
+    .map((g) => ({ ...g, name: translated(g.name, translations) }))
     .sort((a, b) => byStart(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

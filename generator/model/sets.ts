@@ -4,7 +4,7 @@ import type { CuratedSet } from '../input/curated.ts';
 import type { BuildReport } from '../report.ts';
 import type { Card, CardSet } from './types.ts';
 import type { EnglishTexts } from './english.ts';
-import { num, text } from './values.ts';
+import { num } from './values.ts';
 
 const albumSetId = (albumSeriesId: number) => `album-${albumSeriesId}`;
 
@@ -14,7 +14,7 @@ export function buildSets(db: MasterDb, english: EnglishTexts, curated: CuratedS
     .sort((a, b) => num(a.order_num) - num(b.order_num) || num(a.album_series_id) - num(b.album_series_id))
     .map((row): CardSet => {
       const id = num(row.album_series_id);
-      const name = text(row.name, english.get('album_series_m', 'album_series_id', id), row.name_en);
+      const name = english.text(row.name, english.get('album_series_m', 'album_series_id', id), row.name_en);
       return { id: albumSetId(id), displayName: name.secondary ?? name.original, cardIds: cards.filter((c) => c.albumSeriesId === id).map((c) => c.id) };
     });
   const taken = new Set(series.map((s) => s.id));

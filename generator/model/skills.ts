@@ -3,7 +3,7 @@ import type { MasterDb } from '../input/masterDb.ts';
 import type { CenterSkill, Character, MemberTag, Skill, Target } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { resolveTarget } from './characters.ts';
-import { groupBy, num, numOrNull, text } from './values.ts';
+import { groupBy, num, numOrNull } from './values.ts';
 
 type Lookups = { tags: Map<number, MemberTag>; characters: Map<number, Character> };
 
@@ -23,7 +23,7 @@ export function buildSkills(db: MasterDb, english: EnglishTexts, lookups: Lookup
     const id = num(row.unit_skill_id);
     const skill: Skill = {
       id,
-      name: text(row.name, english.get('unit_skill_m', 'unit_skill_id', id), row.name_en),
+      name: english.text(row.name, english.get('unit_skill_m', 'unit_skill_id', id), row.name_en),
       effectType: num(row.skill_effect_type),
       dischargeType: numOrNull(row.discharge_type),
       triggerType: num(row.trigger_type),
@@ -52,7 +52,7 @@ export function buildCenterSkills(db: MasterDb, english: EnglishTexts, tags: Map
     const englishName = english.get('unit_leader_skill_m', 'unit_leader_skill_id', id);
     const skill: CenterSkill = {
       id,
-      name: typeof row.name === 'string' || englishName || row.name_en ? text(row.name, englishName, row.name_en) : null,
+      name: typeof row.name === 'string' || englishName || row.name_en ? english.text(row.name, englishName, row.name_en) : null,
       effectType: num(row.leader_skill_effect_type),
       effectValue: num(row.effect_value),
       extra: extra

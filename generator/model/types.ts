@@ -151,13 +151,11 @@ export interface CardSet {
 /** One row of unit_pair_m: a card whose art forms one picture with its partner's. */
 export interface PairMember {
   unitPairId: number;
-  unitId: number;
   /** 0 left, 1 right. */
   position: number;
   /** 1 normal art, 2 idolized art. */
   rank: number;
-  /** null when the card row is encrypted and unreadable, or missing. */
-  card: Card | null;
+  card: Card;
 }
 
 export interface Pair {
@@ -167,20 +165,20 @@ export interface Pair {
   members: PairMember[];
 }
 
-/** One accessory_m level row; stats are `<stat>_max - <stat>_diff` like cards'. */
+/** One accessory_level_m row; stats are `<stat>_max - <stat>_diff` like cards'; null for a NULL cell. */
 export interface AccessoryLevel {
   level: number;
-  smile: number;
-  pure: number;
-  cool: number;
-  effectValue: number;
-  dischargeTime: number;
-  triggerValue: number;
-  activationRate: number;
-  nextExp: number;
-  grantExp: number;
-  mergeCost: number;
-  salePrice: number;
+  smile: number | null;
+  pure: number | null;
+  cool: number | null;
+  effectValue: number | null;
+  dischargeTime: number | null;
+  triggerValue: number | null;
+  activationRate: number | null;
+  nextExp: number | null;
+  grantExp: number | null;
+  mergeCost: number | null;
+  salePrice: number | null;
 }
 
 export interface Accessory {
@@ -192,8 +190,9 @@ export interface Accessory {
   coolMax: number;
   isMaterial: boolean;
   effectType: number;
-  triggerType: number;
-  triggerEffectType: number;
+  /** null where the column is NULL (most accessories). */
+  triggerType: number | null;
+  triggerEffectType: number | null;
   defaultMaxLevel: number;
   maxLevel: number;
   /** accessory_asset_m.icon_asset as the database names it; null when unknown. */
@@ -213,10 +212,12 @@ export interface Accessory {
 export interface GameEvent {
   id: number;
   name: Text;
+  /** event_category_id; null when absent. */
+  type: number | null;
   start: number;
   end: number;
   /** close_date: when results close; null when absent or unreadable. */
-  close: number | null;
+  resultEnd: number | null;
 }
 
 /** A curated gacha (input/gachas.json). */
@@ -226,4 +227,7 @@ export interface Gacha {
   start: number;
   end: number;
   ordinals: number[];
+  type: number | null;
+  subtype: number | null;
+  rates: Record<string, number> | null;
 }

@@ -102,17 +102,17 @@ function countBy(items, key) {
 
 function renderCards(list) {
   const grid = document.getElementById('card-grid');
-  const tiles = list.cards.map(cardTile);
+  const tiles = list.stubs.map(cardTile);
   grid.replaceChildren(...tiles);
-  const update = () => applyFilters(tiles, list.cards.length);
-  chips('rarity-filter', RARITIES, filters.rarity, countBy(list.cards, 'rarity'), update);
-  chips('attribute-filter', ATTRIBUTES, filters.attribute, countBy(list.cards, 'attribute'), update);
+  const update = () => applyFilters(tiles, list.stubs.length);
+  chips('rarity-filter', RARITIES, filters.rarity, countBy(list.stubs, 'rarity'), update);
+  chips('attribute-filter', ATTRIBUTES, filters.attribute, countBy(list.stubs, 'attribute'), update);
   document.getElementById('search').addEventListener('input', (event) => {
     filters.text = event.target.value.trim().toLowerCase();
     update();
   });
   update();
-  return new Map(list.cards.map((c) => [c.ordinal, c]));
+  return new Map(list.stubs.map((c) => [c.ordinal, c]));
 }
 
 // ---- sets, pairs, accessories, files ---------------------------------------
@@ -132,10 +132,10 @@ function renderPairs(list, cardsByOrdinal) {
       el('a', { href: fill(config.pair, pair.pair) },
         el('span', { class: 'strip' }, ...pair.ordinals.map((ordinal) => {
           const card = cardsByOrdinal.get(ordinal);
-          return icon(config.cardIcon, card ? card.icon : null, card ? card.char_name : 'unreadable card', '?');
+          return icon(config.cardIcon, card ? card.icon : null, card ? card.char_name : '', '?');
         })),
         el('span', { class: 'name' }, `Pair ${pair.pair}`),
-        el('code', {}, pair.ordinals.map((o) => (o === null ? '?' : `#${o}`)).join(' + '))))));
+        el('code', {}, pair.ordinals.map((o) => `#${o}`).join(' + '))))));
 }
 
 function renderAccessories(list) {

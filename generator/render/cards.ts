@@ -2,7 +2,7 @@
 import type { Card, CenterSkill, Skill, Target } from '../model/types.ts';
 import { listIconName, renderCardImages } from './imageUrls.ts';
 import { shareJson } from './files.ts';
-import type { CardJson, CardStubJson, CenterSkillJson, Flag, SkillJson } from '../format.ts';
+import type { CardJson, CardStubJson, CenterSkillJson, Flag, SkillJson } from '../contract/schemas.ts';
 
 export const flag = (value: boolean): Flag => (value ? 1 : 0);
 
@@ -16,7 +16,7 @@ export function renderSkill(skill: Skill): SkillJson {
   return {
     id: skill.id,
     name: skill.name.original,
-    name_en: skill.name.secondary,
+    name_en: skill.name.secondary ?? '',
     trigger_type: skill.triggerType,
     effect_type: skill.effectType,
     level_max: skill.maxLevel,
@@ -33,8 +33,8 @@ export function renderCenterSkill(skill: CenterSkill): CenterSkillJson {
   const extra = skill.extra;
   return {
     id: skill.id,
-    name: skill.name?.original ?? null,
-    name_en: skill.name?.secondary ?? null,
+    name: skill.name?.original ?? '',
+    name_en: skill.name?.secondary ?? '',
     effect_type: skill.effectType,
     percent: skill.effectValue,
     extra_apply_type_name: extra?.tagName?.original ?? '',
@@ -60,7 +60,7 @@ function cardJson(card: Card): CardJson {
     id: card.id,
     ordinal: card.ordinal,
     title: card.title?.original ?? '',
-    title_en: card.title?.secondary ?? null,
+    title_en: card.title?.secondary ?? '',
     char_name: card.charName.secondary ?? card.charName.original,
     original_char_name: card.charName.original,
     type_id: card.typeId,
@@ -96,22 +96,22 @@ function cardJson(card: Card): CardJson {
   };
 }
 
-/** A card in lists: the card object's identity fields, so each rule is written once. */
+/** A card stub (card_list.json, unit_stub): the card object's identity fields, so each rule is written once. */
 export function renderCardStub(card: Card): CardStubJson {
   const c = renderCard(card);
   return {
     id: c.id,
     ordinal: c.ordinal,
+    char_name: c.char_name,
+    is_transform_disabled: c.is_transform_disabled,
+    is_pre_transformed: c.is_pre_transformed,
+    rarity: c.rarity,
     title: c.title,
     title_en: c.title_en,
-    char_name: c.char_name,
     type_id: c.type_id,
-    rarity: c.rarity,
     attribute: c.attribute,
-    is_transform_disabled: c.is_transform_disabled,
     is_support_card: c.is_support_card,
     is_costume_card: c.is_costume_card,
-    is_pre_transformed: c.is_pre_transformed,
     release_date: c.extra_data.release_date,
     icon: listIconName(card),
   };

@@ -1,5 +1,6 @@
 /** The rendered site: file contents by path relative to the output folder. */
 import { randomUUID } from 'node:crypto';
+import type { Static, TSchema } from '@sinclair/typebox';
 
 export type SiteFiles = Map<string, Buffer>;
 
@@ -48,4 +49,11 @@ export function addJson(files: SiteFiles, path: string, value: unknown): void {
   let offset = 0;
   for (const part of parts) offset += typeof part === 'string' ? bytes.write(part, offset) : part.copy(bytes, offset);
   files.set(path, bytes);
+}
+
+/** Publishes the response of a declared static endpoint: the body is typed by the endpoint's schema. */
+export function emit<S extends TSchema, A extends unknown[]>(
+  files: SiteFiles, endpoint: { response: S; file: (...args: A) => string }, args: A, body: Static<S>,
+): void {
+  addJson(files, endpoint.file(...args), body);
 }

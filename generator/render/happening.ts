@@ -1,22 +1,45 @@
-/** api/v1/happening.json: every event and gacha, which the edge handler filters by time. */
+/**
+ * api/v1/happening.json: every event and gacha in starlight's happening shape, newest
+ * first; the edge handler filters it for /api/v1/happening/<time>.
+ */
 import type { Model } from '../model/buildModel.ts';
 import type { Gacha, GameEvent } from '../model/types.ts';
-import { paths, type EventJson, type GachaJson, type HappeningJson } from '../format.ts';
-import { addJson, type SiteFiles } from './files.ts';
+import { endpoints } from '../contract/endpoints.ts';
+import type { HappeningEventJson, HappeningGachaJson } from '../contract/schemas.ts';
+import { emit, type SiteFiles } from './files.ts';
 
-function renderEvent(event: GameEvent): EventJson {
+function renderEvent(event: GameEvent): HappeningEventJson {
   return {
-    id: event.id, name: event.name.original, name_en: event.name.secondary, start: event.start, end: event.end, close: event.close,
+    id: event.id,
+    name: event.name.original,
+    name_en: event.name.secondary,
+    type: event.type,
+    start_date: event.start,
+    end_date: event.end,
+    result_end_date: event.resultEnd,
   };
 }
 
-function renderGacha(gacha: Gacha): GachaJson {
+function renderGacha(gacha: Gacha): HappeningGachaJson {
   return {
-    id: gacha.id, name: gacha.name.original, name_en: gacha.name.secondary, start: gacha.start, end: gacha.end, ordinals: gacha.ordinals,
+    id: gacha.id,
+    name: gacha.name.original,
+    name_en: gacha.name.secondary,
+    type: gacha.type,
+    subtype: gacha.subtype,
+    rates: gacha.rates,
+    start_date: gacha.start,
+    end_date: gacha.end,
+    ordinals: gacha.ordinals,
   };
 }
+
+/** Newest first: the model keeps start order. */
+const newestFirst = <T>(items: T[]) => [...items].reverse();
 
 export function renderHappening(model: Model, files: SiteFiles): void {
-  const timeline: HappeningJson = { events: model.events.map(renderEvent), gachas: model.gachas.map(renderGacha) };
-  addJson(files, paths.happening(), timeline);
+  emit(files, endpoints.timeline, [], {
+    events: newestFirst(model.events).map(renderEvent),
+    gachas: newestFirst(model.gachas).map(renderGacha),
+  });
 }

@@ -1,11 +1,12 @@
 /** How published pictures are named in responses: URLs in objects, bare icon names in lists and previews. */
 import type { Card } from '../model/types.ts';
-import { OBJECT_TO_ROOT, imagePaths, type CardImagesJson } from '../format.ts';
+import { OBJECT_TO_ROOT, imagePaths } from '../format.ts';
+import type { CardJson } from '../contract/schemas.ts';
 
 /** A site path as a URL relative to a response at api/v1/<type>/<file>. */
 export const objectImageUrl = (sitePath: string | null): string | null => sitePath && OBJECT_TO_ROOT + sitePath;
 
-export function renderCardImages(card: Card): CardImagesJson {
+export function renderCardImages(card: Card): CardJson['images'] {
   return { icon: objectImageUrl(card.images.icon), icon_idolized: objectImageUrl(card.images.iconIdolized) };
 }
 

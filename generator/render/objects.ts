@@ -1,38 +1,33 @@
 /**
  * Generic objects: api/v1/<type>/<id>.json as `{"result": [object]}` and the brief
- * listings api/v1/list/<type>.json, for every type of format.ts OBJECT_TYPES.
+ * listings api/v1/list/<type>.json, for every type of contract/endpoints.ts OBJECT_TYPES.
  */
+import type { Static } from '@sinclair/typebox';
 import type { Model } from '../model/buildModel.ts';
-import type { Card, Character, MemberTag } from '../model/types.ts';
-import {
-  objectRef, paths,
-  type CardBriefJson, type CharacterJson, type ObjectBriefJson, type ObjectListJson, type ObjectResultJson, type ObjectType,
-} from '../format.ts';
-import { addJson, type SiteFiles } from './files.ts';
+import type { Card, Character, MemberTag, Text } from '../model/types.ts';
+import { OBJECT_TYPES, objectEndpoint, objectRef, type ObjectType } from '../contract/endpoints.ts';
+import type { CardBriefJson, CharacterJson } from '../contract/schemas.ts';
+import { emit, type SiteFiles } from './files.ts';
 import { renderCard, renderCenterSkill, renderSkill } from './cards.ts';
 import { renderAccessory } from './accessories.ts';
 
+type ObjectOf<T extends ObjectType> = Static<(typeof OBJECT_TYPES)[T]['object']>;
+type BriefOf<T extends ObjectType> = Omit<Static<(typeof OBJECT_TYPES)[T]['brief']>, 'ref'>;
+
 /** How one type is published: its objects by id, and the brief entry of each. */
-interface ObjectSource<T extends { id: number }> {
-  items: T[];
-  render: (item: T) => unknown;
-  brief: (item: T) => Omit<ObjectBriefJson, 'ref'>;
+interface ObjectSource<T extends ObjectType, I extends { id: number }> {
+  items: Iterable<I>;
+  render: (item: I) => ObjectOf<T>;
+  brief: (item: I) => BriefOf<T>;
 }
 
-const named = (item: { id: number; name: { original: string; secondary: string | null } | null }) => ({
+const named = (item: { id: number; name: Text | null }) => ({
   id: item.id, name: item.name?.original ?? null, name_en: item.name?.secondary ?? null,
 });
 
 function cardBrief(card: Card): Omit<CardBriefJson, 'ref'> {
-  return {
-    id: card.id,
-    name: card.title?.original ?? '',
-    name_en: card.title?.secondary ?? null,
-    ordinal: card.ordinal,
-    char_name: card.charName.secondary ?? card.charName.original,
-    rarity: card.rarity,
-    attribute: card.attribute,
-  };
+  const c = renderCard(card);
+  return { id: c.id, name: c.title, name_en: c.title_en, ordinal: c.ordinal, char_name: c.char_name, rarity: c.rarity, attribute: c.attribute };
 }
 
 function renderCharacter(character: Character, tags: Map<number, MemberTag>, cards: Card[]): CharacterJson {
@@ -51,22 +46,19 @@ function renderCharacter(character: Character, tags: Map<number, MemberTag>, car
   };
 }
 
-function publish<T extends { id: number }>(files: SiteFiles, type: ObjectType, source: ObjectSource<T>): void {
+function publish<T extends ObjectType, I extends { id: number }>(files: SiteFiles, type: T, source: ObjectSource<T, I>): void {
+  const { object, list } = objectEndpoint[type];
   const items = [...source.items].sort((a, b) => a.id - b.id);
-  for (const item of items) {
-    const file: ObjectResultJson = { result: [source.render(item)] };
-    addJson(files, paths.object(type, item.id), file);
-  }
-  const list: ObjectListJson = { result: items.map((item) => ({ ...source.brief(item), ref: objectRef(type, item.id) })) };
-  addJson(files, paths.objectList(type), list);
+  for (const item of items) emit(files, object, [item.id], { result: [source.render(item)] });
+  emit(files, list, [], { result: items.map((item) => ({ ...source.brief(item), ref: objectRef(type, item.id) })) });
 }
 
 export function renderObjects(model: Model, files: SiteFiles): void {
   publish(files, 'card_t', { items: model.cards, render: renderCard, brief: cardBrief });
   publish(files, 'char_t', {
-    items: [...model.characters.values()], render: (c) => renderCharacter(c, model.tags, model.cards), brief: named,
+    items: model.characters.values(), render: (c) => renderCharacter(c, model.tags, model.cards), brief: named,
   });
-  publish(files, 'skill_t', { items: [...model.skills.values()], render: renderSkill, brief: named });
-  publish(files, 'leader_skill_t', { items: [...model.centerSkills.values()], render: renderCenterSkill, brief: named });
+  publish(files, 'skill_t', { items: model.skills.values(), render: renderSkill, brief: named });
+  publish(files, 'leader_skill_t', { items: model.centerSkills.values(), render: renderCenterSkill, brief: named });
   publish(files, 'accessory_t', { items: model.accessories, render: renderAccessory, brief: named });
 }

@@ -1,7 +1,8 @@
 /** public/index.html with its script and style: the card browser (sources in generator/page/). */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { OBJECT_TYPES, imagePaths, paths, type ImageFormat } from '../format.ts';
+import { imagePaths, type ImageFormat } from '../format.ts';
+import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint } from '../contract/endpoints.ts';
 import type { SiteFiles } from './files.ts';
 
 const source = (name: string): Buffer => fs.readFileSync(fileURLToPath(new URL(`../page/${name}`, import.meta.url)));
@@ -16,21 +17,23 @@ const iconTemplates = (pathOf: (name: string, format: ImageFormat) => string) =>
 
 /** Files a person may want to open directly: info and the lists (those this export has). */
 const indexFiles = (files: SiteFiles) =>
-  [paths.info(), paths.cardList(), paths.setList(), paths.pairList(), paths.accessoryList(), ...OBJECT_TYPES.map(paths.objectList)]
+  [endpoints.info, endpoints.cardList, endpoints.setList, endpoints.pairList, endpoints.accessoryList, endpoints.openapi,
+    ...OBJECT_TYPE_NAMES.map((type) => objectEndpoint[type].list)]
+    .map((endpoint) => endpoint.file())
     .filter((rel) => files.has(rel));
 
 /** Call after every JSON file is rendered: the page links the index files among them. */
 export function renderPage(files: SiteFiles): void {
   const config = {
-    info: paths.info(),
-    cardList: paths.cardList(),
-    card: template(paths.card),
-    setList: paths.setList(),
-    set: template(paths.set),
-    pairList: paths.pairList(),
-    pair: template(paths.pair),
-    accessoryList: paths.accessoryList(),
-    accessory: template(paths.accessory),
+    info: endpoints.info.file(),
+    cardList: endpoints.cardList.file(),
+    card: template(endpoints.card.file),
+    setList: endpoints.setList.file(),
+    set: template(endpoints.set.file),
+    pairList: endpoints.pairList.file(),
+    pair: template(endpoints.pair.file),
+    accessoryList: endpoints.accessoryList.file(),
+    accessory: template(endpoints.accessory.file),
     cardIcon: iconTemplates(imagePaths.cardIcon),
     accessoryIcon: iconTemplates(imagePaths.accessoryIcon),
     files: indexFiles(files),

@@ -1,8 +1,8 @@
 /** /api/v1/card/set_list.json and /api/v1/set/<id>.json. */
 import type { Model } from '../model/buildModel.ts';
 import type { Card, CardSet } from '../model/types.ts';
-import { paths, type SetJson, type SetListJson } from '../format.ts';
-import { addJson, type SiteFiles } from './files.ts';
+import { endpoints } from '../contract/endpoints.ts';
+import { emit, type SiteFiles } from './files.ts';
 import { renderCard } from './cards.ts';
 import { previewIconName } from './imageUrls.ts';
 
@@ -25,12 +25,8 @@ function setPreview(cards: Card[]): string[] {
 export function renderSets(model: Model, files: SiteFiles): void {
   const byId = new Map(model.cards.map((c) => [c.id, c]));
   const members = (set: CardSet) => set.cardIds.map((id) => byId.get(id)!);
-  const list: SetListJson = {
-    sets: model.sets.map((set) => ({ id: set.id, display_name: set.displayName, preview: setPreview(members(set)) })),
-  };
-  addJson(files, paths.setList(), list);
-  for (const set of model.sets) {
-    const file: SetJson = { cards: members(set).map(renderCard) };
-    addJson(files, paths.set(set.id), file);
-  }
+  emit(files, endpoints.setList, [], {
+    sets: model.sets.map((set) => ({ id: set.id, preview: setPreview(members(set)), display_name: set.displayName })),
+  });
+  for (const set of model.sets) emit(files, endpoints.set, [set.id], { cards: members(set).map(renderCard) });
 }

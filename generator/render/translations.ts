@@ -3,8 +3,9 @@
  * translationShard) so the edge handler loads only the shards a request touches.
  */
 import type { Model } from '../model/buildModel.ts';
-import { paths, translationShard, type TranslationIndexJson, type TranslationShardJson } from '../format.ts';
-import { addJson, type SiteFiles } from './files.ts';
+import { translationShard } from '../format.ts';
+import { endpoints } from '../contract/endpoints.ts';
+import { emit, type SiteFiles } from './files.ts';
 
 /** Translations per shard; the shard count grows in powers of two, up to 64. */
 const ENTRIES_PER_SHARD = 1024;
@@ -20,9 +21,9 @@ export function renderTranslations(model: Model, files: SiteFiles): void {
   // read_tl answers only translations that differ from their original; sorted for byte-identical output.
   const entries = [...model.translations].filter(([original, translation]) => original !== translation).sort(([a], [b]) => (a < b ? -1 : 1));
   const count = shardCount(entries.length);
-  const shards: TranslationShardJson[] = Array.from({ length: count }, () => ({}));
+  // No prototype, so an original named __proto__ is an ordinary key.
+  const shards: Record<string, string>[] = Array.from({ length: count }, () => Object.create(null));
   for (const [original, translation] of entries) shards[translationShard(original, count)][original] = translation;
-  shards.forEach((shard, i) => addJson(files, paths.translationShard(i), shard));
-  const index: TranslationIndexJson = { shards: count };
-  addJson(files, paths.translationIndex(), index);
+  shards.forEach((shard, i) => emit(files, endpoints.translationShard, [i], shard));
+  emit(files, endpoints.translationIndex, [], { shards: count });
 }

@@ -10,7 +10,7 @@ import { handleRequest, type EdgeSite } from '../edge/handler.ts';
 import { HttpError, errorResponse } from '../edge/http.ts';
 import { checkSitePath } from '../edge/guard.ts';
 import { firstRule, staticHeaders } from '../edge/rewrites.ts';
-import { paths } from '../format.ts';
+import { NOT_FOUND_FILE } from '../contract/endpoints.ts';
 import { diskReader } from './diskSite.ts';
 
 export interface RunningServer {
@@ -67,7 +67,7 @@ async function staticApi(site: EdgeSite, pathname: string): Promise<Response> {
   const match = firstRule(pathname);
   const target = match ? await site.read(match.target.slice(1)) : null;
   if (match && target !== null) return serve(target, match.rule.status);
-  const notFound = await site.read(paths.notFound());
+  const notFound = await site.read(NOT_FOUND_FILE);
   return notFound === null ? errorResponse(new HttpError(404, 'not found')) : serve(notFound, 404);
 }
 

@@ -1,0 +1,94 @@
+/**
+ * Human documentation of the contract, generated from the declarations: the API reference
+ * page (public/api.html) and the API section of README.md (kept equal by a test).
+ */
+import { QUERY_PARAMETERS, allEndpoints, type Endpoint } from './endpoints.ts';
+import { components } from './schemas.ts';
+
+type Schema = Record<string, any>;
+
+/** A schema as a short type expression: `Card`, `integer | null`, `string[]`, `{n_count, ...}`. */
+export function typeOf(schema: Schema): string {
+  if (schema.$ref) return String(schema.$ref).split('/').pop()!;
+  if (schema.anyOf) return schema.anyOf.map(typeOf).join(' | ');
+  if ('const' in schema) return JSON.stringify(schema.const);
+  if (schema.type === 'array') {
+    const item = typeOf(schema.items);
+    return item.includes(' ') ? `(${item})[]` : `${item}[]`;
+  }
+  if (schema.type === 'object' && schema.properties) return `{${Object.keys(schema.properties).join(', ')}}`;
+  if (schema.type === 'object' && schema.patternProperties) return `{string: ${typeOf(Object.values(schema.patternProperties)[0] as Schema)}}`;
+  return String(schema.type);
+}
+
+/** Field rows of an object schema: name, type, note. */
+function fields(schema: Schema): [string, string, string][] {
+  return Object.entries<Schema>(schema.properties ?? {}).map(([name, field]) => [name, typeOf(field), field.description ?? '']);
+}
+
+const host = (e: Endpoint) => ({ static: 'file', edge: 'edge', 'static+edge': 'file, edge for lists and queries' })[e.host];
+const responseName = (e: Endpoint) => typeOf(e.response as Schema);
+
+/** Object schemas that have fields, in declaration order: the ones the docs describe field by field. */
+const described = () => Object.entries<Schema>(components).filter(([, s]) => s.type === 'object' && s.properties);
+
+export function apiMarkdown(): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const lines = [
+    '| method | URL | response | served by | errors |',
+    '| --- | --- | --- | --- | --- |',
+    ...allEndpoints().map((e) => `| ${e.method.toUpperCase()} | \`${e.route}\` | ${cell(responseName(e))} | ${host(e)}${e.extra ? ' (extra)' : ''} | ${e.errors.join(', ') || '-'} |`),
+    '',
+    'Query parameters (every JSON GET route):',
+    '',
+    ...Object.entries(QUERY_PARAMETERS).map(([name, about]) => `- \`${name}\`: ${about}`),
+    '',
+  ];
+  for (const [name, schema] of described()) {
+    lines.push(`**${name}**${schema.description ? `: ${schema.description}` : ''}`, '');
+    lines.push('| field | type | note |', '| --- | --- | --- |');
+    for (const [field, type, note] of fields(schema)) lines.push(`| \`${field}\` | ${cell(type)} | ${cell(note)} |`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const anchor = (name: string) => `schema-${name}`;
+/** A type expression with links to the schemas it names. */
+const linked = (type: string) => escapeHtml(type).replace(/\b[A-Z]\w*\b/g, (name) => (components[name] ? `<a href="#${anchor(name)}">${name}</a>` : name));
+
+export function apiReferenceHtml(): string {
+  const rows = allEndpoints().map((e) => `<tr><td>${e.method.toUpperCase()}</td><td><code>${escapeHtml(e.route)}</code></td>`
+    + `<td>${escapeHtml(e.summary)}</td><td>${linked(responseName(e))}</td><td>${host(e)}${e.extra ? ' (extra)' : ''}</td><td>${e.errors.join(', ') || '-'}</td></tr>`);
+  const schemas = described().map(([name, schema]) => `<section id="${anchor(name)}"><h3>${name}</h3>`
+    + (schema.description ? `<p>${escapeHtml(schema.description)}</p>` : '')
+    + '<table><thead><tr><th>field</th><th>type</th><th>note</th></tr></thead><tbody>'
+    + fields(schema).map(([f, t, n]) => `<tr><td><code>${escapeHtml(f)}</code></td><td>${linked(t)}</td><td>${escapeHtml(n)}</td></tr>`).join('')
+    + '</tbody></table></section>');
+  const query = Object.entries(QUERY_PARAMETERS).map(([name, about]) => `<li><code>${name}</code>: ${escapeHtml(about)}</li>`).join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>SIF static data API: reference</title>
+<link rel="stylesheet" href="site/style.css">
+</head>
+<body>
+<main class="wrap reference">
+<h1>API reference</h1>
+<p><a href="index.html">Card browser</a> · <a href="api/v1/openapi.json">openapi.json</a> (OpenAPI 3.1). URLs are relative to the site root; every JSON response carries <code>Access-Control-Allow-Origin: *</code>; errors are <code>{"error": "message"}</code>.</p>
+<h2>Endpoints</h2>
+<table><thead><tr><th>method</th><th>URL</th><th>what</th><th>response</th><th>served by</th><th>errors</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>
+<h2>Query parameters</h2>
+<ul>${query}</ul>
+<h2>Shapes</h2>
+${schemas.join('\n')}
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,243 @@
+/**
+ * Every published endpoint, declared once: the URL clients call, the file that holds the
+ * response (for static ones), its parameters, its response schema and its errors.
+ * Renderers publish through these declarations (render/files.ts `emit`, typed by the
+ * schema), the edge handler reads the same files, and openapi.json, the API reference
+ * page and the README's API section are generated from them.
+ */
+import { Type, type TSchema } from '@sinclair/typebox';
+import {
+  AccessoriesResponse, Accessory, AccessoryList, Card, CardBrief, CardList, CardsResponse, CenterSkill, Character,
+  Happening, Info, ObjectBrief, ObjectList, ObjectResult, PairList, ReadTlBody, SetList, Skill, TranslationIndex, Translations,
+} from './schemas.ts';
+
+/** Query parameters every JSON GET route takes (edge; SPEC 4). */
+export const QUERY_PARAMETERS = {
+  stubs: 'yes | true | 1 (any case): embedded linked objects (skill, center_skill, unit_stub, ...) become {"ref": "/api/v1/<type>/<id>"}.',
+  datetime: 'unix (default) | iso8601: how timestamps (release_date, start_date, end_date, result_end_date) are written.',
+  keys: 'a,b,...: keep only these keys (case-insensitive, spaces trimmed) in the entries of the response\'s lists.',
+} as const;
+export type QueryParameter = keyof typeof QUERY_PARAMETERS | 'extended_time_period_for_events';
+
+export interface PathParameter {
+  name: string;
+  description: string;
+}
+
+/** Who answers: a static file, the edge function, or a static file with edge-computed variants (lists, queries). */
+export type Host = 'static' | 'edge' | 'static+edge';
+
+export interface Endpoint<S extends TSchema = TSchema> {
+  method: 'get' | 'post';
+  /** As clients call it, parameters in braces. */
+  route: string;
+  summary: string;
+  host: Host;
+  parameters: PathParameter[];
+  query: QueryParameter[];
+  response: S;
+  /** Statuses of `{"error"}` answers. */
+  errors: number[];
+  /** The published file holding the response, relative to the site root (static and static+edge). */
+  file?: (...args: never[]) => string;
+  requestBody?: TSchema;
+  /** Not part of the original services' API. */
+  extra?: boolean;
+}
+
+const SHAPING: QueryParameter[] = ['stubs', 'datetime', 'keys'];
+const ID_LIST = 'decimal ids separated by commas (at most 1,000; empty parts ignored; leading zeros allowed)';
+
+type Declaration<S extends TSchema, F> = Partial<Omit<Endpoint<S>, 'file'>> & Pick<Endpoint<S>, 'route' | 'summary' | 'host' | 'response'> & { file?: F };
+
+/** An endpoint with defaults filled in; its `file` keeps its own parameter types. */
+function declare<S extends TSchema, F extends ((...args: never[]) => string) | undefined = undefined>(endpoint: Declaration<S, F>): Endpoint<S> & { file: F } {
+  return { method: 'get', parameters: [], query: SHAPING, errors: [], ...endpoint } as Endpoint<S> & { file: F };
+}
+
+/** Generic object types (starlight's object API): schema of an object and of its list entry. */
+export const OBJECT_TYPES = {
+  card_t: { object: Card, brief: CardBrief, about: 'a card by internal id (unit_id)' },
+  char_t: { object: Character, brief: ObjectBrief, about: 'a character (unit_type_id)' },
+  skill_t: { object: Skill, brief: ObjectBrief, about: 'a card skill (unit_skill_id)' },
+  leader_skill_t: { object: CenterSkill, brief: ObjectBrief, about: 'a center skill (unit_leader_skill_id)' },
+  accessory_t: { object: Accessory, brief: ObjectBrief, about: 'an accessory (accessory_id)' },
+} as const;
+export type ObjectType = keyof typeof OBJECT_TYPES;
+export const OBJECT_TYPE_NAMES = Object.keys(OBJECT_TYPES) as ObjectType[];
+export const isObjectType = (name: string): name is ObjectType => Object.hasOwn(OBJECT_TYPES, name);
+
+/** An object's extensionless URL as a root-relative path: it resolves the same from every response. */
+export const objectRef = (type: ObjectType, id: number) => `/api/v1/${type}/${id}`;
+
+function objectEndpoints<T extends ObjectType>(type: T) {
+  const { object, brief, about } = OBJECT_TYPES[type];
+  return {
+    object: declare({
+      route: `/api/v1/${type}/{ids}`,
+      summary: `${type}: ${about}; one result entry per id, null when it does not exist`,
+      host: 'static+edge',
+      parameters: [{ name: 'ids', description: ID_LIST }],
+      response: ObjectResult(object),
+      errors: [400],
+      file: (id: number) => `api/v1/${type}/${id}.json`,
+    }),
+    list: declare({
+      route: `/api/v1/list/${type}`,
+      summary: `Brief descriptions of every ${type} object, in id order`,
+      host: 'static+edge',
+      response: ObjectList(brief),
+      file: () => `api/v1/list/${type}.json`,
+    }),
+  };
+}
+
+export const objectEndpoint = Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, objectEndpoints(type)])) as {
+  [T in ObjectType]: ReturnType<typeof objectEndpoints<T>>;
+};
+
+export const endpoints = {
+  info: declare({
+    route: '/api/v1/info',
+    summary: 'Instance information: API version and the version of the game data',
+    host: 'static',
+    response: Info,
+    file: () => 'api/v1/info.json',
+  }),
+  card: declare({
+    route: '/api/v1/card/{ordinals}.json',
+    summary: 'Cards by album ordinal; a comma list answers several in request order, unknown ordinals left out',
+    host: 'static+edge',
+    parameters: [{ name: 'ordinals', description: `an ordinal, or ${ID_LIST}` }],
+    response: CardsResponse,
+    errors: [400, 404],
+    file: (ordinal: number) => `api/v1/card/${ordinal}.json`,
+  }),
+  randomCard: declare({
+    route: '/api/v1/card/random.json',
+    summary: 'One random card',
+    host: 'edge',
+    response: CardsResponse,
+    errors: [404],
+  }),
+  cardList: declare({
+    route: '/api/v1/card_list.json',
+    summary: 'Counts and a short description (stub) of every card, in ordinal order',
+    host: 'static',
+    response: CardList,
+    file: () => 'api/v1/card_list.json',
+  }),
+  setList: declare({
+    route: '/api/v1/card/set_list.json',
+    summary: 'Every set (release) with preview icons',
+    host: 'static',
+    response: SetList,
+    file: () => 'api/v1/card/set_list.json',
+  }),
+  set: declare({
+    route: '/api/v1/set/{name}.json',
+    summary: 'The cards of a set, in ordinal order',
+    host: 'static',
+    parameters: [{ name: 'name', description: 'a set id from the set list' }],
+    response: CardsResponse,
+    errors: [404],
+    file: (id: string) => `api/v1/set/${id}.json`,
+  }),
+  pair: declare({
+    route: '/api/v1/pair/{pair_id}.json',
+    summary: 'The two cards whose art forms one picture, in position order',
+    host: 'static',
+    parameters: [{ name: 'pair_id', description: 'a pair id from pair_list.json' }],
+    response: CardsResponse,
+    errors: [404],
+    file: (pair: number) => `api/v1/pair/${pair}.json`,
+  }),
+  pairList: declare({
+    route: '/api/v1/pair_list.json',
+    summary: 'The valid pair ids with their cards',
+    host: 'static',
+    response: PairList,
+    file: () => 'api/v1/pair_list.json',
+    extra: true,
+  }),
+  accessory: declare({
+    route: '/api/v1/accessory/{ids}.json',
+    summary: 'Accessories by id; a comma list answers several in request order, unknown ids left out',
+    host: 'static+edge',
+    parameters: [{ name: 'ids', description: `an accessory id, or ${ID_LIST}` }],
+    response: AccessoriesResponse,
+    errors: [400, 404],
+    file: (id: number) => `api/v1/accessory/${id}.json`,
+  }),
+  accessoryList: declare({
+    route: '/api/v1/accessory_list.json',
+    summary: 'Every accessory id with whether it can be used in a live',
+    host: 'static',
+    response: AccessoryList,
+    file: () => 'api/v1/accessory_list.json',
+  }),
+  happening: declare({
+    route: '/api/v1/happening/{time}',
+    summary: 'Events and gachas active at a time, newest first',
+    host: 'edge',
+    parameters: [{ name: 'time', description: '"now" or unix seconds' }],
+    query: [...SHAPING, 'extended_time_period_for_events'],
+    response: Happening,
+    errors: [400],
+  }),
+  timeline: declare({
+    route: '/api/v1/happening.json',
+    summary: 'Every event and gacha, newest first (the data behind happening)',
+    host: 'static',
+    response: Happening,
+    file: () => 'api/v1/happening.json',
+    extra: true,
+  }),
+  readTl: declare({
+    method: 'post',
+    route: '/api/v1/read_tl',
+    summary: 'Crowd translations of the given strings (those that have one)',
+    host: 'edge',
+    query: [],
+    requestBody: ReadTlBody,
+    response: Translations,
+    errors: [400, 405, 413],
+  }),
+  translationIndex: declare({
+    route: '/api/v1/tl/index.json',
+    summary: 'How many shard files hold the crowd translations (the data behind read_tl)',
+    host: 'static',
+    response: TranslationIndex,
+    file: () => 'api/v1/tl/index.json',
+    extra: true,
+  }),
+  openapi: declare({
+    route: '/api/v1/openapi.json',
+    summary: 'This contract as an OpenAPI 3.1 document',
+    host: 'static',
+    query: [],
+    response: Type.Object({ openapi: Type.String(), info: Type.Object({}), paths: Type.Object({}) }),
+    file: () => 'api/v1/openapi.json',
+    extra: true,
+  }),
+  translationShard: declare({
+    route: '/api/v1/tl/{shard}.json',
+    summary: 'One shard of the crowd translations: the originals whose FNV-1a-32 hash modulo the shard count is {shard}',
+    host: 'static',
+    parameters: [{ name: 'shard', description: 'a shard number below tl/index.json\'s count' }],
+    response: Translations,
+    file: (shard: number) => `api/v1/tl/${shard}.json`,
+    extra: true,
+  }),
+};
+
+export type EndpointName = keyof typeof endpoints;
+
+/** Every endpoint in documentation order: the named ones, then each generic object type's two routes. */
+export function allEndpoints(): Endpoint[] {
+  const objects = OBJECT_TYPE_NAMES.flatMap((type) => [objectEndpoint[type].object, objectEndpoint[type].list]);
+  return [...Object.values(endpoints), ...objects] as Endpoint[];
+}
+
+/** The body of a JSON 404, served for unknown /api/ paths by the host's catch-all rule (not an endpoint). */
+export const NOT_FOUND_FILE = 'api/404.json';

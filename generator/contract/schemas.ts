@@ -1,0 +1,293 @@
+/**
+ * The JSON shapes of every published response, as TypeBox schemas: each is a JSON Schema
+ * at run time (published in openapi.json) and a TypeScript type at compile time (renderers
+ * are typed by it). Field names and types follow the seed document's tables (SPEC 4);
+ * fields beyond the seed are marked "(extra)". Objects are closed (no other keys), so a
+ * test validating every published file catches any drift between code and contract.
+ */
+import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+
+/** Named schemas, published as openapi.json components and referenced by `$ref`. */
+export const components: Record<string, TSchema> = {};
+
+/** Registers `schema` under `name`; the result is a `$ref` to it, typed as the schema itself. */
+function named<S extends TSchema>(name: string, schema: S) {
+  components[name] = schema;
+  return Type.Unsafe<Static<S>>({ $ref: `#/components/schemas/${name}` });
+}
+
+const obj = <P extends TProperties>(properties: P, description?: string): TObject<P> =>
+  Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
+const nullable = <S extends TSchema>(schema: S) => Type.Union([schema, Type.Null()]);
+const Int = Type.Integer();
+const Num = Type.Number();
+const Str = Type.String();
+const Bool = Type.Boolean();
+/** A field beyond the seed's tables. */
+const extra = <S extends TSchema>(schema: S, description: string): S => ({ ...schema, description: `(extra) ${description}` });
+/** 0 or 1, as the seed's "integer 0/1" fields. */
+const Flag = Type.Union([Type.Literal(0), Type.Literal(1)]);
+const ints = Type.Array(Int);
+const nums = Type.Array(Num);
+
+export const Skill = named('Skill', obj({
+  id: Int,
+  name: Str,
+  name_en: Str,
+  trigger_type: Int,
+  effect_type: Int,
+  level_max: Int,
+  probability: nums,
+  effect_val: nums,
+  effect_dur: nums,
+  trigger_val: nums,
+  translated_target: nullable(Str),
+  translated_trigger_target: nullable(Str),
+}, 'A card skill (seed 2.2); the arrays hold one entry per skill level, in level order.'));
+
+export const CenterSkill = named('CenterSkill', obj({
+  id: Int,
+  name: Str,
+  name_en: Str,
+  effect_type: Int,
+  percent: Int,
+  extra_apply_type_name: Str,
+  extra_apply_type_name_en: Str,
+  extra_apply_type: Int,
+  extra_effect: Int,
+  extra_percent: Int,
+}, 'A card center skill (seed 2.3); the extra_* fields are 0 / "" when it has no extra effect.'));
+
+const CardImages = obj({
+  icon: nullable(Str),
+  icon_idolized: nullable(Str),
+}, '(extra) Icon URLs (PNG; a WebP lies beside each) relative to the response; null where none is published.');
+
+export const Card = named('Card', obj({
+  id: Int,
+  ordinal: Int,
+  title: Str,
+  title_en: Str,
+  char_name: Str,
+  original_char_name: Str,
+  type_id: Int,
+  illustrator: nullable(Str),
+  is_transform_disabled: Flag,
+  is_support_card: Flag,
+  is_costume_card: Flag,
+  is_pre_transformed: Flag,
+  rarity: Int,
+  attribute: Int,
+  skill: nullable(Skill),
+  center_skill: nullable(CenterSkill),
+  hp_base: Int,
+  normal_max_kizuna: Int,
+  transformed_max_kizuna: Int,
+  normal_max_level: Int,
+  transformed_max_level: Int,
+  normal_max_level_exp: nullable(Int),
+  transformed_max_level_exp: nullable(Int),
+  affiliation: Int,
+  year: Int,
+  sub_affiliation: Int,
+  album_page_id: Int,
+  extra_data: obj({
+    release_date: nullable(Int),
+    release_date_is_dirty: Flag,
+  }, 'release_date in unix seconds; release_date_is_dirty 1 when it is estimated.'),
+  sets: Type.Array(Str),
+  images: CardImages,
+  smile: ints,
+  pure: ints,
+  cool: ints,
+  stamina: ints,
+  sell_price: ints,
+  exp_given: ints,
+}, 'A card (seed 2.1). Per-level arrays run from level 1 to the highest level cap; the last entry is the idolized max-level value.'));
+
+export const CardStub = named('CardStub', obj({
+  id: Int,
+  ordinal: Int,
+  char_name: Str,
+  is_transform_disabled: Flag,
+  is_pre_transformed: Flag,
+  rarity: Int,
+  title: extra(Str, 'the card title'),
+  title_en: extra(Str, 'the English card title, "" when unknown'),
+  type_id: extra(Int, 'character id'),
+  attribute: extra(Int, 'attribute'),
+  is_support_card: extra(Flag, 'support card flag'),
+  is_costume_card: extra(Flag, 'costume card flag'),
+  release_date: extra(nullable(Int), 'release date in unix seconds'),
+  icon: extra(nullable(Str), 'icon name under images/card/icon/ (as in set previews), null when none is published'),
+}, 'A card stub (seed 2.4): a short description of a card.'));
+
+export const CardsResponse = named('CardsResponse', obj({ cards: Type.Array(Card) }));
+
+export const CardList = named('CardList', obj({
+  counts: obj({ n_count: Int, t_count: Int, lm_count: Int, km_count: Int }, 'Card list counts (seed 2.5).'),
+  stubs: Type.Array(CardStub),
+}));
+
+export const SetList = named('SetList', obj({
+  sets: Type.Array(obj({
+    id: Str,
+    preview: Type.Array(Str),
+    display_name: Str,
+  }, 'A set (seed 2.6); preview entries are "<card id>" or "<card id>t" (idolized icon).')),
+}));
+
+export const PairList = named('PairList', obj({
+  pairs: Type.Array(obj({
+    pair: Int,
+    unit_ids: ints,
+    ordinals: ints,
+    members: Type.Array(obj({ unit_pair_id: Int, unit_id: Int, ordinal: Int, position: Int, rank: Int })),
+  })),
+}, '(extra) The valid pair ids, each with its unit_pair_m rows in position order.'));
+
+export const Accessory = named('Accessory', obj({
+  id: Int,
+  rarity: Int,
+  name: Str,
+  name_en: Str,
+  level_max: Int,
+  icon_name: nullable(Str),
+  trigger_type: nullable(Int),
+  trigger_fixed_param: nullable(Int),
+  effect_type: Int,
+  effect_targets: nullable(Type.Array(Str)),
+  effect_target_name: nullable(Str),
+  is_limited: Bool,
+  unit_ordinal: nullable(Int),
+  unit_type_id: nullable(Int),
+  unit_stub: nullable(CardStub),
+  smile: Type.Array(nullable(Int)),
+  pure: Type.Array(nullable(Int)),
+  cool: Type.Array(nullable(Int)),
+  probability: Type.Array(nullable(Int)),
+  effect_val: Type.Array(nullable(Num)),
+  effect_dur: Type.Array(nullable(Num)),
+  trigger_val: Type.Array(nullable(Num)),
+  smile_max: extra(Int, 'smile at the highest level'),
+  pure_max: extra(Int, 'pure at the highest level'),
+  cool_max: extra(Int, 'cool at the highest level'),
+  is_material: extra(Bool, 'a material, not usable in lives'),
+  default_level_max: extra(Int, 'level cap before skill amplification'),
+  icon_image: extra(nullable(Str), 'icon URL relative to the response, null when none is published'),
+  next_exp: extra(Type.Array(nullable(Int)), 'per level'),
+  grant_exp: extra(Type.Array(nullable(Int)), 'per level'),
+  merge_cost: extra(Type.Array(nullable(Int)), 'per level'),
+  sale_price: extra(Type.Array(nullable(Int)), 'per level'),
+}, 'An accessory (seed 2.7); per-level arrays have one entry per level row (more than level_max), null for a NULL cell.'));
+
+export const AccessoriesResponse = named('AccessoriesResponse', obj({ accessories: Type.Array(Accessory) }));
+
+export const AccessoryList = named('AccessoryList', obj({
+  accessories: Type.Array(obj({
+    id: Int,
+    is_valid: Bool,
+    name: extra(Str, 'name'),
+    name_en: extra(Str, 'English name, "" when unknown'),
+    rarity: extra(Int, 'rarity'),
+    is_material: extra(Bool, 'a material'),
+    is_limited: extra(Bool, 'belongs to a card'),
+    effect_type: extra(Int, 'effect type'),
+    trigger_type: extra(nullable(Int), 'trigger type'),
+    unit_ordinal: extra(nullable(Int), 'ordinal of the card it belongs to'),
+    icon: extra(nullable(Str), 'icon name under images/accessory/icon/, null when none is published'),
+  }, 'An accessory list element (seed 2.8).')),
+}));
+
+export const Info = named('Info', obj({ api_major: Int, api_revision: Int, truth_version: Str }, 'Instance information (seed 2.10).'));
+
+export const Character = named('Character', obj({
+  id: Int,
+  name: Str,
+  name_en: nullable(Str),
+  member_category: Int,
+  year: Int,
+  sub_affiliation: Int,
+  tags: Type.Array(obj({ id: Int, name: Str, name_en: nullable(Str), display: Bool })),
+  card_ids: ints,
+}, 'A character (unit_type_m) with its member tags and the ids of its readable cards in ordinal order.'));
+
+export const HappeningEvent = named('HappeningEvent', obj({
+  id: Int,
+  name: Str,
+  name_en: nullable(Str),
+  type: nullable(Int),
+  start_date: Int,
+  end_date: Int,
+  result_end_date: nullable(Int),
+}, 'An event (event_m); dates in unix seconds.'));
+
+export const HappeningGacha = named('HappeningGacha', obj({
+  id: Str,
+  name: Str,
+  name_en: nullable(Str),
+  type: nullable(Int),
+  subtype: nullable(Int),
+  rates: nullable(Type.Record(Str, Num)),
+  start_date: Int,
+  end_date: Int,
+  ordinals: extra(ints, 'ordinals of the featured cards'),
+}, 'A gacha (curated); dates in unix seconds; unknown values null.'));
+
+export const Happening = named('Happening', obj({
+  events: Type.Array(HappeningEvent),
+  gachas: Type.Array(HappeningGacha),
+}, 'Events and gachas, newest first.'));
+
+/** `{"result": [...]}`: one entry per requested id in request order, null for a missing id. */
+export const ObjectResult = <S extends TSchema>(schema: S) => obj({ result: Type.Array(nullable(schema)) });
+
+export const ObjectBrief = named('ObjectBrief', obj({
+  id: Int,
+  name: nullable(Str),
+  name_en: nullable(Str),
+  ref: Str,
+}, 'A brief description in list/<type>; ref is the object\'s URL.'));
+
+export const CardBrief = named('CardBrief', obj({
+  id: Int,
+  name: nullable(Str),
+  name_en: nullable(Str),
+  ref: Str,
+  ordinal: Int,
+  char_name: Str,
+  rarity: Int,
+  attribute: Int,
+}, 'A card in list/card_t: name is the card title.'));
+
+export const ObjectList = <S extends TSchema>(schema: S) => obj({ result: Type.Array(schema) });
+
+export const TranslationIndex = named('TranslationIndex', obj({ shards: Int }, 'How many shard files tl/<n>.json hold the crowd translations.'));
+
+export const Translations = named('Translations', Type.Record(Str, Str, { description: '{original: translation}' }));
+
+export const ReadTlBody = named('ReadTlBody', Type.Array(Str, { maxItems: 1000, description: 'The strings to translate.' }));
+
+export const ErrorBody = named('Error', obj({ error: Str }, 'The body of every error response.'));
+
+export type CardJson = Static<typeof Card>;
+export type CardStubJson = Static<typeof CardStub>;
+export type SkillJson = Static<typeof Skill>;
+export type CenterSkillJson = Static<typeof CenterSkill>;
+export type AccessoryJson = Static<typeof Accessory>;
+export type CharacterJson = Static<typeof Character>;
+export type HappeningJson = Static<typeof Happening>;
+export type HappeningEventJson = Static<typeof HappeningEvent>;
+export type HappeningGachaJson = Static<typeof HappeningGacha>;
+export type CardBriefJson = Static<typeof CardBrief>;
+export type ObjectBriefJson = Static<typeof ObjectBrief>;
+export type ErrorJson = Static<typeof ErrorBody>;
+export type Flag = Static<typeof Flag>;
+export type CardsJson = Static<typeof CardsResponse>;
+export type CardListJson = Static<typeof CardList>;
+export type SetListJson = Static<typeof SetList>;
+export type PairListJson = Static<typeof PairList>;
+export type AccessoriesJson = Static<typeof AccessoriesResponse>;
+export type AccessoryListJson = Static<typeof AccessoryList>;
+export type InfoJson = Static<typeof Info>;
+export type ObjectListJson = { result: (ObjectBriefJson | CardBriefJson)[] };
