@@ -8,6 +8,7 @@ import { handleRequest, type EdgeSite } from '../generator/edge/handler.ts';
 import { checkSitePath } from '../generator/edge/guard.ts';
 import { diskReader } from '../generator/server/diskSite.ts';
 import type { CardJson, CardListJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
+import { MAX_IDS } from '../generator/edge/ids.ts';
 
 let out: string;
 let site: EdgeSite;
@@ -73,14 +74,23 @@ describe('/api/v1/card/<ordinals>.json', () => {
     await fails('/api/v1/card/9998,9999.json', 404, /no card with ordinal 9998, 9999/);
   });
 
-  it('takes at most 100 ids', async () => {
-    const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
-    expect(ordinals(await ok(`/api/v1/card/${hundred.join(',')}.json`))).toEqual(hundred.filter((n) => n <= 35));
-    await fails(`/api/v1/card/${[...hundred, 101].join(',')}.json`, 400, /too many ids: 101 \(at most 100/);
+  it('takes 1,000 ids (a real client asks for 1,000 ordinals at once) and refuses more with a 400', async () => {
+    const thousand = Array.from({ length: MAX_IDS }, (_, i) => i + 1);
+    expect(MAX_IDS).toBe(1000);
+    expect(ordinals(await ok(`/api/v1/card/${thousand.join(',')}.json`))).toEqual(thousand.filter((n) => n <= 35));
+    await fails(`/api/v1/card/${[...thousand, 1001].join(',')}.json`, 400, /too many ids: 1001 \(at most 1000/);
   });
 
-  it('is a 400 for a malformed id', async () => {
-    for (const name of ['1,x', '1,,2', '1,-2', '1,2.5', 'abc', ',']) await fails(`/api/v1/card/${name}.json`, 400, /malformed id/);
+  it('ignores empty parts and leading zeros, as upstream parsed ids', async () => {
+    expect(ordinals(await ok('/api/v1/card/1,2,.json'))).toEqual([1, 2]);
+    expect(ordinals(await ok('/api/v1/card/,3,,1.json'))).toEqual([3, 1]);
+    expect(await ok('/api/v1/card/01.json')).toEqual({ cards: [await cardFile(1)] });
+    expect(ordinals(await ok('/api/v1/card/002,0001.json'))).toEqual([2, 1]);
+  });
+
+  it('is a 400 for a malformed id or no id at all', async () => {
+    for (const name of ['1,x', '1,-2', '1,2.5', 'abc', '1234567890']) await fails(`/api/v1/card/${name}.json`, 400, /malformed id/);
+    for (const name of [',', ',,']) await fails(`/api/v1/card/${name}.json`, 400, /no id/);
   });
 
   it('passes single files and other published files of the folder through to the static host', async () => {
@@ -109,9 +119,9 @@ describe('/api/v1/card/random.json', () => {
     randomValue = 0;
     const first = await answered('/api/v1/card/random.json');
     expect(first.headers.get('cache-control')).toBe('no-store');
-    expect(ordinals(await first.json())).toEqual([list.cards[0].ordinal]);
+    expect(ordinals(await first.json())).toEqual([list.stubs[0].ordinal]);
     randomValue = 0.9999;
-    expect(ordinals(await ok('/api/v1/card/random.json'))).toEqual([list.cards.at(-1)!.ordinal]);
+    expect(ordinals(await ok('/api/v1/card/random.json'))).toEqual([list.stubs.at(-1)!.ordinal]);
   });
 
   it('takes query parameters', async () => {
@@ -141,23 +151,32 @@ describe('/api/v1/<type>/<ids>', () => {
     expect(await call('/api/v1/skill_t/1.json')).toBeNull();
   });
 
-  it('is a 404 when no id exists', async () => {
-    await fails('/api/v1/char_t/5', 404, /no char_t with id 5/);
-    await fails('/api/v1/char_t/5,6', 404, /no char_t with id 5, 6/);
+  it('answers null entries with 200 when ids are missing, even every one (seed 7.4)', async () => {
+    expect(await ok('/api/v1/char_t/5')).toEqual({ result: [null] });
+    expect(await ok('/api/v1/char_t/5,6')).toEqual({ result: [null, null] });
   });
 
-  it('is a 400 for an unknown type, a malformed id or more than 100 ids', async () => {
+  it('reads id lists as upstream: a trailing comma, empty parts and leading zeros', async () => {
+    const body = await ok('/api/v1/card_t/1003,,0001006,999999,');
+    expect(body.result.map((c: CardJson | null) => c?.ordinal ?? null)).toEqual([1, 2, null]);
+  });
+
+  it('is a 400 for an unknown type, a malformed id, no id or more than 1,000 ids', async () => {
     await fails('/api/v1/foo_t/1', 400, /unknown object type "foo_t"/);
     await fails('/api/v1/card_t/1x', 400, /malformed id "1x"/);
-    await fails('/api/v1/card_t/', 400, /malformed id ""/);
-    await fails(`/api/v1/skill_t/${Array.from({ length: 101 }, (_, i) => i).join(',')}`, 400, /too many ids/);
+    await fails('/api/v1/card_t/', 400, /no id/);
+    expect((await ok(`/api/v1/skill_t/${Array.from({ length: 1000 }, (_, i) => i).join(',')}`)).result).toHaveLength(1000);
+    await fails(`/api/v1/skill_t/${Array.from({ length: 1001 }, (_, i) => i).join(',')}`, 400, /too many ids/);
   });
 });
 
 describe('/api/v1/list/<type>', () => {
-  it('passes known types through to the static host and refuses unknown ones', async () => {
+  it('passes known types through to the static host', async () => {
     expect(await call('/api/v1/list/card_t')).toBeNull();
-    await fails('/api/v1/list/foo_t', 400, /unknown object type "foo_t"/);
+  });
+
+  it('never errors: an unknown type is an empty list (seed 7.3)', async () => {
+    for (const type of ['foo_t', 'card', 'x.json']) expect(await ok(`/api/v1/list/${type}`), type).toEqual({ result: [] });
   });
 
   it('takes ?keys= (read through the extensionless rewrite)', async () => {
@@ -175,36 +194,49 @@ describe('query parameters', () => {
     expect({ ...card, skill: original.skill, center_skill: original.center_skill }).toEqual(original);
   });
 
-  it('?stubs=yes replaces an accessory\'s unit_stub and a pair\'s cards by refs to card_t', async () => {
+  it('?stubs=yes replaces an accessory\'s unit_stub by a ref to card_t', async () => {
     const { result: [accessory] } = await ok('/api/v1/accessory_t/1?stubs=yes');
     expect(accessory.unit_stub).toEqual({ ref: '/api/v1/card_t/1063' });
-    const pair = await ok('/api/v1/pair/1.json?stubs=yes');
-    for (const member of pair.cards) expect(member.card).toEqual({ ref: `/api/v1/card_t/${member.unit_id}` });
   });
 
-  it('?stubs=no and no parameter keep embedded objects', async () => {
-    expect(await ok('/api/v1/card/16.json?stubs=no')).toEqual({ cards: [await cardFile(16)] });
+  it('reads stubs as upstream: yes, true or 1 in any case; anything else keeps embedded objects', async () => {
+    const ref = { ref: `/api/v1/skill_t/${(await cardFile(16)).skill!.id}` };
+    for (const value of ['yes', 'true', '1', 'YES', 'True']) expect((await ok(`/api/v1/card/16.json?stubs=${value}`)).cards[0].skill, value).toEqual(ref);
+    for (const value of ['no', 'false', '0', 'maybe', '']) expect(await ok(`/api/v1/card/16.json?stubs=${value}`), value).toEqual({ cards: [await cardFile(16)] });
+  });
+
+  it('takes the last value of a repeated parameter', async () => {
+    const ref = { ref: `/api/v1/skill_t/${(await cardFile(16)).skill!.id}` };
+    expect((await ok('/api/v1/card/16.json?stubs=no&stubs=yes')).cards[0].skill).toEqual(ref);
+    expect((await ok('/api/v1/card/16.json?stubs=yes&stubs=no')).cards[0].skill).toEqual((await cardFile(16)).skill);
+    expect((await ok('/api/v1/card/2,1.json?keys=title&keys=id')).cards).toEqual([{ id: 1006 }, { id: 1003 }]);
   });
 
   it('?datetime=iso8601 formats timestamps; unix keeps seconds', async () => {
     const { cards: [card] } = await ok('/api/v1/card/14.json?datetime=iso8601');
     expect(card.extra_data.release_date).toBe(new Date((await cardFile(14)).extra_data.release_date! * 1000).toISOString().replace('.000', ''));
     const list = await ok<CardListJson>('/api/v1/card_list.json?datetime=iso8601');
-    expect(list.cards[0].release_date).toBe('2019-04-15T06:00:00Z');
+    expect(list.stubs[0].release_date).toBe('2019-04-15T06:00:00Z');
+    expect((await ok('/api/v1/card/14.json?datetime=ISO8601')).cards[0].extra_data.release_date).toEqual(card.extra_data.release_date);
     expect((await ok('/api/v1/card/14.json?datetime=unix')).cards[0]).toEqual(await cardFile(14));
   });
 
-  it('?keys= keeps only those keys in list entries', async () => {
+  it('?keys= keeps only those keys in list entries, case-insensitive, spaces trimmed', async () => {
     const list = await ok<CardListJson>('/api/v1/card_list.json?keys=ordinal,rarity,nonexistent');
-    expect(list.n_count).toBeGreaterThan(0);
-    expect(list.cards[0]).toEqual({ ordinal: 1, rarity: 1 });
+    expect(list.counts.n_count).toBeGreaterThan(0);
+    expect(list.stubs[0]).toEqual({ ordinal: 1, rarity: 1 });
     expect((await ok('/api/v1/card/2,1.json?keys=id')).cards).toEqual([{ id: 1006 }, { id: 1003 }]);
+    expect((await ok('/api/v1/card/2.json?keys=%20ID%20,Ordinal,,')).cards).toEqual([{ id: 1006, ordinal: 2 }]);
   });
 
-  it('is a 400 for a value it does not know', async () => {
-    await fails('/api/v1/card/1.json?stubs=maybe', 400, /stubs=maybe is not one of yes, no/);
-    await fails('/api/v1/card_list.json?datetime=rfc', 400, /datetime=rfc is not one of unix, iso8601/);
-    await fails('/api/v1/card_list.json?keys=a,,b', 400, /keys="a,,b"/);
+  it('treats __proto__ as an ordinary key name', async () => {
+    const response = await answered('/api/v1/card/2,1.json?keys=__proto__,id');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('{"cards":[{"id":1006},{"id":1003}]}');
+  });
+
+  it('never fails a request for a value it does not know: the default applies', async () => {
+    expect(await ok('/api/v1/card_list.json?datetime=rfc')).toEqual(await readJson(out, 'api/v1/card_list.json'));
   });
 
   it('is a 404 on a static path that does not exist', async () => {
@@ -231,10 +263,24 @@ describe('/api/v1/happening/<time>', () => {
   });
 
   it('counts the start instant in and the end instant out', async () => {
-    const { events: [first] } = await readJson<HappeningJson>(out, 'api/v1/happening.json');
-    expect(ids(await ok(`/api/v1/happening/${first.start}`))[0]).toEqual([1]);
-    expect(ids(await ok(`/api/v1/happening/${first.end - 1}`))[0]).toEqual([1]);
-    expect(ids(await ok(`/api/v1/happening/${first.end}`))[0]).toEqual([]);
+    const first = (await readJson<HappeningJson>(out, 'api/v1/happening.json')).events.at(-1)!;
+    expect(ids(await ok(`/api/v1/happening/${first.start_date}`))[0]).toEqual([1]);
+    expect(ids(await ok(`/api/v1/happening/${first.end_date - 1}`))[0]).toEqual([1]);
+    expect(ids(await ok(`/api/v1/happening/${first.end_date}`))[0]).toEqual([]);
+  });
+
+  it('keeps an event until its result_end_date with ?extended_time_period_for_events=yes', async () => {
+    const first = (await readJson<HappeningJson>(out, 'api/v1/happening.json')).events.at(-1)!;
+    const between = first.end_date + 60;
+    expect(first.result_end_date).toBeGreaterThan(between);
+    expect(ids(await ok(`/api/v1/happening/${between}`))[0]).toEqual([]);
+    expect(ids(await ok(`/api/v1/happening/${between}?extended_time_period_for_events=yes`))[0]).toEqual([1]);
+    expect(ids(await ok(`/api/v1/happening/${first.result_end_date}?extended_time_period_for_events=yes`))[0]).toEqual([]);
+  });
+
+  it('answers events in starlight\'s shape', async () => {
+    const { events: [event] } = await ok<HappeningJson>('/api/v1/happening/now');
+    expect(Object.keys(event)).toEqual(['id', 'name', 'name_en', 'type', 'start_date', 'end_date', 'result_end_date']);
   });
 
   it('answers now from the clock, never cached', async () => {
@@ -244,8 +290,8 @@ describe('/api/v1/happening/<time>', () => {
   });
 
   it('takes ?datetime=iso8601 and ?keys=', async () => {
-    const body = await ok('/api/v1/happening/now?datetime=iso8601&keys=id,start');
-    expect(body.events).toEqual([{ id: 1, start: '2019-04-20T07:00:00Z' }]);
+    const body = await ok('/api/v1/happening/now?datetime=iso8601&keys=id,start_date');
+    expect(body.events).toEqual([{ id: 1, start_date: '2019-04-20T07:00:00Z' }]);
   });
 
   it('is a 400 for a malformed time', async () => {

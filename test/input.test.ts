@@ -217,7 +217,15 @@ describe('secondary language', () => {
     const card = async (o: number): Promise<CardJson> => (await readJson(out, `api/v1/card/${o}.json`)).cards[0];
     expect(await card(1)).toMatchObject({ title_en: 'From English', char_name: 'Card Name EN', original_char_name: 'テスト' });
     expect(await card(2)).toMatchObject({ title_en: 'Column Title 2', char_name: 'Type Name EN' });
-    expect(await card(3)).toMatchObject({ title_en: null, char_name: 'ほか' });
+    expect(await card(3)).toMatchObject({ title_en: '', char_name: 'ほか' });
+  });
+
+  it('falls back to crowd translations of the title and the name, so title_en and char_name are strings', async () => {
+    const input = await tempDir();
+    await writeDb(input, 'unit.sql', unitTables('modern', { cards: [{ unit_id: 3, unit_number: 3, unit_type_id: 20, name: 'ほか', eponym: 'ひみつの題' }] }));
+    await fs.outputJson(path.join(input, 'translations/crowd.json'), { 'ほか': 'Hoka', 'ひみつの題': 'Secret Title' });
+    const { out } = await buildInto(input);
+    expect((await readJson(out, 'api/v1/card/3.json')).cards[0]).toMatchObject({ title: 'ひみつの題', title_en: 'Secret Title', char_name: 'Hoka', original_char_name: 'ほか' });
   });
 });
 

@@ -2,7 +2,7 @@
 import fs from 'fs-extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { CardListJson, SetListJson } from '../generator/format.ts';
+import type { CardListJson, SetListJson } from '../generator/contract/schemas.ts';
 import { buildSample, readJson, tempDir } from './helpers.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 
@@ -44,14 +44,14 @@ afterAll(async () => {
 
 describe('index.html: the card browser', () => {
   it('lists every card of card_list.json, with a JSON link, name, rarity and attribute', async () => {
-    expect(await page.locator('#card-grid > li').count()).toBe(list.cards.length);
-    const first = list.cards[0];
+    expect(await page.locator('#card-grid > li').count()).toBe(list.stubs.length);
+    const first = list.stubs[0];
     const tile = page.locator('#card-grid > li').first();
     expect(await tile.locator('a').getAttribute('href')).toBe(`api/v1/card/${first.ordinal}.json`);
     expect(await tile.locator('.name').textContent()).toBe(first.char_name);
     expect(await tile.locator('.rarity').textContent()).toBe('N');
     expect(await tile.locator('.attribute').textContent()).toBe('Smile');
-    expect(await page.locator('#card-count').textContent()).toBe(`${list.cards.length} cards`);
+    expect(await page.locator('#card-count').textContent()).toBe(`${list.stubs.length} cards`);
   });
 
   it('renders every published icon (as WebP) and a placeholder where none is published', async () => {
@@ -60,35 +60,35 @@ describe('index.html: the card browser', () => {
       await Promise.all(imgs.map((img) => img.decode().catch(() => undefined)));
       return imgs.map((img) => ({ width: img.naturalWidth, src: img.currentSrc }));
     });
-    expect(icons.length).toBe(list.cards.filter((c) => c.icon !== null).length);
+    expect(icons.length).toBe(list.stubs.filter((c) => c.icon !== null).length);
     for (const icon of icons) {
       expect(icon.width, icon.src).toBeGreaterThan(0);
       expect(icon.src).toMatch(/\/images\/card\/icon\/\d+t?\.webp$/);
     }
     // Ordinal 9 has no picture in the sample.
-    expect(await page.locator('#card-grid .placeholder').count()).toBe(list.cards.filter((c) => c.icon === null).length);
-    expect(list.cards.find((c) => c.ordinal === 9)!.icon).toBeNull();
+    expect(await page.locator('#card-grid .placeholder').count()).toBe(list.stubs.filter((c) => c.icon === null).length);
+    expect(list.stubs.find((c) => c.ordinal === 9)!.icon).toBeNull();
   });
 
   it('filters by rarity and attribute, and searches by name', async () => {
-    const ur = list.cards.filter((c) => c.rarity === 4);
+    const ur = list.stubs.filter((c) => c.rarity === 4);
     await page.click('#rarity-filter button:text("UR")');
     expect(await visibleTiles()).toBe(ur.length);
-    expect(await page.locator('#card-count').textContent()).toBe(`${ur.length} of ${list.cards.length} cards`);
+    expect(await page.locator('#card-count').textContent()).toBe(`${ur.length} of ${list.stubs.length} cards`);
 
     await page.click('#attribute-filter button:text("Smile")');
     expect(await visibleTiles()).toBe(ur.filter((c) => c.attribute === 1).length);
 
     await page.click('#rarity-filter button:text("UR")');
     await page.click('#attribute-filter button:text("Smile")');
-    expect(await visibleTiles()).toBe(list.cards.length);
+    expect(await visibleTiles()).toBe(list.stubs.length);
 
     await page.fill('#search', 'hoshino');
-    const hoshino = list.cards.filter((c) => c.char_name.toLowerCase().includes('hoshino'));
+    const hoshino = list.stubs.filter((c) => c.char_name.toLowerCase().includes('hoshino'));
     expect(hoshino.length).toBeGreaterThan(1);
     expect(await visibleTiles()).toBe(hoshino.length);
     await page.fill('#search', '');
-    expect(await visibleTiles()).toBe(list.cards.length);
+    expect(await visibleTiles()).toBe(list.stubs.length);
   });
 
   it('links only to files that exist on the static host: cards, sets, pairs, accessories, lists and info', async () => {

@@ -8,7 +8,7 @@ import { build } from '../generator/build.ts';
 import { BuildReport } from '../generator/report.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
 import { Staging } from '../generator/publish/staging.ts';
-import { paths } from '../generator/format.ts';
+import { endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { copySample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { appendSql, contentDiff, dumpToClientDb, rewritten, snapshot } from './exportEdits.ts';
@@ -118,7 +118,7 @@ describe('a failed build keeps the previous site byte for byte', () => {
     // A first file inside "card/1.json/" makes the card file itself unwritable: a real EISDIR in the writer.
     const files = Staging.prototype.files;
     vi.spyOn(Staging.prototype, 'files').mockImplementation(function (this: Staging) {
-      return files.call(this).set(`${paths.card(1)}/blocker`, Buffer.from('x'));
+      return files.call(this).set(`${endpoints.card.file(1)}/blocker`, Buffer.from('x'));
     });
     await expect(build({ input, out })).rejects.toThrow(/writing .*staging: EISDIR.*card[/\\]1\.json/);
     expect(await snapshot(out)).toEqual(before);
@@ -270,8 +270,8 @@ describe('rebuilds rewrite only what changed', () => {
   });
 
   it('repairs a published file edited by hand, a deleted one and a stray one, touching nothing else', async () => {
-    const edited = paths.card(1);
-    const deleted = paths.cardList();
+    const edited = endpoints.card.file(1);
+    const deleted = endpoints.cardList.file();
     await fs.appendFile(path.join(out, edited), ' ');
     await fs.remove(path.join(out, deleted));
     await fs.outputFile(path.join(out, 'api/v1/stray.json'), '{}');
@@ -284,17 +284,17 @@ describe('rebuilds rewrite only what changed', () => {
   });
 
   it("editing one card's row rewrites exactly the files showing that card's stats", async () => {
-    const card = await readJson(out, paths.card(5));
+    const card = await readJson(out, endpoints.card.file(5));
     const { id, sets } = card.cards[0] as { id: number; sets: string[] };
     const input = await copySample();
     await appendSql(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 7 WHERE unit_number = 5;');
     const report = await build({ input, out });
     const after = await snapshot(out);
-    const expected = [paths.card(5), paths.object('card_t', id), ...sets.map(paths.set)].sort();
+    const expected = [endpoints.card.file(5), objectEndpoint.card_t.object.file(id), ...sets.map(endpoints.set.file)].sort();
     expect(report).toMatchObject({ changed: expected.length, removed: 0, unchanged: before.files.size - expected.length });
     expect(rewritten(before.files, after.files)).toEqual(expected);
     expect(contentDiff(before.files, after.files)).toEqual(expected);
-    expect((await readJson(out, paths.card(5))).cards[0].smile.at(-1)).toBe(card.cards[0].smile.at(-1) + 7);
+    expect((await readJson(out, endpoints.card.file(5))).cards[0].smile.at(-1)).toBe(card.cards[0].smile.at(-1) + 7);
   });
 });
 

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { endpointOf } from '../generator/report.ts';
 import { progressDisplay } from '../generator/progress.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
-import { paths } from '../generator/format.ts';
+import { NOT_FOUND_FILE, endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
 import { buildSample, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { snapshot } from './exportEdits.ts';
 
@@ -18,9 +18,9 @@ const cli = (...args: string[]) => run('npx', ['tsx', 'generator/cli.ts', ...arg
 describe('counts per endpoint', () => {
   it('files with a fixed path count as themselves, others by their folder', () => {
     expect([
-      paths.card(12), paths.cardList(), paths.setList(), paths.set('album-1'), paths.object('card_t', 1030),
-      paths.objectList('char_t'), paths.info(), paths.notFound(), 'images/card/icon/1030t.webp', 'site/app.js', 'index.html',
-    ].map(endpointOf)).toEqual(['card', 'card_list', 'card/set_list', 'set', 'card_t', 'list', 'info', '404', 'images/card', 'site', 'index.html']);
+      endpoints.card.file(12), endpoints.cardList.file(), endpoints.setList.file(), endpoints.set.file('album-1'), objectEndpoint.card_t.object.file(1030),
+      objectEndpoint.char_t.list.file(), endpoints.info.file(), NOT_FOUND_FILE, 'images/card/icon/1030t.webp', 'site/app.js', 'index.html',
+    ].map(endpointOf)).toEqual(['card', 'card_list', 'card/set_list', 'set', 'card_t', 'list/char_t', 'info', '404', 'images/card', 'site', 'index.html']);
   });
 });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copySample, readJson } from './helpers.ts';
 import { unitIdOf } from '../generator/sample/data.ts';
-import type { CardJson, CardListJson, SetJson, SetListJson } from '../generator/format.ts';
+import type { CardJson, CardListJson, CardsJson as SetJson, SetListJson } from '../generator/contract/schemas.ts';
 
 let out: string;
 let setList: SetListJson;
@@ -15,7 +15,7 @@ beforeAll(async () => {
   ({ out } = await buildSample());
   setList = await readJson(out, 'api/v1/card/set_list.json');
   const list: CardListJson = await readJson(out, 'api/v1/card_list.json');
-  cards = await Promise.all(list.cards.map(async (c) => (await readJson(out, `api/v1/card/${c.ordinal}.json`)).cards[0]));
+  cards = await Promise.all(list.stubs.map(async (c) => (await readJson(out, `api/v1/card/${c.ordinal}.json`)).cards[0]));
 });
 
 describe('/api/v1/card/set_list.json', () => {
