@@ -6,7 +6,7 @@ import { addJson, type SiteFiles } from './files.ts';
 
 function renderEvent(event: GameEvent): EventJson {
   return {
-    id: event.id, name: event.name.original, name_en: event.name.secondary, start: event.start, end: event.end, close: event.close,
+    id: event.id, name: event.name.original, name_en: event.name.secondary, start: event.start, end: event.end, close: event.resultEnd,
   };
 }
 
