@@ -34,7 +34,7 @@ describe('School Idol Skills (unit_removable_skill_m)', () => {
   });
 
   it('names in English from the English export, else the name_en column, else the crowd translations', async () => {
-    const rows = [
+    const rows: Row[] = [
       { unit_removable_skill_id: 1, name: 'キッス', name_en: 'Kiss (column)', description: 'スマイル+200', description_en: 'Smile +200' },
       { unit_removable_skill_id: 2, name: 'パフューム', name_en: 'Perfume' },
       { unit_removable_skill_id: 3, name: 'リング' },
