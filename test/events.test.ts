@@ -1,6 +1,6 @@
 /** Events and release dates from the export itself (SPEC 2.3, issue 13), at the model level. */
 import { describe, expect, it } from 'vitest';
-import { modelOf } from './helpers.ts';
+import { modelAt, modelOf, SAMPLE_INPUT } from './helpers.ts';
 import { eventTables, unitTables, type EventRewards } from './fixtures.ts';
 import type { Row } from '../generator/sample/sql.ts';
 import type { Card } from '../generator/model/types.ts';
@@ -140,5 +140,36 @@ describe('event time zone: meta.json region and timezone', () => {
 
   it('an unknown region is one clear error naming meta.json', async () => {
     await expect(startWith({ region: 'us' })).rejects.toThrow(/meta\.json: region "us" is not one of jp, ww, cn, tw, kr$/);
+  });
+});
+
+describe('the sample export: events, rewards and School Idol Skills', () => {
+  const { model } = modelAt(SAMPLE_INPUT);
+  const card = (ordinal: number) => model.cards.find((c) => c.ordinal === ordinal)!;
+  const eventStart = (id: number) => model.events.find((e) => e.id === id)!.start;
+
+  it('dates the cards its events reward by the first such event (card 12 is rerun by event 9)', () => {
+    expect([12, 15, 26].map((o) => dateOf(card(o)))).toEqual([
+      [12, eventStart(1), false], [15, eventStart(2), false], [26, eventStart(5), false],
+    ]);
+    expect(card(12).events.map((e) => e.id)).toEqual([1, 9]);
+    expect([13, 27].map((o) => dateOf(card(o)))).toEqual([[13, eventStart(1), true], [27, eventStart(5), true]]);
+  });
+
+  it('links only readable cards: event 8 rewards a card whose row stays encrypted', () => {
+    expect(model.events.map((e) => [e.id, e.rewardCards.map((c) => c.ordinal)]).filter(([, o]) => (o as number[]).length)).toEqual([
+      [1, [12]], [2, [15]], [5, [26]], [9, [12]],
+    ]);
+  });
+
+  it('reads its one-digit hour in the region meta.json names (jp, +09:00), with English names from en/', () => {
+    expect(eventStart(9)).toBe(unix('2025-01-10T09:00:00+09:00'));
+    expect(model.events.map((e) => e.name.secondary)).toEqual([
+      'The First Stage', 'Summer Holiday Festival', 'Starry Sky Marathon', 'Cherry Blossom Medley', 'Nova Challenge', 'Stella Cup', null, null, null,
+    ]);
+  });
+
+  it('has School Idol Skills named by the English export, the name_en column, or not at all', () => {
+    expect(model.removableSkills.map((s) => [s.id, s.name.secondary])).toEqual([[1, 'Star Drop'], [2, 'Moon Shard'], [3, 'Song of the Sky'], [4, null]]);
   });
 });

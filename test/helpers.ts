@@ -56,10 +56,18 @@ export async function writeDb(dir: string, rel: string, tables: TableDump[]): Pr
   return file;
 }
 
-/**
- * Writes an export folder from code and builds its model as the build's read and model stages
- * do, then deletes the folder. Keys ending in .sql or .db_ are databases (tables), others JSON files.
- */
+/** Reads an export folder and builds its model, as the build's read and model stages do. */
+export function modelAt(input: string): { model: Model; report: BuildReport } {
+  const report = new BuildReport();
+  const game = readExport(input, report, '0'.repeat(64));
+  try {
+    return { model: buildModel(game, report), report };
+  } finally {
+    closeExport(game);
+  }
+}
+
+/** Writes an export folder from code, builds its model, then deletes the folder. Keys ending in .sql or .db_ are databases (tables), others JSON files. */
 export async function modelOf(files: Record<string, TableDump[] | unknown>): Promise<{ model: Model; report: BuildReport }> {
   const input = await tempDir('sif-model-');
   try {
@@ -67,13 +75,7 @@ export async function modelOf(files: Record<string, TableDump[] | unknown>): Pro
       if (/\.(sql|db_)$/.test(rel)) await writeDb(input, rel, content as TableDump[]);
       else await fs.outputJson(path.join(input, rel), content);
     }
-    const report = new BuildReport();
-    const game = readExport(input, report, '0'.repeat(64));
-    try {
-      return { model: buildModel(game, report), report };
-    } finally {
-      closeExport(game);
-    }
+    return modelAt(input);
   } finally {
     await fs.remove(input);
   }
