@@ -134,6 +134,10 @@ describe('event time zone: meta.json region and timezone', () => {
     expect(await startWith({ truth_version: 'x' })).toBe(unix('2020-01-01T16:00:00+09:00'));
   });
 
+  it('accepts region names in any case', async () => {
+    expect(await startWith({ region: 'CN' })).toBe(unix('2020-01-01T16:00:00+08:00'));
+  });
+
   it('timezone wins over region', async () => {
     expect(await startWith({ region: 'cn', timezone: '+00:00' })).toBe(unix('2020-01-01T16:00:00Z'));
   });

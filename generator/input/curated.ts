@@ -58,13 +58,20 @@ export function readMeta(root: string): Meta {
   if (!isObject(json)) fail(file, 'expected an object');
   const truth = json.truth_version;
   if (truth !== undefined && typeof truth !== 'string') fail(file, 'truth_version must be a string');
-  const region = json.region ?? null;
-  if (region !== null && (typeof region !== 'string' || !Object.hasOwn(REGION_TIMEZONES, region.toLowerCase()))) {
-    fail(file, `region ${JSON.stringify(region)} is not one of ${Object.keys(REGION_TIMEZONES).join(', ')}`);
-  }
-  const timezone = json.timezone ?? REGION_TIMEZONES[region?.toLowerCase() ?? 'jp'];
+  const region = readRegion(json.region, file);
+  const timezone = json.timezone ?? REGION_TIMEZONES[region ?? 'jp'];
   if (typeof timezone !== 'string') fail(file, 'timezone must be a string like +09:00');
-  return { truthVersion: truth ?? null, region: region?.toLowerCase() ?? null, timezoneOffset: parseOffset(timezone, file) };
+  return { truthVersion: truth ?? null, region, timezoneOffset: parseOffset(timezone, file) };
+}
+
+/** meta.json's region, lower case (any case is accepted); null when it names none. */
+function readRegion(value: unknown, file: string): string | null {
+  if (value === undefined || value === null) return null;
+  const region = typeof value === 'string' ? value.toLowerCase() : '';
+  if (!Object.hasOwn(REGION_TIMEZONES, region)) {
+    fail(file, `region ${JSON.stringify(value)} is not one of ${Object.keys(REGION_TIMEZONES).join(', ')}`);
+  }
+  return region;
 }
 
 /** `{ "<ordinal>": <unix seconds> | "<ISO 8601>" | "YYYY/MM/DD HH:MM:SS" }` */
