@@ -646,4 +646,9 @@ INSERT INTO accessory_asset_m VALUES(506, 'assets/image/accessory/icon/acc_506.p
 INSERT INTO accessory_asset_m VALUES(507, 'assets/image/accessory/icon/acc_507.png');
 INSERT INTO accessory_asset_m VALUES(508, 'assets/image/accessory/icon/acc_508.png');
 INSERT INTO accessory_asset_m VALUES(509, 'assets/image/accessory/icon/acc_509.png');
+CREATE TABLE unit_removable_skill_m (unit_removable_skill_id INTEGER PRIMARY KEY, name TEXT, name_en TEXT, skill_type INTEGER, unit_rarity INTEGER, level INTEGER, icon_asset TEXT, bond_asset TEXT, size INTEGER, description TEXT, description_en TEXT, effect_range INTEGER, effect_type INTEGER, effect_value REAL, fixed_value_flag INTEGER, target_reference_type INTEGER, target_type INTEGER, trigger_reference_type INTEGER, trigger_type INTEGER, sub_skill_id INTEGER, selling_price INTEGER, release_tag TEXT, _encryption_release_id INTEGER);
+INSERT INTO unit_removable_skill_m VALUES(1, 'ほしのしずく', NULL, 1, NULL, 1, 'assets/image/skill/s_1.png', 'assets/image/skill/b_1.png', 1, 'スマイル+150', NULL, 1, 1, 150, 1, 0, 0, 0, 0, NULL, 500, NULL, NULL);
+INSERT INTO unit_removable_skill_m VALUES(2, 'つきのかけら', NULL, 1, NULL, 1, 'assets/image/skill/s_2.png', 'assets/image/skill/b_2.png', 2, 'ピュア+8%', NULL, 1, 2, 8, 0, 0, 0, 0, 0, NULL, 1000, NULL, NULL);
+INSERT INTO unit_removable_skill_m VALUES(3, 'そらのうた', 'Song of the Sky', 1, NULL, 1, 'assets/image/skill/s_3.png', 'assets/image/skill/b_3.png', 3, 'チーム全体のクール+2%', NULL, 2, 3, 2, 0, 0, 0, 0, 0, NULL, 1500, NULL, NULL);
+INSERT INTO unit_removable_skill_m VALUES(4, 'ステラのちかい', NULL, 1, NULL, 1, 'assets/image/skill/s_4.png', 'assets/image/skill/b_4.png', 4, 'ステラのメンバーのスマイル+3%', NULL, 1, 2, 3, 0, 0, 0, 4, 4, NULL, 2000, NULL, NULL);
 COMMIT;

@@ -110,3 +110,42 @@ export function unitTables(schema: Schema, options: FixtureOptions): TableDump[]
   const without = new Set(options.without ?? []);
   return [...tables.filter((t) => !without.has(t.name)), ...(options.extra ?? [])];
 }
+
+/** An event_m row: a partial row, the rest filled in (no close_date unless given). */
+export const eventRow = (event: Row): Row => ({
+  event_id: 1, event_category_id: 1, name: `イベント${event.event_id ?? 1}`,
+  start_date: '2020/01/01 16:00:00', end_date: '2020/01/10 15:00:00', close_date: null, ...event,
+});
+
+/** One reward: [event_id, item_id, add_type (default 1001, a card)]. */
+export type Reward = [number, number, number?];
+
+/** The three reward tables of event_common (SPEC 2.3), each with its parent table naming the event. */
+export interface EventRewards {
+  pointCount?: Reward[];
+  pointRanking?: Reward[];
+  liveRanking?: Reward[];
+}
+
+/** A parent table (one row per reward, naming its event) and its reward table. */
+function rewardTables(kind: string, rewards: Reward[]): TableDump[] {
+  const parentId = `event_${kind}_id`;
+  const parents = rewards.map(([event], i) => ({ [parentId]: i + 1, event_id: event, ...(kind === 'point_count' ? { point_count: (i + 1) * 1000 } : { rank_min: i + 1, rank_max: i + 1 }) }));
+  const rows = rewards.map(([, item, addType = 1001], i) => ({
+    [`event_${kind}_reward_id`]: i + 1, [parentId]: i + 1, add_type: addType, item_id: item, amount: 1,
+  }));
+  return [
+    { name: `event_${kind}_m`, columns: columnsOf(parents), rows: parents },
+    { name: `event_${kind}_reward_m`, columns: columnsOf(rows), rows },
+  ];
+}
+
+/** An event_common database: event_m and whichever reward tables are given. */
+export function eventTables(events: Row[], rewards: EventRewards = {}): TableDump[] {
+  const rows = events.map(eventRow);
+  const tables: TableDump[] = [{ name: 'event_m', columns: columnsOf(rows), rows }];
+  if (rewards.pointCount) tables.push(...rewardTables('point_count', rewards.pointCount));
+  if (rewards.pointRanking) tables.push(...rewardTables('point_ranking', rewards.pointRanking));
+  if (rewards.liveRanking) tables.push(...rewardTables('live_ranking', rewards.liveRanking));
+  return tables;
+}

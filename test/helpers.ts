@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
 import Database from 'better-sqlite3';
 import { build } from '../generator/build.ts';
+import { BuildReport } from '../generator/report.ts';
+import { closeExport, readExport } from '../generator/input/readExport.ts';
+import { buildModel, type Model } from '../generator/model/buildModel.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
 
 export const SAMPLE_INPUT = fileURLToPath(new URL('../input', import.meta.url));
@@ -51,4 +54,29 @@ export async function writeDb(dir: string, rel: string, tables: TableDump[]): Pr
     db.close();
   }
   return file;
+}
+
+/** Reads an export folder and builds its model, as the build's read and model stages do. */
+export function modelAt(input: string): { model: Model; report: BuildReport } {
+  const report = new BuildReport();
+  const game = readExport(input, report, '0'.repeat(64));
+  try {
+    return { model: buildModel(game, report), report };
+  } finally {
+    closeExport(game);
+  }
+}
+
+/** Writes an export folder from code, builds its model, then deletes the folder. Keys ending in .sql or .db_ are databases (tables), others JSON files. */
+export async function modelOf(files: Record<string, TableDump[] | unknown>): Promise<{ model: Model; report: BuildReport }> {
+  const input = await tempDir('sif-model-');
+  try {
+    for (const [rel, content] of Object.entries(files)) {
+      if (/\.(sql|db_)$/.test(rel)) await writeDb(input, rel, content as TableDump[]);
+      else await fs.outputJson(path.join(input, rel), content);
+    }
+    return modelAt(input);
+  } finally {
+    await fs.remove(input);
+  }
 }

@@ -80,13 +80,13 @@ describe('/api/v1/list/<type>.json', () => {
 describe('/api/v1/happening.json', () => {
   it('holds every event_m row newest first, local times converted with the export timezone (+09:00)', async () => {
     const { events } = await readJson<HappeningJson>(out, 'api/v1/happening.json');
-    expect(events.map((e) => e.id)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(events.map((e) => e.id)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
     expect(events.at(-1)).toEqual({
-      id: 1, name: 'はじまりのステージ', name_en: 'The First Stage', type: null,
+      id: 1, name: 'はじまりのステージ', name_en: 'The First Stage', type: 1,
       start_date: unix('2019-04-20T16:00:00+09:00'), end_date: unix('2019-04-30T15:00:00+09:00'),
       result_end_date: unix('2019-05-03T15:00:00+09:00'),
     });
-    expect(new Date(events[0].start_date * 1000).getUTCFullYear()).toBe(2024);
+    expect(new Date(events[1].start_date * 1000).getUTCFullYear()).toBe(2024);
   });
 
   it('holds the curated gachas with their card ordinals', async () => {

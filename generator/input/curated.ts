@@ -11,9 +11,14 @@ import { parseOffset, toUnixSeconds } from './time.ts';
 
 export interface Meta {
   truthVersion: string | null;
-  /** Minutes east of UTC of the export's local times (JP +09:00 by default). */
+  /** The client region meta.json names, lower case; null when it names none. */
+  region: string | null;
+  /** Minutes east of UTC of the export's local times: `timezone`, else the region's, else JP's +09:00. */
   timezoneOffset: number;
 }
+
+/** The zone each client's master data writes its local times in (README, "Input"). */
+const REGION_TIMEZONES: Record<string, string> = { jp: '+09:00', ww: '+09:00', cn: '+08:00', tw: '+08:00', kr: '+09:00' };
 
 export interface CuratedSet {
   id: string;
@@ -58,9 +63,20 @@ export function readMeta(root: string): Meta {
   if (!isObject(json)) fail(file, 'expected an object');
   const truth = json.truth_version;
   if (truth !== undefined && typeof truth !== 'string') fail(file, 'truth_version must be a string');
-  const timezone = json.timezone ?? '+09:00';
+  const region = readRegion(json.region, file);
+  const timezone = json.timezone ?? REGION_TIMEZONES[region ?? 'jp'];
   if (typeof timezone !== 'string') fail(file, 'timezone must be a string like +09:00');
-  return { truthVersion: truth ?? null, timezoneOffset: parseOffset(timezone, file) };
+  return { truthVersion: truth ?? null, region, timezoneOffset: parseOffset(timezone, file) };
+}
+
+/** meta.json's region, lower case (any case is accepted); null when it names none. */
+function readRegion(value: unknown, file: string): string | null {
+  if (value === undefined || value === null) return null;
+  const region = typeof value === 'string' ? value.toLowerCase() : '';
+  if (!Object.hasOwn(REGION_TIMEZONES, region)) {
+    fail(file, `region ${JSON.stringify(value)} is not one of ${Object.keys(REGION_TIMEZONES).join(', ')}`);
+  }
+  return region;
 }
 
 /** `{ "<ordinal>": <unix seconds> | "<ISO 8601>" | "YYYY/MM/DD HH:MM:SS" }` */

@@ -17,6 +17,8 @@ export interface GameExport {
   events: MasterDb | null;
   /** The English client's unit database under en/, when present. */
   english: MasterDb | null;
+  /** The English client's event_common under en/, when present: English event names. */
+  englishEvents: MasterDb | null;
   meta: Meta;
   releaseDates: Map<number, number>;
   sets: CuratedSet[];
@@ -41,12 +43,15 @@ export function readExport(root: string, report: BuildReport, inputDigest: strin
     file ? MasterDb.open(file, releaseKeys, report, label) : null;
   const englishRoot = path.join(root, 'en');
   const englishKeys = new Map([...keys, ...readKeys(path.join(englishRoot, 'release_info.json'))]);
+  const hasEnglish = fs.existsSync(englishRoot);
+  const openEnglish = (name: string) => (hasEnglish ? open(findDatabase(englishRoot, name, report), englishKeys, 'en/') : null);
   const meta = readMeta(root);
   return {
     root,
     unit: open(unitFile, keys)!,
     events: open(findDatabase(root, 'event_common', report), keys),
-    english: fs.existsSync(englishRoot) ? open(findDatabase(englishRoot, 'unit', report), englishKeys, 'en/') : null,
+    english: openEnglish('unit'),
+    englishEvents: openEnglish('event_common'),
     meta,
     releaseDates: readReleaseDates(root, meta),
     sets: readSets(root),
@@ -57,5 +62,5 @@ export function readExport(root: string, report: BuildReport, inputDigest: strin
 }
 
 export function closeExport(game: GameExport): void {
-  for (const db of [game.unit, game.events, game.english]) db?.close();
+  for (const db of [game.unit, game.events, game.english, game.englishEvents]) db?.close();
 }

@@ -1,6 +1,7 @@
-/** Timestamps in the export: unix seconds, ISO 8601, or the client's local `YYYY/MM/DD HH:MM:SS`. */
+/** Timestamps in the export: unix seconds, ISO 8601, or the client's local `YYYY/MM/DD H:MM:SS`. */
 
-const LOCAL = /^(\d{4})[/-](\d{2})[/-](\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;
+// Real exports write early hours with one digit (`2013/05/03 0:00:01`).
+const LOCAL = /^(\d{4})[/-](\d{2})[/-](\d{2})[ T](\d{1,2}):(\d{2}):(\d{2})$/;
 const OFFSET = /^([+-])(\d{2}):?(\d{2})$/;
 
 /** Minutes east of UTC for an offset like "+09:00". */

@@ -1,7 +1,9 @@
 /** Builds the whole domain model from a game export: the one place that knows how parts link up. */
 import type { GameExport } from '../input/readExport.ts';
 import type { BuildReport } from '../report.ts';
-import type { Accessory, Card, CardSet, CenterSkill, Character, Gacha, GameEvent, MemberTag, Pair, Skill } from './types.ts';
+import type {
+  Accessory, Card, CardSet, CenterSkill, Character, Gacha, GameEvent, MemberTag, Pair, RemovableSkill, Skill,
+} from './types.ts';
 import { EnglishTexts } from './english.ts';
 import { buildCharacters, buildMemberTags } from './characters.ts';
 import { buildCenterSkills, buildSkills } from './skills.ts';
@@ -12,6 +14,8 @@ import { buildPairs } from './pairs.ts';
 import { buildAccessories } from './accessories.ts';
 import { warnDanglingRefs } from './danglingRefs.ts';
 import { buildEvents, buildGachas } from './happening.ts';
+import { linkEventRewards } from './eventRewards.ts';
+import { buildRemovableSkills } from './removableSkills.ts';
 import { num } from './values.ts';
 
 export interface Model {
@@ -27,6 +31,8 @@ export interface Model {
   pairs: Pair[];
   /** In id order; empty for legacy exports. */
   accessories: Accessory[];
+  /** School Idol Skills in id order. */
+  removableSkills: RemovableSkill[];
   /** In start order. */
   events: GameEvent[];
   gachas: Gacha[];
@@ -66,14 +72,18 @@ export function buildModel(game: GameExport, report: BuildReport): Model {
   const skills = buildSkills(game.unit, english, { tags, characters });
   const centerSkills = buildCenterSkills(game.unit, english, tags);
   const cards = uniqueOrdinals(buildCards(game.unit, english, { skills, centerSkills, characters }, report), report);
+  const events = buildEvents(game.events, {
+    offsetMinutes: game.meta.timezoneOffset, english: new EnglishTexts(game.englishEvents), translations: game.translations,
+  }, report);
+  linkEventRewards(game.events, events, cards, report);
   assignReleaseDates(cards, game.releaseDates);
   const sets = buildSets(game.unit, english, game.sets, cards, report);
   const pairs = buildPairs(game.unit, cards, report);
   const accessories = buildAccessories(game.unit, english, { tags, characters, cards }, report);
-  const events = buildEvents(game.events, game.meta.timezoneOffset, game.translations, report);
+  const removableSkills = buildRemovableSkills(game.unit, english, game.translations);
   const gachas = buildGachas(game.gachas, game.translations);
   return {
     truthVersion: game.meta.truthVersion ?? game.inputHash, tags, characters, skills, centerSkills, cards, sets, pairs, accessories,
-    events, gachas, translations: game.translations,
+    removableSkills, events, gachas, translations: game.translations,
   };
 }

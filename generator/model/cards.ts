@@ -123,6 +123,7 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
       albumSeriesId: numOrNull(row.album_series_id) || null,
       releaseDate: null,
       releaseDateIsDirty: true,
+      events: [],
       setIds: [],
       levels,
       normalIconAsset: typeof row.normal_icon_asset === 'string' && row.normal_icon_asset ? row.normal_icon_asset : null,

@@ -1,12 +1,13 @@
 /**
  * What happens when: events from event_common's event_m (local-time strings of the
- * export's region) and the curated gachas. Names get a secondary text from the crowd
- * translations, since neither source carries one.
+ * export's region) and the curated gachas. Event names get their secondary text from the
+ * English export's event_m, else from the crowd translations; gacha names from the latter.
  */
 import type { MasterDb, DbRow } from '../input/masterDb.ts';
 import type { CuratedGacha } from '../input/curated.ts';
 import { toUnixSeconds } from '../input/time.ts';
 import type { BuildReport } from '../report.ts';
+import type { EnglishTexts } from './english.ts';
 import type { Gacha, GameEvent, Text } from './types.ts';
 import { num, numOrNull, text } from './values.ts';
 
@@ -16,8 +17,15 @@ function translated(name: string, translations: Map<string, string>): Text {
   return text(name, translations.get(name));
 }
 
+/** How event_m rows are read: the export's time zone and where secondary names come from. */
+export interface EventSources {
+  offsetMinutes: number;
+  english: EnglishTexts;
+  translations: Map<string, string>;
+}
+
 /** One event_m row, or null (with a warning naming the row) when its start or end is unreadable. */
-function readEvent(row: DbRow, offsetMinutes: number, translations: Map<string, string>, report: BuildReport): GameEvent | null {
+function readEvent(row: DbRow, { offsetMinutes, english, translations }: EventSources, report: BuildReport): GameEvent | null {
   const id = num(row.event_id);
   const start = toUnixSeconds(row.start_date, offsetMinutes);
   const end = toUnixSeconds(row.end_date, offsetMinutes);
@@ -27,22 +35,25 @@ function readEvent(row: DbRow, offsetMinutes: number, translations: Map<string, 
   }
   const name = typeof row.name === 'string' ? row.name : '';
   return {
-    id, name: translated(name, translations), type: numOrNull(row.event_category_id), start, end,
+    id,
+    name: text(name, english.get('event_m', 'event_id', id), translations.get(name)),
+    type: numOrNull(row.event_category_id),
+    start,
+    end,
     resultEnd: toUnixSeconds(row.close_date, offsetMinutes),
+    rewardCards: [],
   };
 }
 
-/** Events in start order (then id); none when the export has no event_common database. */
-export function buildEvents(
-  db: MasterDb | null, offsetMinutes: number, translations: Map<string, string>, report: BuildReport,
-): GameEvent[] {
+/** Events in start order (then id), their cards not yet linked; none when the export has no event_common database. */
+export function buildEvents(db: MasterDb | null, sources: EventSources, report: BuildReport): GameEvent[] {
   if (!db) return [];
   if (!db.hasTable('event_m')) {
     report.warn(`${db.file}: no event_m table; no events are published`);
     return [];
   }
   return db.rows('event_m')
-    .map((row) => readEvent(row, offsetMinutes, translations, report))
+    .map((row) => readEvent(row, sources, report))
     .filter((e): e is GameEvent => e !== null)
     .sort((a, b) => byStart(a, b) || a.id - b.id);
 }

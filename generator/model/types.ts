@@ -118,10 +118,12 @@ export interface Card {
   /** Always idolized (promo cards). */
   preTransformed: boolean;
   albumSeriesId: number | null;
-  /** Unix seconds, null when nothing curated is near. */
+  /** Unix seconds: curated, else the start of the first event rewarding the card, else estimated; null when nothing is known. */
   releaseDate: number | null;
   /** The date is estimated from neighbouring ordinals. */
   releaseDateIsDirty: boolean;
+  /** The events that reward this card, in start order. */
+  events: GameEvent[];
   /** Ids of the sets whose files hold this card, sorted. */
   setIds: string[];
   /** Levels 1 to the highest cap the card can reach. */
@@ -210,14 +212,34 @@ export interface Accessory {
 
 /** An event of event_common's event_m; times in unix seconds. */
 export interface GameEvent {
+  /** event_id */
   id: number;
+  /** Secondary: the English export's event_m, else the crowd translations. */
   name: Text;
-  /** event_category_id; null when absent. */
+  /** event_category_id; null when the export lacks it. */
   type: number | null;
   start: number;
   end: number;
   /** close_date: when results close; null when absent or unreadable. */
   resultEnd: number | null;
+  /** Readable cards the event rewards (add_type 1001 in its reward tables), in ordinal order, each once. */
+  rewardCards: Card[];
+}
+
+/** A School Idol Skill: one row of unit_removable_skill_m. */
+export interface RemovableSkill {
+  /** unit_removable_skill_id */
+  id: number;
+  /** Secondary: the English export, else the name_en column, else a crowd translation. */
+  name: Text;
+  /** Likewise; null when the row has no description. */
+  description: Text | null;
+  /**
+   * Every other column of the row as stored (snake_case names, as in the table), for publishing
+   * "the fields the table has"; the *_en forms of name and description live in the Texts above,
+   * and the encryption bookkeeping (release_tag, _encryption_release_id) is left out.
+   */
+  columns: Record<string, string | number | null>;
 }
 
 /** A curated gacha (input/gachas.json). */

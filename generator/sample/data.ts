@@ -159,16 +159,58 @@ export const ACCESSORIES: AccessorySpec[] = [
   { id: 9, name: 'かなでの帽子', nameEn: "Kanade's Hat", rarity: 3, effectType: 2000, triggerType: 3, triggerEffectType: 0, targets: [[3, 105]] },
 ];
 
-/** [event_id, name, start (JP local), length in days] */
-export const EVENTS: [number, string, string, number][] = [
-  [1, 'はじまりのステージ', '2019/04/20 16:00:00', 10],
-  [2, 'なつやすみフェス', '2019/08/10 16:00:00', 10],
-  [3, 'ほしぞらマラソン', '2020/01/15 16:00:00', 12],
-  [4, 'さくらメドレー', '2020/04/01 16:00:00', 9],
-  [5, 'ノヴァ・チャレンジ', '2021/06/05 16:00:00', 10],
-  [6, 'ステラ・カップ', '2022/02/12 16:00:00', 10],
-  [7, 'ゆきどけライブ', '2023/03/03 16:00:00', 8],
-  [8, 'ありがとうフェスタ', '2024/11/20 16:00:00', 14],
+/**
+ * [event_id, name, start (JP local; real exports write early hours with one digit), length in days,
+ * event_category_id, name in the English export (null: not there)]. Event 9 reruns event 1.
+ */
+export const EVENTS: [number, string, string, number, number, string | null][] = [
+  [1, 'はじまりのステージ', '2019/04/20 16:00:00', 10, 1, null],
+  [2, 'なつやすみフェス', '2019/08/10 16:00:00', 10, 2, null],
+  [3, 'ほしぞらマラソン', '2020/01/15 16:00:00', 12, 1, null],
+  [4, 'さくらメドレー', '2020/04/01 16:00:00', 9, 3, 'Cherry Blossom Medley'],
+  [5, 'ノヴァ・チャレンジ', '2021/06/05 16:00:00', 10, 4, 'Nova Challenge'],
+  [6, 'ステラ・カップ', '2022/02/12 16:00:00', 10, 2, null],
+  [7, 'ゆきどけライブ', '2023/03/03 16:00:00', 8, 5, null],
+  [8, 'ありがとうフェスタ', '2024/11/20 16:00:00', 14, 3, null],
+  [9, 'はじまりのステージ・アンコール', '2025/01/10 9:00:00', 7, 1, null],
+];
+
+/** The reward tables of event_common (each with its parent table naming the event). */
+export type RewardTable = 'point_count' | 'point_ranking' | 'live_ranking';
+
+/** [event_id, reward table, add_type, item]: add_type 1001 is a card, its item here the card's ordinal. */
+export const EVENT_REWARDS: [number, RewardTable, number, number][] = [
+  [1, 'point_count', 3000, 50000], // game money: not a card
+  [1, 'point_count', 1001, 12],
+  [1, 'point_ranking', 1001, 12], // the same card from two tables of one event
+  [2, 'point_ranking', 1001, 15],
+  [5, 'live_ranking', 1001, 26],
+  [8, 'point_count', 1001, 36], // a card row that stays encrypted: no card to link
+  [9, 'point_count', 1001, 12], // the rerun: card 12 keeps event 1's date
+];
+
+export interface RemovableSkillSpec {
+  id: number;
+  name: string;
+  /** In the English export. */
+  nameEn?: string;
+  /** The name_en column of the main export. */
+  nameEnColumn?: string;
+  description: string;
+  size: number;
+  /** 1 a flat stat bonus, 2 a percentage, 3 team-wide. */
+  effectType: number;
+  effectValue: number;
+  /** [trigger_reference_type, trigger_type]: 4 with a member tag limits it to that group. */
+  trigger?: [number, number];
+}
+
+/** School Idol Skills (unit_removable_skill_m). */
+export const REMOVABLE_SKILLS: RemovableSkillSpec[] = [
+  { id: 1, name: 'ほしのしずく', nameEn: 'Star Drop', description: 'スマイル+150', size: 1, effectType: 1, effectValue: 150 },
+  { id: 2, name: 'つきのかけら', nameEn: 'Moon Shard', description: 'ピュア+8%', size: 2, effectType: 2, effectValue: 8 },
+  { id: 3, name: 'そらのうた', nameEnColumn: 'Song of the Sky', description: 'チーム全体のクール+2%', size: 3, effectType: 3, effectValue: 2 },
+  { id: 4, name: 'ステラのちかい', description: 'ステラのメンバーのスマイル+3%', size: 4, effectType: 2, effectValue: 3, trigger: [4, 4] },
 ];
 
 /** Curated release dates (unix seconds or ISO 8601) for some ordinals; the rest are estimated. */

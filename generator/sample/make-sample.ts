@@ -11,9 +11,9 @@ import { Command } from 'commander';
 import { dumpSql, type Row, type TableDump } from './sql.ts';
 import { encryptValues, sampleKey } from './encrypt.ts';
 import {
-  ACCESSORIES, ALBUM_SERIES, CARDS, CENTER_SKILLS, CHARACTERS, CURATED_SETS, EVENTS, GACHAS,
-  KEYED_RELEASE, MEMBER_TAGS, PAIRS, RARITIES, RELEASE_DATES, SKILLS, TRANSLATIONS,
-  unitIdOf, type AccessorySpec, type CardSpec,
+  ACCESSORIES, ALBUM_SERIES, CARDS, CENTER_SKILLS, CHARACTERS, CURATED_SETS, EVENT_REWARDS, EVENTS, GACHAS,
+  KEYED_RELEASE, MEMBER_TAGS, PAIRS, RARITIES, RELEASE_DATES, REMOVABLE_SKILLS, SKILLS, TRANSLATIONS,
+  unitIdOf, type AccessorySpec, type CardSpec, type RewardTable,
 } from './data.ts';
 
 export interface SampleOptions {
@@ -277,7 +277,30 @@ function unitTables(cards: CardSpec[], accessories: AccessorySpec[], keys: Map<n
       columns: { accessory_asset_id: 'INTEGER PRIMARY KEY', icon_asset: 'TEXT' },
       rows: accessories.map((a) => ({ accessory_asset_id: 500 + a.id, icon_asset: accessoryIconPath(500 + a.id) })),
     },
+    removableSkillTable(),
   ];
+}
+
+/** unit_removable_skill_m with the columns real exports have. */
+function removableSkillTable(): TableDump {
+  return {
+    name: 'unit_removable_skill_m',
+    columns: {
+      unit_removable_skill_id: 'INTEGER PRIMARY KEY', name: 'TEXT', name_en: 'TEXT', skill_type: 'INTEGER', unit_rarity: 'INTEGER',
+      level: 'INTEGER', icon_asset: 'TEXT', bond_asset: 'TEXT', size: 'INTEGER', description: 'TEXT', description_en: 'TEXT',
+      effect_range: 'INTEGER', effect_type: 'INTEGER', effect_value: 'REAL', fixed_value_flag: 'INTEGER',
+      target_reference_type: 'INTEGER', target_type: 'INTEGER', trigger_reference_type: 'INTEGER', trigger_type: 'INTEGER',
+      sub_skill_id: 'INTEGER', selling_price: 'INTEGER', release_tag: 'TEXT', _encryption_release_id: 'INTEGER',
+    },
+    rows: REMOVABLE_SKILLS.map((k) => ({
+      unit_removable_skill_id: k.id, name: k.name, name_en: k.nameEnColumn ?? null, skill_type: 1, unit_rarity: null, level: 1,
+      icon_asset: `assets/image/skill/s_${k.id}.png`, bond_asset: `assets/image/skill/b_${k.id}.png`, size: k.size,
+      description: k.description, description_en: null, effect_range: k.effectType === 3 ? 2 : 1, effect_type: k.effectType,
+      effect_value: k.effectValue, fixed_value_flag: k.effectType === 1 ? 1 : 0, target_reference_type: 0, target_type: 0,
+      trigger_reference_type: k.trigger?.[0] ?? 0, trigger_type: k.trigger?.[1] ?? 0, sub_skill_id: null,
+      selling_price: 500 * k.size, release_tag: null, _encryption_release_id: null,
+    })),
+  };
 }
 
 /** The English client's export: texts only, and missing the newest cards. */
@@ -296,21 +319,67 @@ function englishTables(cards: CardSpec[], accessories: AccessorySpec[]): TableDu
     { name: 'unit_skill_m', columns: { unit_skill_id: 'INTEGER PRIMARY KEY', name: 'TEXT' }, rows: SKILLS.map(([id, , en]) => ({ unit_skill_id: id, name: en })) },
     { name: 'album_series_m', columns: { album_series_id: 'INTEGER PRIMARY KEY', name: 'TEXT' }, rows: ALBUM_SERIES.map(([id, , en]) => ({ album_series_id: id, name: en })) },
     { name: 'accessory_m', columns: { accessory_id: 'INTEGER PRIMARY KEY', name: 'TEXT' }, rows: accessories.map((a) => ({ accessory_id: a.id, name: a.nameEn })) },
+    {
+      name: 'unit_removable_skill_m',
+      columns: { unit_removable_skill_id: 'INTEGER PRIMARY KEY', name: 'TEXT' },
+      rows: REMOVABLE_SKILLS.filter((k) => k.nameEn).map((k) => ({ unit_removable_skill_id: k.id, name: k.nameEn! })),
+    },
+  ];
+}
+
+/** Local times as the client writes them: the hour without a leading zero. */
+const localTime = (ms: number) => {
+  const [date, time] = new Date(ms).toISOString().slice(0, 19).split('T');
+  return `${date.replace(/-/g, '/')} ${time.replace(/^0(\d)/, '$1')}`;
+};
+
+/** Milliseconds of a local time string, read as if UTC: only differences of days matter here. */
+const localMs = (s: string) => {
+  const [y, mo, d, h, mi, sec] = s.split(/[/ :]/).map(Number);
+  return Date.UTC(y, mo - 1, d, h, mi, sec);
+};
+
+/** A reward table and its parent table, one parent row per reward (SPEC 2.3). */
+function rewardTables(kind: RewardTable): TableDump[] {
+  const rewards = EVENT_REWARDS.filter(([, table]) => table === kind);
+  const parentId = `event_${kind}_id`;
+  const step: Record<string, string> = kind === 'point_count' ? { point_count: 'INTEGER' } : { rank_min: 'INTEGER', rank_max: 'INTEGER' };
+  return [
+    {
+      name: `event_${kind}_m`,
+      columns: { [parentId]: 'INTEGER PRIMARY KEY', event_id: 'INTEGER', ...step },
+      rows: rewards.map(([event], i) => ({ [parentId]: i + 1, event_id: event, point_count: (i + 1) * 10000, rank_min: i * 100 + 1, rank_max: (i + 1) * 100 })),
+    },
+    {
+      name: `event_${kind}_reward_m`,
+      columns: { [`event_${kind}_reward_id`]: 'INTEGER PRIMARY KEY', [parentId]: 'INTEGER', add_type: 'INTEGER', item_id: 'INTEGER', amount: 'INTEGER' },
+      rows: rewards.map(([, , addType, item], i) => ({
+        [`event_${kind}_reward_id`]: i + 1, [parentId]: i + 1, add_type: addType, item_id: addType === 1001 ? unitIdOf(item) : item, amount: 1,
+      })),
+    },
   ];
 }
 
 function eventTables(): TableDump[] {
-  const fmt = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ').replace(/-/g, '/');
-  // Local-time strings are handled as if UTC: only differences of days matter here.
-  const local = (s: string) => new Date(s.replace(/\//g, '-').replace(' ', 'T') + 'Z');
+  return [
+    {
+      name: 'event_m',
+      columns: { event_id: 'INTEGER PRIMARY KEY', event_category_id: 'INTEGER', name: 'TEXT', start_date: 'TEXT', end_date: 'TEXT', close_date: 'TEXT' },
+      rows: EVENTS.map(([id, name, start, days, category]) => {
+        const end = localMs(start) + days * 86400e3 - 3600e3;
+        return { event_id: id, event_category_id: category, name, start_date: start, end_date: localTime(end), close_date: localTime(end + 3 * 86400e3) };
+      }),
+    },
+    ...(['point_count', 'point_ranking', 'live_ranking'] as const).flatMap(rewardTables),
+  ];
+}
+
+/** The English client's event_common: the names it has. */
+function englishEventTables(): TableDump[] {
   return [{
     name: 'event_m',
-    columns: { event_id: 'INTEGER PRIMARY KEY', name: 'TEXT', start_date: 'TEXT', end_date: 'TEXT', close_date: 'TEXT' },
-    rows: EVENTS.map(([id, name, start, days]) => {
-      const end = new Date(local(start).getTime() + days * 86400e3 - 3600e3);
-      const close = new Date(end.getTime() + 3 * 86400e3);
-      return { event_id: id, name, start_date: start, end_date: fmt(end), close_date: fmt(close) };
-    }),
+    columns: { event_id: 'INTEGER PRIMARY KEY', name: 'TEXT' },
+    rows: EVENTS.filter((e) => e[5]).map(([id, , , , , nameEn]) => ({ event_id: id, name: nameEn })),
   }];
 }
 
@@ -368,8 +437,9 @@ export async function writeSampleExport(dir: string, options: SampleOptions = {}
   await writeDatabase(dir, 'unit', 'unit', unitTables(cards, accessories, keys), format);
   await writeDatabase(dir, 'event', 'event_common', eventTables(), format);
   await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', englishTables(cards, accessories), format);
+  await writeDatabase(path.join(dir, 'en'), 'event', 'event_common', englishEventTables(), format);
   await fs.writeFile(path.join(dir, 'release_info.json'), json({ [KEYED_RELEASE]: sampleKey(KEYED_RELEASE).toString('base64') }));
-  await fs.writeFile(path.join(dir, 'meta.json'), json({ truth_version: 'sample-2026.11', timezone: '+09:00' }));
+  await fs.writeFile(path.join(dir, 'meta.json'), json({ truth_version: 'sample-2026.11', region: 'jp' }));
   await fs.writeFile(path.join(dir, 'release_dates.json'), json(RELEASE_DATES));
   await fs.writeFile(path.join(dir, 'sets.json'), json(CURATED_SETS));
   await fs.writeFile(path.join(dir, 'gachas.json'), json(GACHAS));

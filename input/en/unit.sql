@@ -75,4 +75,7 @@ INSERT INTO accessory_m VALUES(6, 'Practice Beads');
 INSERT INTO accessory_m VALUES(7, 'Power Stone');
 INSERT INTO accessory_m VALUES(8, 'Aoi''s Hairpin');
 INSERT INTO accessory_m VALUES(9, 'Kanade''s Hat');
+CREATE TABLE unit_removable_skill_m (unit_removable_skill_id INTEGER PRIMARY KEY, name TEXT);
+INSERT INTO unit_removable_skill_m VALUES(1, 'Star Drop');
+INSERT INTO unit_removable_skill_m VALUES(2, 'Moon Shard');
 COMMIT;
