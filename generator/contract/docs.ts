@@ -16,7 +16,9 @@ export function typeOf(schema: Schema): string {
     const item = typeOf(schema.items);
     return item.includes(' ') ? `(${item})[]` : `${item}[]`;
   }
-  if (schema.type === 'object' && schema.properties) return `{${Object.keys(schema.properties).join(', ')}}`;
+  if (schema.type === 'object' && schema.properties) {
+    return `{${Object.entries<Schema>(schema.properties).map(([k, v]) => (v.type === 'object' ? k : `${k}: ${typeOf(v)}`)).join(', ')}}`;
+  }
   if (schema.type === 'object' && schema.patternProperties) return `{string: ${typeOf(Object.values(schema.patternProperties)[0] as Schema)}}`;
   return String(schema.type);
 }

@@ -7,8 +7,9 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import {
-  AccessoriesResponse, Accessory, AccessoryList, Card, CardBrief, CardList, CardsResponse, CenterSkill, Character,
-  Happening, Info, ObjectBrief, ObjectList, ObjectResult, PairList, ReadTlBody, SetList, Skill, TranslationIndex, Translations,
+  AccessoriesResponse, Accessory, AccessoryList, Card, CardBrief, CardList, CardsResponse, CenterSkill, Character, GameEvent,
+  Happening, Info, ObjectBrief, ObjectList, ObjectResult, PairList, ReadTlBody, RemovableSkill, SetList, Skill, TranslationIndex,
+  Translations,
 } from './schemas.ts';
 
 /** Query parameters every JSON GET route takes (edge; SPEC 4). */
@@ -62,6 +63,8 @@ export const OBJECT_TYPES = {
   skill_t: { object: Skill, brief: ObjectBrief, about: 'a card skill (unit_skill_id)' },
   leader_skill_t: { object: CenterSkill, brief: ObjectBrief, about: 'a center skill (unit_leader_skill_id)' },
   accessory_t: { object: Accessory, brief: ObjectBrief, about: 'an accessory (accessory_id)' },
+  event_t: { object: GameEvent, brief: ObjectBrief, about: 'an event (event_id)' },
+  removable_skill_t: { object: RemovableSkill, brief: ObjectBrief, about: 'a School Idol Skill (unit_removable_skill_id)' },
 } as const;
 export type ObjectType = keyof typeof OBJECT_TYPES;
 export const OBJECT_TYPE_NAMES = Object.keys(OBJECT_TYPES) as ObjectType[];

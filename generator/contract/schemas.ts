@@ -58,6 +58,13 @@ export const CenterSkill = named('CenterSkill', obj({
   extra_percent: Int,
 }, 'A card center skill (seed 2.3); the extra_* fields are 0 / "" when it has no extra effect.'));
 
+const CardEvent = obj({
+  id: Int,
+  name: Str,
+  name_en: nullable(Str),
+  start_date: Int,
+}, '(extra) An event that rewards the card (event_t has the rest).');
+
 const CardImages = obj({
   icon: nullable(Str),
   icon_idolized: nullable(Str),
@@ -97,6 +104,7 @@ export const Card = named('Card', obj({
   }, 'release_date in unix seconds; release_date_is_dirty 1 when it is estimated.'),
   sets: Type.Array(Str),
   images: CardImages,
+  events: extra(Type.Array(CardEvent), 'the events that reward the card, in start order'),
   smile: ints,
   pure: ints,
   cool: ints,
@@ -239,6 +247,28 @@ export const Happening = named('Happening', obj({
   gachas: Type.Array(HappeningGacha),
 }, 'Events and gachas, newest first.'));
 
+export const GameEvent = named('Event', obj({
+  id: Int,
+  name: Str,
+  name_en: nullable(Str),
+  type: nullable(Int),
+  start_date: Int,
+  end_date: Int,
+  result_end_date: nullable(Int),
+  reward_ordinals: ints,
+}, 'An event (event_t): dates in unix seconds; reward_ordinals are the readable cards it rewards, in ordinal order.'));
+
+export const RemovableSkill = named('RemovableSkill', Type.Object({
+  id: Int,
+  name: Str,
+  name_en: nullable(Str),
+  description: nullable(Str),
+  description_en: nullable(Str),
+}, {
+  additionalProperties: Type.Union([Str, Num, Type.Null()]),
+  description: 'A School Idol Skill (unit_removable_skill_m): the fields above, then every other column of the table as stored.',
+}));
+
 /** `{"result": [...]}`: one entry per requested id in request order, null for a missing id. */
 export const ObjectResult = <S extends TSchema>(schema: S) => obj({ result: Type.Array(nullable(schema)) });
 
@@ -284,6 +314,8 @@ export type ObjectBriefJson = Static<typeof ObjectBrief>;
 export type ErrorJson = Static<typeof ErrorBody>;
 export type Flag = Static<typeof Flag>;
 export type CardsJson = Static<typeof CardsResponse>;
+export type EventJson = Static<typeof GameEvent>;
+export type RemovableSkillJson = Static<typeof RemovableSkill>;
 export type CardListJson = Static<typeof CardList>;
 export type SetListJson = Static<typeof SetList>;
 export type PairListJson = Static<typeof PairList>;

@@ -87,6 +87,7 @@ function cardJson(card: Card): CardJson {
     extra_data: { release_date: card.releaseDate, release_date_is_dirty: flag(card.releaseDateIsDirty) },
     sets: card.setIds,
     images: renderCardImages(card),
+    events: card.events.map((e) => ({ id: e.id, name: e.name.original, name_en: e.name.secondary, start_date: e.start })),
     smile: card.levels.smile,
     pure: card.levels.pure,
     cool: card.levels.cool,

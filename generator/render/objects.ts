@@ -4,9 +4,9 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { Model } from '../model/buildModel.ts';
-import type { Card, Character, MemberTag, Text } from '../model/types.ts';
+import type { Card, Character, GameEvent, MemberTag, RemovableSkill, Text } from '../model/types.ts';
 import { OBJECT_TYPES, objectEndpoint, objectRef, type ObjectType } from '../contract/endpoints.ts';
-import type { CardBriefJson, CharacterJson } from '../contract/schemas.ts';
+import type { CardBriefJson, CharacterJson, EventJson, RemovableSkillJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
 import { renderCard, renderCenterSkill, renderSkill } from './cards.ts';
 import { renderAccessory } from './accessories.ts';
@@ -46,6 +46,31 @@ function renderCharacter(character: Character, tags: Map<number, MemberTag>, car
   };
 }
 
+function renderEvent(event: GameEvent): EventJson {
+  return {
+    id: event.id,
+    name: event.name.original,
+    name_en: event.name.secondary,
+    type: event.type,
+    start_date: event.start,
+    end_date: event.end,
+    result_end_date: event.resultEnd,
+    reward_ordinals: event.rewardCards.map((c) => c.ordinal),
+  };
+}
+
+/** The named fields first, then the table's other columns as stored (never overriding a named field). */
+function renderRemovableSkill(skill: RemovableSkill): RemovableSkillJson {
+  const named = {
+    id: skill.id,
+    name: skill.name.original,
+    name_en: skill.name.secondary,
+    description: skill.description?.original ?? null,
+    description_en: skill.description?.secondary ?? null,
+  };
+  return { ...named, ...Object.fromEntries(Object.entries(skill.columns).filter(([column]) => !Object.hasOwn(named, column))) };
+}
+
 function publish<T extends ObjectType, I extends { id: number }>(files: SiteFiles, type: T, source: ObjectSource<T, I>): void {
   const { object, list } = objectEndpoint[type];
   const items = [...source.items].sort((a, b) => a.id - b.id);
@@ -61,4 +86,6 @@ export function renderObjects(model: Model, files: SiteFiles): void {
   publish(files, 'skill_t', { items: model.skills.values(), render: renderSkill, brief: named });
   publish(files, 'leader_skill_t', { items: model.centerSkills.values(), render: renderCenterSkill, brief: named });
   publish(files, 'accessory_t', { items: model.accessories, render: renderAccessory, brief: named });
+  publish(files, 'event_t', { items: model.events, render: renderEvent, brief: named });
+  publish(files, 'removable_skill_t', { items: model.removableSkills, render: renderRemovableSkill, brief: named });
 }

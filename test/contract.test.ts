@@ -1,0 +1,206 @@
+/**
+ * The contract as code: openapi.json is valid OpenAPI 3.1, every published file of the
+ * sample and of a generated 4,000-card export validates against the schema its endpoint
+ * publishes, the values keep the seed's field types, and the README's API section is the
+ * one generated from the declarations.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { allEndpoints, type Endpoint } from '../generator/contract/endpoints.ts';
+import { apiMarkdown } from '../generator/contract/docs.ts';
+import { writeSampleExport } from '../generator/sample/make-sample.ts';
+import { buildInto, buildSample, readJson, tempDir } from './helpers.ts';
+
+type Json = any;
+
+/** The seed's field tables (sections 2.1-2.10): every listed field, with the seed's type. */
+const SEED = {
+  card: {
+    id: 'integer', ordinal: 'integer', title: 'string', title_en: 'string', char_name: 'string', original_char_name: 'string',
+    type_id: 'integer', illustrator: 'null|string', is_transform_disabled: 'flag', is_support_card: 'flag', is_costume_card: 'flag',
+    is_pre_transformed: 'flag', rarity: 'integer', attribute: 'integer', skill: 'object|null', center_skill: 'object|null',
+    hp_base: 'integer', normal_max_kizuna: 'integer', transformed_max_kizuna: 'integer', normal_max_level: 'integer',
+    transformed_max_level: 'integer', normal_max_level_exp: 'integer', transformed_max_level_exp: 'integer',
+    affiliation: 'integer', year: 'integer', sub_affiliation: 'integer', album_page_id: 'integer', extra_data: 'object',
+    sets: 'array', smile: 'array', pure: 'array', cool: 'array', stamina: 'array', sell_price: 'array', exp_given: 'array',
+  },
+  skill: {
+    id: 'integer', name: 'string', name_en: 'string', trigger_type: 'integer', effect_type: 'integer', level_max: 'integer',
+    probability: 'array', effect_val: 'array', effect_dur: 'array', trigger_val: 'array',
+  },
+  centerSkill: {
+    id: 'integer', name: 'string', name_en: 'string', effect_type: 'integer', percent: 'integer', extra_apply_type_name: 'string',
+    extra_apply_type_name_en: 'string', extra_apply_type: 'integer', extra_effect: 'integer', extra_percent: 'integer',
+  },
+  stub: { id: 'integer', ordinal: 'integer', char_name: 'string', is_transform_disabled: 'flag', is_pre_transformed: 'flag', rarity: 'integer' },
+  accessory: {
+    id: 'integer', rarity: 'integer', name: 'string', name_en: 'string', level_max: 'integer', icon_name: 'string',
+    trigger_type: 'null|integer', effect_type: 'integer', effect_targets: 'null|array', effect_target_name: 'null|string',
+    is_limited: 'boolean', unit_ordinal: 'null|integer', unit_type_id: 'null|integer', smile: 'array', pure: 'array', cool: 'array',
+    probability: 'array', effect_val: 'array', effect_dur: 'array', trigger_val: 'array',
+  },
+} satisfies Record<string, Record<string, string>>;
+
+const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
+const fits = (value: unknown, type: string) => type.split('|').some((t) => (t === 'flag' ? value === 0 || value === 1 : kindOf(value) === t));
+
+/** Fields of `object` that are missing or not of the seed's type, as "<field>: <value>". */
+function seedMismatches(object: Json, table: Record<string, string>): string[] {
+  return Object.entries(table).filter(([k, t]) => !(k in object) || !fits(object[k], t)).map(([k]) => `${k}: ${JSON.stringify(object[k])}`);
+}
+
+/** A regex matching the files an endpoint publishes: each `{param}` of its file template is one path segment part. */
+function filePattern(endpoint: Endpoint): RegExp {
+  const template = (endpoint.file as (...args: string[]) => string)(...Array.from({ length: endpoint.file!.length }, () => '\0'));
+  return new RegExp(`^${template.split('\0').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
+}
+
+/** Validators of each static endpoint's response, built from the published openapi.json. */
+function validators(openapi: Json) {
+  const ajv = new Ajv2020({ strict: false, allErrors: false });
+  return allEndpoints().filter((e) => e.file).map((endpoint) => {
+    const schema = openapi.paths[endpoint.route][endpoint.method].responses['200'].content['application/json'].schema;
+    return { endpoint, pattern: filePattern(endpoint), validate: ajv.compile({ ...schema, components: openapi.components }) };
+  });
+}
+
+/** Every JSON file under api/ that is not the 404 body, each checked against its endpoint's schema. */
+async function validateSite(out: string): Promise<{ checked: number; failures: string[]; byRoute: Map<string, number> }> {
+  const openapi = await readJson(out, 'api/v1/openapi.json');
+  const checks = validators(openapi);
+  const failures: string[] = [];
+  const byRoute = new Map<string, number>();
+  const files = await fg('api/v1/**/*.json', { cwd: out });
+  for (const rel of files) {
+    const matching = checks.filter((c) => c.pattern.test(rel));
+    // A file matching several templates (card/set_list.json and card/{ordinal}.json) belongs to the literal one.
+    const check = matching.find((c) => !c.endpoint.file!.length) ?? matching[0];
+    if (!check) {
+      failures.push(`${rel}: no endpoint declares it`);
+      continue;
+    }
+    byRoute.set(check.endpoint.route, (byRoute.get(check.endpoint.route) ?? 0) + 1);
+    if (!check.validate(await readJson(out, rel))) failures.push(`${rel}: ${JSON.stringify(check.validate.errors?.slice(0, 2))}`);
+  }
+  return { checked: files.length, failures, byRoute };
+}
+
+function seedFailures(cards: Json[], stubs: Json[], accessories: Json[]): string[] {
+  const failures: string[] = [];
+  const check = (what: string, object: Json, table: Record<string, string>) => {
+    const bad = seedMismatches(object, table);
+    if (bad.length) failures.push(`${what}: ${bad.join(', ')}`);
+  };
+  for (const c of cards) {
+    check(`card ${c.ordinal}`, c, SEED.card);
+    if (c.skill) check(`card ${c.ordinal} skill`, c.skill, SEED.skill);
+    if (c.center_skill) check(`card ${c.ordinal} center_skill`, c.center_skill, SEED.centerSkill);
+    check(`card ${c.ordinal} extra_data`, c.extra_data, { release_date: 'integer|null', release_date_is_dirty: 'flag' });
+  }
+  for (const s of stubs) check(`stub ${s.ordinal}`, s, SEED.stub);
+  for (const a of accessories) check(`accessory ${a.id}`, a, SEED.accessory);
+  return failures;
+}
+
+async function publishedObjects(out: string) {
+  const cards = await Promise.all((await fg('api/v1/card/*.json', { cwd: out, ignore: ['**/set_list.json'] })).map(async (f) => (await readJson(out, f)).cards[0]));
+  const accessories = await Promise.all((await fg('api/v1/accessory/*.json', { cwd: out })).map(async (f) => (await readJson(out, f)).accessories[0]));
+  return { cards, stubs: (await readJson(out, 'api/v1/card_list.json')).stubs, accessories };
+}
+
+describe('/api/v1/openapi.json', () => {
+  let out: string;
+  beforeAll(async () => ({ out } = await buildSample()));
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(await readJson(out, 'api/v1/openapi.json'));
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+  });
+
+  it('declares every route, with its parameters, its statuses and the error body', async () => {
+    const openapi = await readJson(out, 'api/v1/openapi.json');
+    expect(openapi.openapi).toBe('3.1.0');
+    for (const endpoint of allEndpoints()) {
+      const operation = openapi.paths[endpoint.route]?.[endpoint.method];
+      expect(operation, endpoint.route).toBeDefined();
+      const names = (operation.parameters ?? []).map((p: Json) => `${p.in}:${p.name}`);
+      expect(names).toEqual([...endpoint.parameters.map((p) => `path:${p.name}`), ...endpoint.query.map((q) => `query:${q}`)]);
+      expect(Object.keys(operation.responses).sort()).toEqual(['200', ...endpoint.errors.map(String)].sort());
+      for (const status of endpoint.errors) {
+        expect(operation.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+      }
+    }
+    for (const route of ['/api/v1/card/{ordinals}.json', '/api/v1/card_t/{ids}', '/api/v1/list/event_t', '/api/v1/happening/{time}', '/api/v1/read_tl']) {
+      expect(Object.keys(openapi.paths)).toContain(route);
+    }
+  });
+});
+
+describe('every published file against its schema', () => {
+  it('holds for the sample: each file validates against the schema its endpoint publishes', async () => {
+    const { out } = await buildSample();
+    const { checked, failures, byRoute } = await validateSite(out);
+    expect(failures).toEqual([]);
+    expect(checked).toBeGreaterThan(140);
+    for (const route of ['/api/v1/card/{ordinals}.json', '/api/v1/pair/{pair_id}.json', '/api/v1/card_t/{ids}', '/api/v1/event_t/{ids}', '/api/v1/removable_skill_t/{ids}']) {
+      expect(byRoute.get(route), route).toBeGreaterThan(0);
+    }
+  });
+
+  it('catches a file that breaks its schema (a null title_en, an unknown key)', async () => {
+    const { out } = await buildSample();
+    const copy = path.join(await tempDir(), 'public');
+    fs.cpSync(out, copy, { recursive: true });
+    const card = await readJson(copy, 'api/v1/card/1.json');
+    card.cards[0].title_en = null;
+    fs.writeFileSync(path.join(copy, 'api/v1/card/1.json'), JSON.stringify(card));
+    fs.writeFileSync(path.join(copy, 'api/v1/info.json'), JSON.stringify({ ...(await readJson(copy, 'api/v1/info.json')), extra_key: 1 }));
+    const { failures } = await validateSite(copy);
+    expect(failures.map((f) => f.split(':')[0]).sort()).toEqual(['api/v1/card/1.json', 'api/v1/info.json']);
+    fs.rmSync(path.dirname(copy), { recursive: true, force: true });
+  });
+
+  it('holds for the sample: cards, stubs and accessories keep the seed\'s field types', async () => {
+    const { out } = await buildSample();
+    const { cards, stubs, accessories } = await publishedObjects(out);
+    expect(seedFailures(cards, stubs, accessories)).toEqual([]);
+    expect(cards.length).toBeGreaterThan(30);
+  });
+
+  describe('a generated 4,000-card export', () => {
+    let root: string;
+    let out: string;
+    beforeAll(async () => {
+      root = await tempDir();
+      const input = path.join(root, 'input');
+      await writeSampleExport(input, { cards: 4000, accessories: 600, format: 'sqlite', images: false });
+      ({ out } = await buildInto(input));
+    }, 300_000);
+    afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+    it('publishes only files that validate against their schemas', async () => {
+      const { checked, failures } = await validateSite(out);
+      expect(failures.slice(0, 5)).toEqual([]);
+      expect(checked).toBeGreaterThan(8000);
+    });
+
+    it('keeps the seed\'s field types on every card, stub and accessory', async () => {
+      const { cards, stubs, accessories } = await publishedObjects(out);
+      expect(cards).toHaveLength(stubs.length);
+      expect(seedFailures(cards, stubs, accessories).slice(0, 5)).toEqual([]);
+    });
+  });
+});
+
+describe('README API section', () => {
+  it('is the one generated from the declarations (npm run docs writes it)', () => {
+    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = /<!-- api:begin -->\n([\s\S]*?)<!-- api:end -->/.exec(readme)?.[1];
+    expect(section).toBe(apiMarkdown());
+  });
+});
