@@ -137,8 +137,9 @@ export interface AccessorySpec {
   nameEn: string;
   rarity: number;
   effectType: number;
-  triggerType: number;
-  triggerEffectType: number;
+  /** NULL in real exports except for the special activation 201 (seed 2.7). */
+  triggerType: number | null;
+  triggerEffectType: number | null;
   material?: boolean;
   /** Ordinal of the card it belongs to. */
   card?: number;
@@ -148,15 +149,15 @@ export interface AccessorySpec {
 }
 
 export const ACCESSORIES: AccessorySpec[] = [
-  { id: 1, name: 'ステラのリボン', nameEn: 'Stella Ribbon', rarity: 4, effectType: 11, triggerType: 1, triggerEffectType: 0, card: 21 },
-  { id: 2, name: 'ノヴァのブローチ', nameEn: 'Nova Brooch', rarity: 4, effectType: 9, triggerType: 3, triggerEffectType: 0, card: 23 },
-  { id: 3, name: '未来のペンダント', nameEn: 'Pendant of Tomorrow', rarity: 4, effectType: 11, triggerType: 1, triggerEffectType: 0, card: 35 },
-  { id: 4, name: 'ひまわりの髪飾り', nameEn: 'Sunflower Hair Clip', rarity: 3, effectType: 9, triggerType: 1, triggerEffectType: 0, targets: [[2, 4]] },
+  { id: 1, name: 'ステラのリボン', nameEn: 'Stella Ribbon', rarity: 4, effectType: 11, triggerType: null, triggerEffectType: null, card: 21 },
+  { id: 2, name: 'ノヴァのブローチ', nameEn: 'Nova Brooch', rarity: 4, effectType: 9, triggerType: null, triggerEffectType: null, card: 23 },
+  { id: 3, name: '未来のペンダント', nameEn: 'Pendant of Tomorrow', rarity: 4, effectType: 11, triggerType: null, triggerEffectType: null, card: 35 },
+  { id: 4, name: 'ひまわりの髪飾り', nameEn: 'Sunflower Hair Clip', rarity: 3, effectType: 9, triggerType: null, triggerEffectType: null, targets: [[2, 4]] },
   { id: 5, name: 'ガラスの靴', nameEn: 'Glass Slipper', rarity: 3, effectType: 11, triggerType: 201, triggerEffectType: 3 },
-  { id: 6, name: '練習用ビーズ', nameEn: 'Practice Beads', rarity: 1, effectType: 0, triggerType: 0, triggerEffectType: 0, material: true },
-  { id: 7, name: '強化ストーン', nameEn: 'Power Stone', rarity: 2, effectType: 0, triggerType: 0, triggerEffectType: 0, material: true, icon: false },
-  { id: 8, name: 'あおいのヘアピン', nameEn: "Aoi's Hairpin", rarity: 2, effectType: 5, triggerType: 4, triggerEffectType: 0, card: 10 },
-  { id: 9, name: 'かなでの帽子', nameEn: "Kanade's Hat", rarity: 3, effectType: 2000, triggerType: 3, triggerEffectType: 0, targets: [[3, 105]] },
+  { id: 6, name: '練習用ビーズ', nameEn: 'Practice Beads', rarity: 1, effectType: 0, triggerType: null, triggerEffectType: null, material: true },
+  { id: 7, name: '強化ストーン', nameEn: 'Power Stone', rarity: 2, effectType: 0, triggerType: null, triggerEffectType: null, material: true, icon: false },
+  { id: 8, name: 'あおいのヘアピン', nameEn: "Aoi's Hairpin", rarity: 2, effectType: 5, triggerType: null, triggerEffectType: null, card: 10 },
+  { id: 9, name: 'かなでの帽子', nameEn: "Kanade's Hat", rarity: 3, effectType: 2000, triggerType: null, triggerEffectType: null, targets: [[3, 105]] },
 ];
 
 /**

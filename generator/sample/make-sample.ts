@@ -59,7 +59,7 @@ function accessorySpecs(count = ACCESSORIES.length, cards = cardSpecs()): Access
     const owner = id % 2 === 0 ? owners[id % owners.length] : undefined;
     specs.push({
       id, name: `アクセサリー${id}`, nameEn: `Accessory ${id}`, rarity: (id % 4) + 1,
-      effectType: [9, 11, 5][id % 3], triggerType: [1, 3, 4][id % 3], triggerEffectType: 0, card: owner?.ordinal,
+      effectType: [9, 11, 5][id % 3], triggerType: null, triggerEffectType: null, card: owner?.ordinal,
     });
   }
   return specs;
@@ -133,7 +133,7 @@ function unitTables(cards: CardSpec[], accessories: AccessorySpec[], keys: Map<n
     return Array.from({ length: maxLevel + 2 }, (_, i) => ({
       accessory_id: a.id, level: i + 1, next_exp: a.material ? 0 : (i + 1) * 100,
       effect_value: a.material ? 0 : 1 + i * 0.5, discharge_time: a.material ? 0 : 3 + i * 0.25,
-      trigger_value: a.triggerType === 201 ? 1 : 20 - i, activation_rate: a.material ? 0 : 25 + i * 2,
+      trigger_value: a.triggerType === 201 ? 1 : null, activation_rate: a.material ? 0 : 25 + i * 2,
       smile_diff: (maxLevel + 2 - i) * 10, pure_diff: (maxLevel + 2 - i) * 8, cool_diff: (maxLevel + 2 - i) * 6,
       grant_exp: 100 * a.rarity, merge_cost: 200 * a.rarity, sale_price: 50 * a.rarity,
     }));
