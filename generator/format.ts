@@ -37,6 +37,14 @@ export const LINKED_OBJECTS: Readonly<Record<string, 'skill_t' | 'leader_skill_t
 /** Keys holding unix seconds, which `?datetime=iso8601` rewrites. */
 export const TIMESTAMP_KEYS: ReadonlySet<string> = new Set(['release_date', 'start_date', 'end_date', 'result_end_date']);
 
+/**
+ * Packs: every object also sits in the pack file of its block of PACK_SIZE consecutive
+ * ids (ordinals for cards), keyed by id, so the edge answers a long comma list with one
+ * read per block touched instead of one per id (a 4,000-card export has 8 card packs).
+ */
+export const PACK_SIZE = 512;
+export const packOf = (id: number) => Math.floor(id / PACK_SIZE);
+
 /** The shard holding `original`: FNV-1a (32 bit) of its UTF-8 bytes, modulo the shard count. */
 export function translationShard(original: string, shards: number): number {
   let hash = 0x811c9dc5;

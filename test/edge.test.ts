@@ -100,6 +100,30 @@ describe('/api/v1/card/<ordinals>.json', () => {
   });
 });
 
+describe('reads behind comma lists', () => {
+  /** The paths the handler reads to answer `path`. */
+  async function readsFor(path: string): Promise<string[]> {
+    const seen: string[] = [];
+    const response = await handleRequest(new Request(`https://sif.test${path}`), { ...site, read: (p) => (seen.push(p), site.read(p)) });
+    expect(response!.status).toBe(200);
+    return seen.sort();
+  }
+
+  it('a few ids read their single files', async () => {
+    expect(await readsFor('/api/v1/card/3,1,2.json')).toEqual(['api/v1/card/1.json', 'api/v1/card/2.json', 'api/v1/card/3.json']);
+  });
+
+  it('many ids read one pack per block of 512 ids touched, with the same answer', async () => {
+    const ids = Array.from({ length: 30 }, (_, i) => 30 - i);
+    expect(await readsFor(`/api/v1/card/${ids.join(',')}.json`)).toEqual(['api/v1/pack/card/0.json']);
+    const fromPacks = await ok(`/api/v1/card/${ids.join(',')}.json`);
+    expect(fromPacks.cards).toEqual(await Promise.all(ids.map(cardFile)));
+    const cardIds = fromPacks.cards.map((c: CardJson) => c.id);
+    expect((await readsFor(`/api/v1/card_t/${[...cardIds, 600, 1025].join(',')}`))).toEqual(['api/v1/pack/card_t/1.json', 'api/v1/pack/card_t/2.json']);
+    expect((await ok(`/api/v1/card_t/${[...cardIds, 600].join(',')}`)).result).toEqual([...fromPacks.cards, null]);
+  });
+});
+
 describe('/api/v1/accessory/<ids>.json', () => {
   it('answers a comma list in request order, unknown ids left out', async () => {
     const body = await ok('/api/v1/accessory/4,99,1.json');

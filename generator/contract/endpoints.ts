@@ -6,9 +6,10 @@
  * page and the README's API section are generated from them.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
+import { PACK_SIZE } from '../format.ts';
 import {
   AccessoriesResponse, Accessory, AccessoryList, Card, CardBrief, CardList, CardsResponse, CenterSkill, Character, GameEvent,
-  Happening, Info, ObjectBrief, ObjectList, ObjectResult, PairList, ReadTlBody, RemovableSkill, SetList, Skill, TranslationIndex,
+  Happening, Info, ObjectBrief, ObjectList, ObjectResult, Pack, PairList, ReadTlBody, RemovableSkill, SetList, Skill, TranslationIndex,
   Translations,
 } from './schemas.ts';
 
@@ -85,6 +86,16 @@ function objectEndpoints<T extends ObjectType>(type: T) {
       errors: [400],
       file: (id: number) => `api/v1/${type}/${id}.json`,
     }),
+    pack: declare({
+      route: `/api/v1/pack/${type}/{block}.json`,
+      summary: `The ${type} objects whose id divided by ${PACK_SIZE} is {block}, keyed by id (the data behind comma lists)`,
+      host: 'static',
+      parameters: [{ name: 'block', description: `floor(id / ${PACK_SIZE})` }],
+      query: [],
+      response: Pack(object),
+      file: (block: number) => `api/v1/pack/${type}/${block}.json`,
+      extra: true,
+    }),
     list: declare({
       route: `/api/v1/list/${type}`,
       summary: `Brief descriptions of every ${type} object, in id order`,
@@ -115,6 +126,16 @@ export const endpoints = {
     response: CardsResponse,
     errors: [400, 404],
     file: (ordinal: number) => `api/v1/card/${ordinal}.json`,
+  }),
+  cardPack: declare({
+    route: '/api/v1/pack/card/{block}.json',
+    summary: `The cards whose ordinal divided by ${PACK_SIZE} is {block}, keyed by ordinal (the data behind comma lists)`,
+    host: 'static',
+    parameters: [{ name: 'block', description: `floor(ordinal / ${PACK_SIZE})` }],
+    query: [],
+    response: Pack(Card),
+    file: (block: number) => `api/v1/pack/card/${block}.json`,
+    extra: true,
   }),
   randomCard: declare({
     route: '/api/v1/card/random.json',
@@ -171,6 +192,16 @@ export const endpoints = {
     response: AccessoriesResponse,
     errors: [400, 404],
     file: (id: number) => `api/v1/accessory/${id}.json`,
+  }),
+  accessoryPack: declare({
+    route: '/api/v1/pack/accessory/{block}.json',
+    summary: `The accessories whose id divided by ${PACK_SIZE} is {block}, keyed by id (the data behind comma lists)`,
+    host: 'static',
+    parameters: [{ name: 'block', description: `floor(id / ${PACK_SIZE})` }],
+    query: [],
+    response: Pack(Accessory),
+    file: (block: number) => `api/v1/pack/accessory/${block}.json`,
+    extra: true,
   }),
   accessoryList: declare({
     route: '/api/v1/accessory_list.json',
@@ -236,9 +267,9 @@ export const endpoints = {
 
 export type EndpointName = keyof typeof endpoints;
 
-/** Every endpoint in documentation order: the named ones, then each generic object type's two routes. */
+/** Every endpoint in documentation order: the named ones, then each generic object type's routes. */
 export function allEndpoints(): Endpoint[] {
-  const objects = OBJECT_TYPE_NAMES.flatMap((type) => [objectEndpoint[type].object, objectEndpoint[type].list]);
+  const objects = OBJECT_TYPE_NAMES.flatMap((type) => Object.values(objectEndpoint[type]));
   return [...Object.values(endpoints), ...objects] as Endpoint[];
 }
 

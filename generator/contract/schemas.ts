@@ -269,6 +269,10 @@ export const RemovableSkill = named('RemovableSkill', Type.Object({
   description: 'A School Idol Skill (unit_removable_skill_m): the fields above, then every other column of the table as stored.',
 }));
 
+/** A pack file: the objects of one block of ids, keyed by id (format.ts PACK_SIZE). */
+export const Pack = <S extends TSchema>(schema: S) =>
+  Type.Record(Type.String({ pattern: '^[0-9]+$' }), schema, { description: '(extra) Objects of one block of ids, keyed by id.' });
+
 /** `{"result": [...]}`: one entry per requested id in request order, null for a missing id. */
 export const ObjectResult = <S extends TSchema>(schema: S) => obj({ result: Type.Array(nullable(schema)) });
 

@@ -5,6 +5,7 @@ import { imagePaths } from '../format.ts';
 import { endpoints } from '../contract/endpoints.ts';
 import type { AccessoryJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
+import { emitPacks } from './packs.ts';
 import { renderCardStub, targetNames } from './cards.ts';
 import { objectImageUrl } from './imageUrls.ts';
 
@@ -50,9 +51,9 @@ export function renderAccessory(accessory: Accessory): AccessoryJson {
 }
 
 export function renderAccessories(model: Model, files: SiteFiles): void {
-  for (const accessory of model.accessories) {
-    emit(files, endpoints.accessory, [accessory.id], { accessories: [renderAccessory(accessory)] });
-  }
+  const rendered = model.accessories.map((accessory) => [accessory.id, renderAccessory(accessory)] as const);
+  for (const [id, json] of rendered) emit(files, endpoints.accessory, [id], { accessories: [json] });
+  emitPacks(files, endpoints.accessoryPack, rendered);
   emit(files, endpoints.accessoryList, [], {
     accessories: model.accessories.map((accessory) => ({
       id: accessory.id,

@@ -4,6 +4,7 @@ import type { Card } from '../model/types.ts';
 import { API_MAJOR, API_REVISION } from '../format.ts';
 import { endpoints } from '../contract/endpoints.ts';
 import { emit, type SiteFiles } from './files.ts';
+import { emitPacks } from './packs.ts';
 import { renderCard, renderCardStub } from './cards.ts';
 
 const highestLevel = (c: Card) => (c.transformDisabled ? c.normalMaxLevel : Math.max(c.normalMaxLevel, c.transformedMaxLevel));
@@ -13,6 +14,7 @@ const count = (cards: Card[], test: (card: Card) => boolean) => cards.filter(tes
 
 export function renderCardEndpoints(model: Model, files: SiteFiles): void {
   for (const card of model.cards) emit(files, endpoints.card, [card.ordinal], { cards: [renderCard(card)] });
+  emitPacks(files, endpoints.cardPack, model.cards.map((card) => [card.ordinal, renderCard(card)]));
   emit(files, endpoints.cardList, [], {
     counts: {
       n_count: count(model.cards, (c) => !c.preTransformed),

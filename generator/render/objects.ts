@@ -8,6 +8,7 @@ import type { Card, Character, GameEvent, MemberTag, RemovableSkill, Text } from
 import { OBJECT_TYPES, objectEndpoint, objectRef, type ObjectType } from '../contract/endpoints.ts';
 import type { CardBriefJson, CharacterJson, EventJson, RemovableSkillJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
+import { emitPacks } from './packs.ts';
 import { renderCard, renderCenterSkill, renderSkill } from './cards.ts';
 import { renderAccessory } from './accessories.ts';
 
@@ -72,9 +73,11 @@ function renderRemovableSkill(skill: RemovableSkill): RemovableSkillJson {
 }
 
 function publish<T extends ObjectType, I extends { id: number }>(files: SiteFiles, type: T, source: ObjectSource<T, I>): void {
-  const { object, list } = objectEndpoint[type];
+  const { object, pack, list } = objectEndpoint[type];
   const items = [...source.items].sort((a, b) => a.id - b.id);
-  for (const item of items) emit(files, object, [item.id], { result: [source.render(item)] });
+  const rendered = items.map((item) => [item.id, source.render(item)] as const);
+  for (const [id, json] of rendered) emit(files, object, [id], { result: [json] });
+  emitPacks(files, pack, rendered);
   emit(files, list, [], { result: items.map((item) => ({ ...source.brief(item), ref: objectRef(type, item.id) })) });
 }
 
