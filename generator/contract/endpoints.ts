@@ -74,6 +74,20 @@ export const isObjectType = (name: string): name is ObjectType => Object.hasOwn(
 /** An object's extensionless URL as a root-relative path: it resolves the same from every response. */
 export const objectRef = (type: ObjectType, id: number) => `/api/v1/${type}/${id}`;
 
+/** The pack files of one kind (format.ts PACK_SIZE): the data behind its comma lists. */
+function packEndpoint<S extends TSchema>(kind: string, object: S, key: 'id' | 'ordinal') {
+  return declare({
+    route: `/api/v1/pack/${kind}/{block}.json`,
+    summary: `The ${kind} objects whose ${key} divided by ${PACK_SIZE} is {block}, keyed by ${key} (the data behind comma lists)`,
+    host: 'static',
+    parameters: [{ name: 'block', description: `floor(${key} / ${PACK_SIZE})` }],
+    query: [],
+    response: Pack(object),
+    file: (block: number) => `api/v1/pack/${kind}/${block}.json`,
+    extra: true,
+  });
+}
+
 function objectEndpoints<T extends ObjectType>(type: T) {
   const { object, brief, about } = OBJECT_TYPES[type];
   return {
@@ -86,16 +100,7 @@ function objectEndpoints<T extends ObjectType>(type: T) {
       errors: [400],
       file: (id: number) => `api/v1/${type}/${id}.json`,
     }),
-    pack: declare({
-      route: `/api/v1/pack/${type}/{block}.json`,
-      summary: `The ${type} objects whose id divided by ${PACK_SIZE} is {block}, keyed by id (the data behind comma lists)`,
-      host: 'static',
-      parameters: [{ name: 'block', description: `floor(id / ${PACK_SIZE})` }],
-      query: [],
-      response: Pack(object),
-      file: (block: number) => `api/v1/pack/${type}/${block}.json`,
-      extra: true,
-    }),
+    pack: packEndpoint(type, object, 'id'),
     list: declare({
       route: `/api/v1/list/${type}`,
       summary: `Brief descriptions of every ${type} object, in id order`,
@@ -127,16 +132,7 @@ export const endpoints = {
     errors: [400, 404],
     file: (ordinal: number) => `api/v1/card/${ordinal}.json`,
   }),
-  cardPack: declare({
-    route: '/api/v1/pack/card/{block}.json',
-    summary: `The cards whose ordinal divided by ${PACK_SIZE} is {block}, keyed by ordinal (the data behind comma lists)`,
-    host: 'static',
-    parameters: [{ name: 'block', description: `floor(ordinal / ${PACK_SIZE})` }],
-    query: [],
-    response: Pack(Card),
-    file: (block: number) => `api/v1/pack/card/${block}.json`,
-    extra: true,
-  }),
+  cardPack: packEndpoint('card', Card, 'ordinal'),
   randomCard: declare({
     route: '/api/v1/card/random.json',
     summary: 'One random card',
@@ -193,16 +189,7 @@ export const endpoints = {
     errors: [400, 404],
     file: (id: number) => `api/v1/accessory/${id}.json`,
   }),
-  accessoryPack: declare({
-    route: '/api/v1/pack/accessory/{block}.json',
-    summary: `The accessories whose id divided by ${PACK_SIZE} is {block}, keyed by id (the data behind comma lists)`,
-    host: 'static',
-    parameters: [{ name: 'block', description: `floor(id / ${PACK_SIZE})` }],
-    query: [],
-    response: Pack(Accessory),
-    file: (block: number) => `api/v1/pack/accessory/${block}.json`,
-    extra: true,
-  }),
+  accessoryPack: packEndpoint('accessory', Accessory, 'id'),
   accessoryList: declare({
     route: '/api/v1/accessory_list.json',
     summary: 'Every accessory id with whether it can be used in a live',

@@ -220,7 +220,8 @@ export const Character = named('Character', obj({
   card_ids: ints,
 }, 'A character (unit_type_m) with its member tags and the ids of its readable cards in ordinal order.'));
 
-export const HappeningEvent = named('HappeningEvent', obj({
+/** An event_m row as starlight's happening reports it. */
+const eventFields = {
   id: Int,
   name: Str,
   name_en: nullable(Str),
@@ -228,7 +229,9 @@ export const HappeningEvent = named('HappeningEvent', obj({
   start_date: Int,
   end_date: Int,
   result_end_date: nullable(Int),
-}, 'An event (event_m); dates in unix seconds.'));
+};
+
+export const HappeningEvent = named('HappeningEvent', obj(eventFields, 'An event (event_m); dates in unix seconds.'));
 
 export const HappeningGacha = named('HappeningGacha', obj({
   id: Str,
@@ -248,13 +251,7 @@ export const Happening = named('Happening', obj({
 }, 'Events and gachas, newest first.'));
 
 export const GameEvent = named('Event', obj({
-  id: Int,
-  name: Str,
-  name_en: nullable(Str),
-  type: nullable(Int),
-  start_date: Int,
-  end_date: Int,
-  result_end_date: nullable(Int),
+  ...eventFields,
   reward_ordinals: ints,
 }, 'An event (event_t): dates in unix seconds; reward_ordinals are the readable cards it rewards, in ordinal order.'));
 

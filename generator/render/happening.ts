@@ -8,7 +8,7 @@ import { endpoints } from '../contract/endpoints.ts';
 import type { HappeningEventJson, HappeningGachaJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
 
-function renderEvent(event: GameEvent): HappeningEventJson {
+export function renderEvent(event: GameEvent): HappeningEventJson {
   return {
     id: event.id,
     name: event.name.original,

@@ -11,6 +11,7 @@ import { emit, type SiteFiles } from './files.ts';
 import { emitPacks } from './packs.ts';
 import { renderCard, renderCenterSkill, renderSkill } from './cards.ts';
 import { renderAccessory } from './accessories.ts';
+import { renderEvent } from './happening.ts';
 
 type ObjectOf<T extends ObjectType> = Static<(typeof OBJECT_TYPES)[T]['object']>;
 type BriefOf<T extends ObjectType> = Omit<Static<(typeof OBJECT_TYPES)[T]['brief']>, 'ref'>;
@@ -47,18 +48,7 @@ function renderCharacter(character: Character, tags: Map<number, MemberTag>, car
   };
 }
 
-function renderEvent(event: GameEvent): EventJson {
-  return {
-    id: event.id,
-    name: event.name.original,
-    name_en: event.name.secondary,
-    type: event.type,
-    start_date: event.start,
-    end_date: event.end,
-    result_end_date: event.resultEnd,
-    reward_ordinals: event.rewardCards.map((c) => c.ordinal),
-  };
-}
+const renderEventObject = (event: GameEvent): EventJson => ({ ...renderEvent(event), reward_ordinals: event.rewardCards.map((c) => c.ordinal) });
 
 /** The named fields first, then the table's other columns as stored (never overriding a named field). */
 function renderRemovableSkill(skill: RemovableSkill): RemovableSkillJson {
@@ -89,6 +79,6 @@ export function renderObjects(model: Model, files: SiteFiles): void {
   publish(files, 'skill_t', { items: model.skills.values(), render: renderSkill, brief: named });
   publish(files, 'leader_skill_t', { items: model.centerSkills.values(), render: renderCenterSkill, brief: named });
   publish(files, 'accessory_t', { items: model.accessories, render: renderAccessory, brief: named });
-  publish(files, 'event_t', { items: model.events, render: renderEvent, brief: named });
+  publish(files, 'event_t', { items: model.events, render: renderEventObject, brief: named });
   publish(files, 'removable_skill_t', { items: model.removableSkills, render: renderRemovableSkill, brief: named });
 }
