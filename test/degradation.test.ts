@@ -6,7 +6,7 @@ import type { BuildReport } from '../generator/report.ts';
 import { paths, type CardJson } from '../generator/format.ts';
 import { buildInto, buildSample, copySample, readJson, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
-import { appendSql } from './exportEdits.ts';
+import { editDump } from './exportEdits.ts';
 
 /** Every dangling reference at once, in a copy of the sample. */
 const EDITS = `
@@ -30,7 +30,7 @@ const both = async (ordinal: number) => ({ degraded: await cardIn(out, ordinal),
 beforeAll(async () => {
   ({ out: baseline } = await buildSample());
   const input = await copySample();
-  await appendSql(input, 'unit.sql', EDITS);
+  await editDump(input, 'unit.sql', EDITS);
   ({ out, report } = await buildInto(input));
 });
 

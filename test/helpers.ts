@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
-import Database from 'better-sqlite3';
 import { build } from '../generator/build.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
+import { openSql } from '../generator/input/sqlDump.ts';
 
 export const SAMPLE_INPUT = fileURLToPath(new URL('../input', import.meta.url));
 
@@ -46,9 +46,7 @@ export async function writeDb(dir: string, rel: string, tables: TableDump[]): Pr
   if (file.endsWith('.sql')) {
     await fs.writeFile(file, sql);
   } else {
-    const db = new Database(file);
-    db.exec(sql);
-    db.close();
+    openSql(sql, file).close();
   }
   return file;
 }

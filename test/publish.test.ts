@@ -11,7 +11,7 @@ import { Staging } from '../generator/publish/staging.ts';
 import { paths } from '../generator/format.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { copySample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
-import { appendSql, contentDiff, dumpToClientDb, rewritten, snapshot } from './exportEdits.ts';
+import { editDump, contentDiff, dumpToClientDb, rewritten, snapshot } from './exportEdits.ts';
 
 const ROOT = path.resolve(SAMPLE_INPUT, '..');
 const runFile = promisify(execFile);
@@ -72,7 +72,7 @@ describe('a failed build keeps the previous site byte for byte', () => {
     },
     {
       kind: 'missing required table',
-      breakInput: (input) => appendSql(input, 'unit.sql', 'DROP TABLE unit_level_up_pattern_m;'),
+      breakInput: (input) => editDump(input, 'unit.sql', 'DROP TABLE unit_level_up_pattern_m;'),
       names: /unit\.sql: required table unit_level_up_pattern_m is missing/,
     },
     {
@@ -101,7 +101,7 @@ describe('a failed build keeps the previous site byte for byte', () => {
     it(`a crash in the ${stage} stage leaves the site untouched and names the stage`, async () => {
       const { out, before } = await publishedSample();
       const input = await copySample();
-      await appendSql(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;'); // so there would be something to write
+      await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;'); // so there would be something to write
       const stageOf = BuildReport.prototype.stage;
       vi.spyOn(BuildReport.prototype, 'stage').mockImplementation(function (this: BuildReport, name, run) {
         return stageOf.call(this, name, name === stage ? () => { throw new TypeError(`boom in ${name}`); } : run);
@@ -114,7 +114,7 @@ describe('a failed build keeps the previous site byte for byte', () => {
   it('a write that fails half way leaves the site untouched and no staging behind', async () => {
     const { out, before } = await publishedSample();
     const input = await copySample();
-    await appendSql(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
+    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
     // A first file inside "card/1.json/" makes the card file itself unwritable: a real EISDIR in the writer.
     const files = Staging.prototype.files;
     vi.spyOn(Staging.prototype, 'files').mockImplementation(function (this: Staging) {
@@ -287,7 +287,7 @@ describe('rebuilds rewrite only what changed', () => {
     const card = await readJson(out, paths.card(5));
     const { id, sets } = card.cards[0] as { id: number; sets: string[] };
     const input = await copySample();
-    await appendSql(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 7 WHERE unit_number = 5;');
+    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 7 WHERE unit_number = 5;');
     const report = await build({ input, out });
     const after = await snapshot(out);
     const expected = [paths.card(5), paths.object('card_t', id), ...sets.map(paths.set)].sort();
