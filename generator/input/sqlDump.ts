@@ -24,18 +24,30 @@ type Kind = 'word' | 'name' | 'string' | 'blob' | 'number' | 'punct';
 interface Token { kind: Kind; text: string }
 
 /**
- * SQLite's tokens; comments and blanks are matched to be skipped. Loops are unrolled
- * (`[^']*(?:''[^']*)*`) so a long string literal never backtracks.
+ * SQLite's tokens, comments and blanks included; loops are unrolled (`[^']*(?:''[^']*)*`)
+ * so a long string literal never backtracks. The kind is told by the first characters.
  */
 const TOKEN = new RegExp([
-  String.raw`(?<skip>\s+|--[^\n]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/)`,
-  String.raw`(?<blob>[xX]'[^']*')`,
-  String.raw`(?<string>'[^']*(?:''[^']*)*')`,
-  String.raw`(?<name>"[^"]*(?:""[^"]*)*"|\x60[^\x60]*(?:\x60\x60[^\x60]*)*\x60|\[[^\]]*\])`,
-  String.raw`(?<number>0[xX][0-9a-fA-F]+|(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)`,
-  String.raw`(?<word>[A-Za-z_\u0080-\uffff][\w$\u0080-\uffff]*)`,
-  String.raw`(?<punct>[^])`,
+  String.raw`\s+|--[^\n]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/`,
+  String.raw`[xX]'[^']*'`,
+  String.raw`'[^']*(?:''[^']*)*'`,
+  String.raw`"[^"]*(?:""[^"]*)*"|\x60[^\x60]*(?:\x60\x60[^\x60]*)*\x60|\[[^\]]*\]`,
+  String.raw`0[xX][0-9a-fA-F]+|(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?`,
+  String.raw`[A-Za-z_\u0080-\uffff][\w$\u0080-\uffff]*`,
+  String.raw`[^]`,
 ].join('|'), 'y');
+
+function kindOf(text: string): Kind | 'skip' {
+  const c = text[0];
+  if (/\s/.test(c) || text.startsWith('--') || text.startsWith('/*')) return 'skip';
+  if (text.length > 1 && (c === 'x' || c === 'X') && text[1] === "'") return 'blob';
+  if (text.length === 1 && /['"`[]/.test(c)) return 'punct'; // an unterminated quote
+  if (c === "'") return 'string';
+  if (c === '"' || c === '`' || c === '[') return 'name';
+  if (/[0-9]/.test(c) || (c === '.' && text.length > 1)) return 'number';
+  if (/[A-Za-z_\u0080-\uffff]/.test(c)) return 'word';
+  return 'punct';
+}
 
 interface Statement { line: number; tokens: Token[] }
 
@@ -45,7 +57,8 @@ function* statements(sql: string): Generator<Statement> {
   let line = 1;
   let current: Statement = { line, tokens: [] };
   for (let m = TOKEN.exec(sql); m; m = TOKEN.exec(sql)) {
-    const [kind, text] = Object.entries(m.groups!).find(([, v]) => v !== undefined)! as [Kind | 'skip', string];
+    const text = m[0];
+    const kind = kindOf(text);
     if (kind !== 'skip') {
       if (!current.tokens.length) current.line = line;
       if (text === ';') {
