@@ -3,15 +3,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
+import { afterAll } from 'vitest';
 import { build } from '../generator/build.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
 import { openSql } from '../generator/input/sqlDump.ts';
 
 export const SAMPLE_INPUT = fileURLToPath(new URL('../input', import.meta.url));
 
+const created: string[] = [];
+
+/** A new temporary folder, removed when the test file is done. */
 export async function tempDir(prefix = 'sif-test-'): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  created.push(dir);
+  return dir;
 }
+
+afterAll(() => Promise.all(created.splice(0).map((dir) => fs.remove(dir))));
 
 export async function readJson<T = any>(dir: string, rel: string): Promise<T> {
   return JSON.parse(await fs.readFile(path.join(dir, rel), 'utf8')) as T;

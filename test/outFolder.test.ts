@@ -102,8 +102,10 @@ describe('one build at a time', () => {
     expect((await lines.next()).value).toBe('held');
     await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/another build is publishing/);
     process.kill(holder, 'SIGKILL');
-    const state = async () => (await fs.readFile(`/proc/${holder}/stat`, 'utf8')).split(') ')[1][0];
-    while ((await state()) !== 'Z') await new Promise((r) => setTimeout(r, 10));
+    // A zombie: every thread gone (the last one to exit closes the files), the leader left unreaped.
+    const zombie = async () => (await fs.readdir(`/proc/${holder}/task`)).length === 1
+      && (await fs.readFile(`/proc/${holder}/stat`, 'utf8')).split(') ')[1][0] === 'Z';
+    while (!(await zombie())) await new Promise((r) => setTimeout(r, 10));
     expect((await build({ input: SAMPLE_INPUT, out })).upToDate).toBe(true);
     parent.kill('SIGKILL');
   });
