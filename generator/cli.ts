@@ -4,6 +4,7 @@ import { build } from './build.ts';
 import { failedStage, InputError, type BuildReport } from './report.ts';
 import { progressDisplay } from './progress.ts';
 import { publishLayout } from './publish/layout.ts';
+import { sitePublished } from './publish/publishBuild.ts';
 
 function summary(report: BuildReport, reportFile: string): string {
   const upToDate = report.upToDate ? ' (up to date: same input and generator, site untouched)' : '';
@@ -35,7 +36,10 @@ const program = new Command('build')
       // Input problems are the user's to fix: a clear message, no stack trace.
       const stage = failedStage(error);
       const message = error instanceof InputError ? error.message : (error as Error).stack;
-      console.error(`build failed${stage ? ` (${stage} stage)` : ''}: ${message}\n${layout.out} was left as it was.`);
+      const outcome = sitePublished(error)
+        ? `${layout.out} holds this build's site, published before the failure.`
+        : `${layout.out} was left as it was.`;
+      console.error(`build failed${stage ? ` (${stage} stage)` : ''}: ${message}\n${outcome}`);
       process.exitCode = 1;
     }
   });

@@ -7,7 +7,7 @@ import { endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
 import type { CardJson } from '../generator/contract/schemas.ts';
 import { buildInto, buildSample, copySample, readJson, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
-import { appendSql } from './exportEdits.ts';
+import { editDump } from './exportEdits.ts';
 
 /** Every dangling reference at once, in a copy of the sample. */
 const EDITS = `
@@ -31,7 +31,7 @@ const both = async (ordinal: number) => ({ degraded: await cardIn(out, ordinal),
 beforeAll(async () => {
   ({ out: baseline } = await buildSample());
   const input = await copySample();
-  await appendSql(input, 'unit.sql', EDITS);
+  await editDump(input, 'unit.sql', EDITS);
   ({ out, report } = await buildInto(input));
 });
 

@@ -2,11 +2,27 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import fs from 'fs-extra';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { loadSqlDump } from '../generator/input/sqlDump.ts';
+import { dumpSql, type Row, type TableDump } from '../generator/sample/sql.ts';
 
-/** Appends SQL to a database dump of the export: the statements run after the dump's own. */
-export async function appendSql(input: string, dump: string, sql: string): Promise<void> {
-  await fs.appendFile(path.join(input, dump), `\n${sql}\n`);
+/** Every table of a database with its declared column types and its rows. */
+function tablesOf(db: Database.Database): TableDump[] {
+  const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid").pluck().all() as string[];
+  return names.map((name) => {
+    const info = db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string; type: string }[];
+    return { name, columns: Object.fromEntries(info.map((c) => [c.name, c.type])), rows: db.prepare(`SELECT * FROM "${name}"`).all() as Row[] };
+  });
+}
+
+/** Runs SQL (UPDATE, DELETE, DROP...) on a database dump of the export and writes the dump back. */
+export async function editDump(input: string, dump: string, sql: string): Promise<void> {
+  const file = path.join(input, dump);
+  const db = loadSqlDump(file);
+  db.exec(sql);
+  const text = dumpSql(tablesOf(db));
+  db.close();
+  await fs.writeFile(file, text);
 }
 
 /** Turns the dump `<name>.sql` into the client's SQLite file `db/<group>/<name>.db_`; returns its path. */
@@ -14,9 +30,7 @@ export async function dumpToClientDb(input: string, name: string, group = name):
   const dump = path.join(input, `${name}.sql`);
   const file = path.join(input, 'db', group, `${name}.db_`);
   await fs.ensureDir(path.dirname(file));
-  const db = new Database(file);
-  db.exec(await fs.readFile(dump, 'utf8'));
-  db.close();
+  loadSqlDump(dump, file).close();
   await fs.remove(dump);
   return file;
 }

@@ -3,18 +3,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
-import Database from 'better-sqlite3';
+import { afterAll } from 'vitest';
 import { build } from '../generator/build.ts';
 import { BuildReport } from '../generator/report.ts';
 import { closeExport, readExport } from '../generator/input/readExport.ts';
 import { buildModel, type Model } from '../generator/model/buildModel.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
+import { openSql } from '../generator/input/sqlDump.ts';
 
 export const SAMPLE_INPUT = fileURLToPath(new URL('../input', import.meta.url));
 
+const created: string[] = [];
+
+/** A new temporary folder, removed when the test file is done. */
 export async function tempDir(prefix = 'sif-test-'): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  created.push(dir);
+  return dir;
 }
+
+afterAll(() => Promise.all(created.splice(0).map((dir) => fs.remove(dir))));
 
 export async function readJson<T = any>(dir: string, rel: string): Promise<T> {
   return JSON.parse(await fs.readFile(path.join(dir, rel), 'utf8')) as T;
@@ -49,9 +57,7 @@ export async function writeDb(dir: string, rel: string, tables: TableDump[]): Pr
   if (file.endsWith('.sql')) {
     await fs.writeFile(file, sql);
   } else {
-    const db = new Database(file);
-    db.exec(sql);
-    db.close();
+    openSql(sql, file).close();
   }
   return file;
 }

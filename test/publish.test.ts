@@ -9,9 +9,11 @@ import { BuildReport } from '../generator/report.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
 import { Staging } from '../generator/publish/staging.ts';
 import { endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
+import { acquireLock } from '../generator/publish/lock.ts';
+import { packOf } from '../generator/format.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { copySample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
-import { appendSql, contentDiff, dumpToClientDb, rewritten, snapshot } from './exportEdits.ts';
+import { editDump, contentDiff, dumpToClientDb, rewritten, snapshot } from './exportEdits.ts';
 
 const ROOT = path.resolve(SAMPLE_INPUT, '..');
 const runFile = promisify(execFile);
@@ -72,7 +74,7 @@ describe('a failed build keeps the previous site byte for byte', () => {
     },
     {
       kind: 'missing required table',
-      breakInput: (input) => appendSql(input, 'unit.sql', 'DROP TABLE unit_level_up_pattern_m;'),
+      breakInput: (input) => editDump(input, 'unit.sql', 'DROP TABLE unit_level_up_pattern_m;'),
       names: /unit\.sql: required table unit_level_up_pattern_m is missing/,
     },
     {
@@ -101,7 +103,7 @@ describe('a failed build keeps the previous site byte for byte', () => {
     it(`a crash in the ${stage} stage leaves the site untouched and names the stage`, async () => {
       const { out, before } = await publishedSample();
       const input = await copySample();
-      await appendSql(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;'); // so there would be something to write
+      await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;'); // so there would be something to write
       const stageOf = BuildReport.prototype.stage;
       vi.spyOn(BuildReport.prototype, 'stage').mockImplementation(function (this: BuildReport, name, run) {
         return stageOf.call(this, name, name === stage ? () => { throw new TypeError(`boom in ${name}`); } : run);
@@ -114,7 +116,7 @@ describe('a failed build keeps the previous site byte for byte', () => {
   it('a write that fails half way leaves the site untouched and no staging behind', async () => {
     const { out, before } = await publishedSample();
     const input = await copySample();
-    await appendSql(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
+    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
     // A first file inside "card/1.json/" makes the card file itself unwritable: a real EISDIR in the writer.
     const files = Staging.prototype.files;
     vi.spyOn(Staging.prototype, 'files').mockImplementation(function (this: Staging) {
@@ -166,17 +168,14 @@ describe('a failed build keeps the previous site byte for byte', () => {
 });
 
 describe('an interrupted build never breaks the next one', () => {
-  it('cleans a stale staging folder, a stale lock and a half-removed old site', async () => {
+  it('cleans a stale staging folder and a half-removed old site', async () => {
     const { out } = await publishedSample();
     const layout = publishLayout(out);
     await fs.outputFile(path.join(layout.staging, 'api/v1/card/1.json'), 'half written');
     await fs.outputFile(path.join(layout.previous, 'api/v1/info.json'), 'old');
-    const gone = spawn(process.execPath, ['-e', '']);
-    await new Promise((resolve) => gone.on('exit', resolve));
-    await fs.writeFile(layout.lock, String(gone.pid)); // a lock whose builder no longer runs
     const report = await build({ input: SAMPLE_INPUT, out, force: true });
     expect(report.changed).toBe(0);
-    for (const leftover of [layout.staging, layout.previous, layout.lock]) expect(await fs.pathExists(leftover)).toBe(false);
+    for (const leftover of [layout.staging, layout.previous]) expect(await fs.pathExists(leftover)).toBe(false);
   });
 
   it('restores the site when a build died between its two renames', async () => {
@@ -192,8 +191,9 @@ describe('an interrupted build never breaks the next one', () => {
 
   it('refuses to run while another build holds the output folder', async () => {
     const { out } = await publishedSample();
-    await fs.writeFile(publishLayout(out).lock, String(process.pid));
-    await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/another build \(pid \d+\) is publishing/);
+    const release = acquireLock(publishLayout(out).lock, out);
+    await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/another build is publishing/);
+    release();
   });
 
   it('a build killed while writing leaves the old or the new site whole', async () => {
@@ -262,13 +262,6 @@ describe('rebuilds rewrite only what changed', () => {
     expect(await snapshot(out)).toEqual(before);
   });
 
-  it('a site from before the manifest existed is compared byte by byte: 0 changed', async () => {
-    await fs.remove(publishLayout(out).manifest);
-    const report = await build({ input: SAMPLE_INPUT, out });
-    expect(report).toMatchObject({ changed: 0, removed: 0, upToDate: false });
-    expect(await snapshot(out)).toEqual(before);
-  });
-
   it('repairs a published file edited by hand, a deleted one and a stray one, touching nothing else', async () => {
     const edited = endpoints.card.file(1);
     const deleted = endpoints.cardList.file();
@@ -287,10 +280,13 @@ describe('rebuilds rewrite only what changed', () => {
     const card = await readJson(out, endpoints.card.file(5));
     const { id, sets } = card.cards[0] as { id: number; sets: string[] };
     const input = await copySample();
-    await appendSql(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 7 WHERE unit_number = 5;');
+    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 7 WHERE unit_number = 5;');
     const report = await build({ input, out });
     const after = await snapshot(out);
-    const expected = [endpoints.card.file(5), objectEndpoint.card_t.object.file(id), ...sets.map(endpoints.set.file)].sort();
+    const expected = [
+      endpoints.card.file(5), endpoints.cardPack.file(packOf(5)), objectEndpoint.card_t.object.file(id), objectEndpoint.card_t.pack.file(packOf(id)),
+      ...sets.map(endpoints.set.file),
+    ].sort();
     expect(report).toMatchObject({ changed: expected.length, removed: 0, unchanged: before.files.size - expected.length });
     expect(rewritten(before.files, after.files)).toEqual(expected);
     expect(contentDiff(before.files, after.files)).toEqual(expected);

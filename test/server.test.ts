@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
@@ -266,6 +267,69 @@ describe('POST /api/v1/read_tl', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-methods')).toContain('POST');
     expect(response.headers.get('access-control-allow-headers')).toBe('content-type');
+  });
+});
+
+describe('limits on every route', () => {
+  /** The server process's peak resident memory (VmHWM), in bytes. */
+  const peakMemory = async (child: ChildProcess) =>
+    Number(/VmHWM:\s+(\d+) kB/.exec(await fs.readFile(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024;
+
+  /**
+   * Sends `method target` with `bytes` zero bytes of body, then a plain GET on the same
+   * connection, as a keep-alive client does; resolves with the status lines received
+   * before the server closed the connection.
+   */
+  function bodyThenGet(served: Served, method: string, target: string, bytes: number): Promise<string[]> {
+    const { hostname, port } = new URL(served.url);
+    const chunk = Buffer.alloc(1024 * 1024);
+    return new Promise((resolve) => {
+      const socket = net.connect(Number(port), hostname);
+      let received = '';
+      socket.on('data', (data: Buffer) => (received += data.toString('latin1')));
+      socket.on('close', () => resolve(received.match(/HTTP\/1\.1 \d{3}/g) ?? []));
+      socket.on('error', () => {}); // a server that refuses the body closes the connection: 'close' tells
+      socket.write(`${method} ${target} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: ${bytes}\r\n\r\n`);
+      const write = (left: number) => {
+        for (; left > 0; left -= chunk.length) if (!socket.write(chunk)) return void socket.once('drain', () => write(left - chunk.length));
+        socket.write(`GET /api/v1/info HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`);
+      };
+      write(bytes);
+    });
+  }
+
+  it('drains or refuses a body sent to any route but read_tl, never keeping it in memory', async () => {
+    const served = await startServer(out);
+    const before = await peakMemory(served.child);
+    const body = 256 * 1024 * 1024;
+    expect(await bodyThenGet(served, 'GET', '/api/v1/info', body)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+    expect(await bodyThenGet(served, 'POST', '/api/v1/card/1.json', body)).toEqual(['HTTP/1.1 405', 'HTTP/1.1 200']);
+    expect(await bodyThenGet(served, 'GET', '/index.html', body)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+    expect((await bodyThenGet(served, 'PUT', '/index.html', body))[0]).toBe('HTTP/1.1 405');
+    expect(await peakMemory(served.child) - before).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('answers TRACE with a JSON 405 naming the allowed methods, on every path', async () => {
+    for (const target of ['/api/v1/info', '/api/v1/read_tl', '/index.html']) {
+      const response = await raw(target, 'TRACE');
+      expect(response.status, target).toBe(405);
+      expect(response.headers.allow, target).toBe('GET, HEAD, POST, OPTIONS');
+      expect(JSON.parse(response.body).error, target).toMatch(/method TRACE is not allowed/);
+    }
+  });
+
+  it('answers an overlong URL with a JSON 414 and the CORS header', async () => {
+    const response = await raw(`/api/v1/card/${'1,'.repeat(20_000)}1.json`);
+    expect(response.status).toBe(414);
+    expect(response.headers['content-type']).toBe(JSON_TYPE);
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(JSON.parse(response.body).error).toMatch(/too long/);
+  });
+
+  it('npm start on a busy port fails with one line naming the port', async () => {
+    const { port } = new URL(base);
+    await expect(serve(process.execPath, ['--import', 'tsx', 'generator/server/serve.ts', '--port', port, '--dir', out]))
+      .rejects.toThrow(new RegExp(`exited with 1: start failed: port ${port} on 127\\.0\\.0\\.1 is in use[^\\n]*\\n?$`));
   });
 });
 

@@ -1,7 +1,7 @@
 /** Reading a picture from input/assets at the asset path a database names. */
 import path from 'node:path';
 import fs from 'fs-extra';
-import fg from 'fast-glob';
+import { listInputFiles } from '../input/inputFiles.ts';
 
 export type SourceProblem = { ok: false; problem: 'missing' | 'unreadable'; detail: string };
 export type SourceResult = { ok: true; bytes: Buffer } | SourceProblem;
@@ -22,10 +22,11 @@ export function assetFile(input: string, asset: string): string | null {
 
 /**
  * Every file under input/assets, listed once: exports often miss thousands of pictures,
- * and one listing is cheaper than a failing lookup for each.
+ * and one listing is cheaper than a failing lookup for each. Links leading outside the
+ * input folder are left out, so they are never read.
  */
 export function listAssets(input: string): Set<string> {
-  return new Set(fg.sync('assets/**', { cwd: input, onlyFiles: true, dot: true }).map((rel) => path.join(input, rel)));
+  return new Set(listInputFiles(input, 'assets/**', { dot: true }).map((rel) => path.join(input, rel)));
 }
 
 /** The picture at `asset`; `present` is listAssets(input). */

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import fs from 'node:fs';
-import fg from 'fast-glob';
+import { listInputFiles, requireInside } from './inputFiles.ts';
 import { InputError, type BuildReport } from '../report.ts';
 import { parseOffset, toUnixSeconds } from './time.ts';
 
@@ -41,8 +41,10 @@ export interface CuratedGacha {
 
 const SET_ID = /^[a-z0-9][a-z0-9_-]*$/;
 
-export function readJson(file: string): unknown {
+/** The JSON file `file` under the input folder `root`; undefined when absent. */
+export function readJson(root: string, file: string): unknown {
   if (!fs.existsSync(file)) return undefined;
+  requireInside(root, file);
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
@@ -59,7 +61,7 @@ function fail(file: string, message: string): never {
 
 export function readMeta(root: string): Meta {
   const file = path.join(root, 'meta.json');
-  const json = readJson(file) ?? {};
+  const json = readJson(root, file) ?? {};
   if (!isObject(json)) fail(file, 'expected an object');
   const truth = json.truth_version;
   if (truth !== undefined && typeof truth !== 'string') fail(file, 'truth_version must be a string');
@@ -82,12 +84,12 @@ function readRegion(value: unknown, file: string): string | null {
 /** `{ "<ordinal>": <unix seconds> | "<ISO 8601>" | "YYYY/MM/DD HH:MM:SS" }` */
 export function readReleaseDates(root: string, meta: Meta): Map<number, number> {
   const file = path.join(root, 'release_dates.json');
-  const json = readJson(file) ?? {};
+  const json = readJson(root, file) ?? {};
   if (!isObject(json)) fail(file, 'expected an object mapping ordinals to dates');
   const dates = new Map<number, number>();
   for (const [key, value] of Object.entries(json)) {
     const unix = toUnixSeconds(value, meta.timezoneOffset);
-    if (!/^\d+$/.test(key) || unix === null) fail(file, `entry "${key}" must map an ordinal to a date`);
+    if (!/^\d+$/.test(key) || unix === null) fail(file, `entry "${key}" must map an ordinal to a date (1970 to 9999, a real calendar date)`);
     dates.set(Number(key), unix);
   }
   return dates;
@@ -96,7 +98,7 @@ export function readReleaseDates(root: string, meta: Meta): Map<number, number> 
 /** `[{ "id": "summer-2019", "display_name": "...", "ordinals": [1, 2] }]` */
 export function readSets(root: string): CuratedSet[] {
   const file = path.join(root, 'sets.json');
-  const json = readJson(file) ?? [];
+  const json = readJson(root, file) ?? [];
   if (!Array.isArray(json)) fail(file, 'expected an array of sets');
   return json.map((set, i) => {
     if (!isObject(set) || typeof set.id !== 'string' || !SET_ID.test(set.id)) {
@@ -126,7 +128,7 @@ function rates(file: string, id: string, v: unknown): Record<string, number> | n
 /** `[{ "id", "name", "start", "end", "ordinals", "type"?, "subtype"?, "rates"? }]`, dates as in release_dates.json. */
 export function readGachas(root: string, meta: Meta): CuratedGacha[] {
   const file = path.join(root, 'gachas.json');
-  const json = readJson(file) ?? [];
+  const json = readJson(root, file) ?? [];
   if (!Array.isArray(json)) fail(file, 'expected an array of gachas');
   return json.map((g, i) => {
     if (!isObject(g) || typeof g.id !== 'string' || typeof g.name !== 'string') fail(file, `gacha #${i} needs an id and a name`);
@@ -145,10 +147,10 @@ export function readGachas(root: string, meta: Meta): CuratedGacha[] {
 /** All translations/*.json merged in file-name order; a later file wins a conflict (with a warning). */
 export function readTranslations(root: string, report: BuildReport): Map<string, string> {
   const merged = new Map<string, string>();
-  const files = fg.sync('translations/**/*.json', { cwd: root }).sort();
+  const files = listInputFiles(root, 'translations/**/*.json').sort();
   for (const name of files) {
     const file = path.join(root, name);
-    const json = readJson(file);
+    const json = readJson(root, file);
     if (!isObject(json)) fail(file, 'expected an object mapping original text to its translation');
     for (const [original, translation] of Object.entries(json)) {
       if (typeof translation !== 'string') fail(file, `translation of "${original}" must be a string`);

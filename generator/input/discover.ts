@@ -1,6 +1,6 @@
 /** Finds a master database anywhere under an export folder, in any of the shapes people share. */
 import path from 'node:path';
-import fg from 'fast-glob';
+import { listInputFiles } from './inputFiles.ts';
 import type { BuildReport } from '../report.ts';
 
 /** Preferred first: the client's own file, then flat copies, then SQL dumps. */
@@ -11,7 +11,7 @@ const NOT_DATABASES = ['en/**', 'assets/**', 'translations/**', 'node_modules/**
 
 export function findDatabase(root: string, name: string, report: BuildReport): string | undefined {
   const patterns = EXTENSIONS.map((ext) => `**/${name}${ext}`);
-  const found = fg.sync(patterns, { cwd: root, ignore: NOT_DATABASES, onlyFiles: true, caseSensitiveMatch: false });
+  const found = listInputFiles(root, patterns, { ignore: NOT_DATABASES, caseSensitiveMatch: false });
   const rank = (file: string) => EXTENSIONS.findIndex((ext) => path.basename(file).toLowerCase() === name + ext);
   found.sort((a, b) => rank(a) - rank(b) || a.split('/').length - b.split('/').length || a.localeCompare(b));
   if (found.length > 1) report.warn(`several ${name} databases under ${root}; using ${found[0]} (ignoring ${found.slice(1).join(', ')})`);

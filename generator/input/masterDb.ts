@@ -3,8 +3,8 @@
  * in place, or a SQL text dump loaded into memory. Rows come back readable: encrypted
  * rows are decrypted with the release keys or left out and counted (SPEC 2.2).
  */
-import fs from 'node:fs';
 import Database from 'better-sqlite3';
+import { loadSqlDump } from './sqlDump.ts';
 import { decryptPayload, encryptedPayload, type ReleaseKeys } from './decrypt.ts';
 import { InputError, type BuildReport } from '../report.ts';
 
@@ -30,12 +30,11 @@ export class MasterDb {
     let db: Database.Database;
     try {
       if (/\.sql$/i.test(file)) {
-        db = new Database(':memory:');
-        db.exec(fs.readFileSync(file, 'utf8'));
-        // A dump cut off at a line break still parses, but never reaches its COMMIT.
-        if (db.inTransaction) throw new Error('truncated: the dump ends inside its transaction');
+        db = loadSqlDump(file);
       } else {
         db = new Database(file, { readonly: true, fileMustExist: true });
+        // Functions in a hostile schema (generated columns, views) must not run when rows are read.
+        db.pragma('trusted_schema = OFF');
         const check = db.pragma('quick_check', { simple: true });
         // quick_check lists every damaged cell; the first one is enough to name the damage.
         if (check !== 'ok') throw new Error(`damaged: ${String(check).split('\n').find((line) => !line.startsWith('***'))}`);

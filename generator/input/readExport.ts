@@ -28,21 +28,25 @@ export interface GameExport {
   inputHash: string;
 }
 
-function readKeys(file: string): ReleaseKeys {
-  const json = readJson(file);
+function readKeys(root: string, file: string): ReleaseKeys {
+  const json = readJson(root, file);
   return json === undefined ? new Map() : parseReleaseKeys(json, file);
 }
 
 /** `inputDigest`: input/treeDigest.ts's digest of `root`, which the build already computed. */
 export function readExport(root: string, report: BuildReport, inputDigest: string): GameExport {
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError(`${root}: input folder does not exist`);
-  const keys = readKeys(path.join(root, 'release_info.json'));
+  for (const folder of ['en', 'assets', 'translations']) {
+    const dir = path.join(root, folder);
+    if (fs.existsSync(dir) && !fs.lstatSync(dir).isDirectory()) throw new InputError(`${dir}: expected a folder (not a file or a link)`);
+  }
+  const keys = readKeys(root, path.join(root, 'release_info.json'));
   const unitFile = findDatabase(root, 'unit', report);
   if (!unitFile) throw new InputError(`${root}: no unit database found (looked for unit.db_, unit.db, unit.sqlite, unit.db.sql or unit.sql)`);
   const open = (file: string | undefined, releaseKeys: ReleaseKeys, label = '') =>
     file ? MasterDb.open(file, releaseKeys, report, label) : null;
   const englishRoot = path.join(root, 'en');
-  const englishKeys = new Map([...keys, ...readKeys(path.join(englishRoot, 'release_info.json'))]);
+  const englishKeys = new Map([...keys, ...readKeys(root, path.join(englishRoot, 'release_info.json'))]);
   const hasEnglish = fs.existsSync(englishRoot);
   const openEnglish = (name: string) => (hasEnglish ? open(findDatabase(englishRoot, name, report), englishKeys, 'en/') : null);
   const meta = readMeta(root);

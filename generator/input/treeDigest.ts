@@ -2,10 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, type Hash } from 'node:crypto';
-import fg from 'fast-glob';
+import { listInputFiles } from './inputFiles.ts';
 
 export function hashTree(hash: Hash, root: string, pattern = '**/*'): Hash {
-  for (const rel of fg.sync(pattern, { cwd: root, onlyFiles: true, dot: false }).sort()) {
+  for (const rel of listInputFiles(root, pattern).sort()) {
     hash.update(rel).update('\0').update(fs.readFileSync(path.join(root, rel))).update('\0');
   }
   return hash;

@@ -7,7 +7,7 @@ import type { BuildReport } from '../report.ts';
 import type { Accessory, AccessoryLevel, Card, Character, MemberTag, Target } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { resolveTarget } from './characters.ts';
-import { groupBy, num, numOrNull } from './values.ts';
+import { groupBy, num, numOrNull, requireUniqueIds } from './values.ts';
 
 export interface AccessoryLinks {
   tags: Map<number, MemberTag>;
@@ -57,6 +57,7 @@ function owners(db: MasterDb, report: BuildReport): Map<number, number> {
 export function buildAccessories(db: MasterDb, english: EnglishTexts, links: AccessoryLinks, report: BuildReport): Accessory[] {
   if (!db.hasTable('accessory_m')) return [];
   db.require('accessory_level_m', 'accessory levels');
+  requireUniqueIds(db, 'accessory_m', 'accessory_id');
   const levels = groupBy(db.rows('accessory_level_m'), (r) => num(r.accessory_id));
   const targets = groupBy(db.rows('accessory_effect_target_m'), (r) => num(r.accessory_id));
   const icons = iconAssets(db);

@@ -3,7 +3,7 @@ import type { MasterDb, DbRow } from '../input/masterDb.ts';
 import type { BuildReport } from '../report.ts';
 import type { Card, CenterSkill, Character, LevelStats, Skill } from './types.ts';
 import type { EnglishTexts } from './english.ts';
-import { groupBy, num, numOrNull } from './values.ts';
+import { groupBy, isOrdinal, num, numOrNull, requireUniqueIds } from './values.ts';
 
 export interface CardLinks {
   skills: Map<number, Skill>;
@@ -73,13 +73,26 @@ function link<T>(map: Map<number, T>, id: unknown, what: string, ordinal: number
   return found ?? null;
 }
 
+/**
+ * Placeholder rows (unit_number 0) are left out; so is any other row whose unit_number is
+ * no ordinal, with a warning (it would name a file like card/Infinity.json).
+ */
+function hasOrdinal(row: DbRow, report: BuildReport): boolean {
+  if (isOrdinal(row.unit_number)) return true;
+  if (row.unit_number === 0) return false;
+  const value = typeof row.unit_number === 'string' ? `"${row.unit_number}"` : String(row.unit_number);
+  report.warn(`unit_m: unit_id ${String(row.unit_id)} has unit_number ${value}, not a whole number from 1 to 999999999; the card is left out`);
+  return false;
+}
+
 export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks, report: BuildReport): Card[] {
   db.require('unit_m', 'cards');
   const caps = capsReader(db);
   const patterns = levelPatterns(db);
   const hasRanks = db.columns('unit_m').has('rank_min');
   const shortPatterns = new Set<number>();
-  const cards = db.rows('unit_m').filter((row) => num(row.unit_number) > 0).map((row): Card => {
+  requireUniqueIds(db, 'unit_m', 'unit_id');
+  const cards = db.rows('unit_m').filter((row) => hasOrdinal(row, report)).map((row): Card => {
     const id = num(row.unit_id);
     const ordinal = num(row.unit_number);
     const dru = num(row.disable_rank_up);

@@ -14,15 +14,14 @@ export function buildPairs(db: MasterDb, cards: Card[], report: BuildReport): Pa
   const incomplete: string[] = [];
   const pairs = [...groupBy(db.rows('unit_pair_m'), (r) => num(r.pair))]
     .sort(([a], [b]) => a - b)
-    .flatMap(([id, rows]): Pair[] => {
+    .flatMap(([id, unordered]): Pair[] => {
+      const rows = unordered.sort((a, b) => num(a.position) - num(b.position) || num(a.unit_pair_id) - num(b.unit_pair_id));
       const unreadable = rows.filter((r) => !cardsById.has(num(r.unit_id)));
       if (unreadable.length) {
         incomplete.push(`${id} (unit_id ${unreadable.map((r) => num(r.unit_id)).join(', ')})`);
         return [];
       }
-      const members = rows
-        .map((r) => ({ unitPairId: num(r.unit_pair_id), position: num(r.position), rank: num(r.rank), card: cardsById.get(num(r.unit_id))! }))
-        .sort((a, b) => a.position - b.position || a.unitPairId - b.unitPairId);
+      const members = rows.map((r) => ({ unitPairId: num(r.unit_pair_id), position: num(r.position), rank: num(r.rank), card: cardsById.get(num(r.unit_id))! }));
       return [{ id, members }];
     });
   for (const pair of pairs) {

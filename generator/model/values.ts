@@ -1,5 +1,7 @@
 /** Coercions for database values: rows come from SQLite or from decrypted JSON payloads. */
 import type { Text } from './types.ts';
+import type { DbRow, MasterDb } from '../input/masterDb.ts';
+import { InputError } from '../report.ts';
 
 export const num = (value: unknown): number => (value === null || value === undefined || value === '' ? 0 : Number(value));
 
@@ -23,3 +25,19 @@ export function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
   }
   return groups;
 }
+
+/** Fails naming the table and key when two rows share an id (a published file per id would be written twice). */
+export function requireUniqueIds(db: MasterDb, table: string, key: string): void {
+  const seen = new Set<unknown>();
+  for (const row of db.rows(table)) {
+    if (seen.has(row[key])) throw new InputError(`${db.file}: ${table} has more than one row with ${key} ${String(row[key])}`);
+    seen.add(row[key]);
+  }
+}
+
+/** The highest ordinal the API can address (ids in requests are 1 to 9 digits). */
+const MAX_ORDINAL = 999_999_999;
+
+/** Whether a row's value is an ordinal: a whole number from 1 to MAX_ORDINAL (not text, not 12.5, not Infinity). */
+export const isOrdinal = (value: DbRow[string]): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_ORDINAL;

@@ -16,9 +16,11 @@ export interface PublishLayout {
   previous: string;
   /** Content hashes and stats of the published files, with the build's fingerprint. */
   manifest: string;
+  /** The staged site's manifest, written before the swap and renamed over `manifest` after it. */
+  nextManifest: string;
   /** The last build's report (also written when it failed). */
   report: string;
-  /** Held while a build runs, so two builds never publish into one folder at once. */
+  /** A SQLite file whose exclusive lock a build holds, so two builds never publish into one folder at once. */
   lock: string;
 }
 
@@ -31,7 +33,8 @@ export function publishLayout(out: string): PublishLayout {
     staging: path.join(work, 'staging'),
     previous: path.join(work, 'previous'),
     manifest: path.join(work, 'manifest.json'),
+    nextManifest: path.join(work, 'manifest.next.json'),
     report: path.join(work, 'report.json'),
-    lock: path.join(work, 'lock'),
+    lock: path.join(work, 'lock.db'),
   };
 }

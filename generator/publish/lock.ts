@@ -1,31 +1,23 @@
 /**
  * One build at a time per output folder: two builds sharing a staging folder could
- * publish half a site. The lock file holds the builder's pid; a lock left by a build
- * that was killed (its process is gone) is taken over.
+ * publish half a site. The lock is SQLite's exclusive lock on a small file: the kernel
+ * grants it to one process at a time (SQLite also tells connections of one process
+ * apart) and drops it the moment its holder exits, however it dies, so there is no
+ * stale lock to detect or take over. The file itself is never deleted: a build that
+ * opened it just before the deletion would hold a lock on a file nobody else sees.
  */
-import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import { InputError } from '../report.ts';
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Takes the lock and returns its release. */
+/** Takes the lock, or fails at once when another build holds it; returns its release. */
 export function acquireLock(file: string, out: string): () => void {
+  const db = new Database(file, { timeout: 0 });
   try {
-    fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+    db.exec('BEGIN EXCLUSIVE');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const holder = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
-    if (Number.isInteger(holder) && isRunning(holder)) {
-      throw new InputError(`another build (pid ${holder}) is publishing ${out}; if it is gone, delete ${file}`);
-    }
-    fs.writeFileSync(file, String(process.pid));
+    db.close();
+    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    throw new InputError(`another build is publishing ${out} (it holds ${file}); try again when it is done`);
   }
-  return () => fs.rmSync(file, { force: true });
+  return () => db.close();
 }

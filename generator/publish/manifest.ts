@@ -1,13 +1,14 @@
 /**
- * The manifest of a published folder: for every file its content hash and the stats
- * it had when the build wrote or kept it. While a file's size, modification time and
- * inode still match, its hash is trusted, so a rebuild knows which files are unchanged
- * without reading them back.
+ * The manifest of a published folder: the folder's inode, and for every file its content
+ * hash and the stats it had when the build wrote or kept it. It is the builder's record
+ * of its site: only a folder whose inode it names is ever replaced. While a file's size,
+ * modification time and inode still match, its hash is trusted, so a rebuild knows which
+ * files are unchanged without reading them back.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 
-const FORMAT = 1;
+const FORMAT = 2;
 
 export interface FileStat {
   size: number;
@@ -22,6 +23,8 @@ export interface FileRecord extends FileStat {
 
 export interface Manifest {
   format: typeof FORMAT;
+  /** The inode of the published folder (kept by the renames that publish it). */
+  folder: number;
   /** Input, generator and options the site was built from (see fingerprint.ts). */
   fingerprint: string;
   /** The report of the build that produced the site, replayed when nothing changed. */
@@ -31,11 +34,12 @@ export interface Manifest {
 
 export const sameStat = (a: FileStat, b: FileStat): boolean => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 
-/** The manifest, or null when there is none or it cannot be trusted (then files are compared byte by byte). */
-export function readManifest(file: string): Manifest | null {
+/** The manifest when it describes the folder with inode `folder`, else null. */
+export function readManifest(file: string, folder: number | undefined): Manifest | null {
   try {
     const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
-    return manifest.format === FORMAT && manifest.files && typeof manifest.fingerprint === 'string' ? manifest : null;
+    const valid = manifest.format === FORMAT && manifest.files && typeof manifest.fingerprint === 'string';
+    return valid && manifest.folder === folder ? manifest : null;
   } catch {
     return null;
   }

@@ -5,10 +5,10 @@
  */
 import path from 'node:path';
 import fs from 'fs-extra';
-import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { Command } from 'commander';
 import { dumpSql, type Row, type TableDump } from './sql.ts';
+import { openSql } from '../input/sqlDump.ts';
 import { encryptValues, sampleKey } from './encrypt.ts';
 import {
   ACCESSORIES, ALBUM_SERIES, CARDS, CENTER_SKILLS, CHARACTERS, CURATED_SETS, EVENT_REWARDS, EVENTS, GACHAS,
@@ -389,12 +389,7 @@ async function writeDatabase(dir: string, group: string, name: string, tables: T
   const file = path.join(dir, 'db', group, `${name}.db_`);
   await fs.remove(file);
   await fs.ensureDir(path.dirname(file));
-  const db = new Database(file);
-  try {
-    db.exec(sql);
-  } finally {
-    db.close();
-  }
+  openSql(sql, file).close();
 }
 
 /** A small square icon: attribute colour inside a rarity-coloured frame; idolized ones carry a star. */

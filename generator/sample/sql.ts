@@ -12,7 +12,8 @@ export interface TableDump {
 
 function sqlLiteral(value: SqlValue | undefined): string {
   if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number') return String(value);
+  // SQLite reads 1e999 as Infinity, and stores NaN as NULL.
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? 'NULL' : `${value < 0 ? '-' : ''}1e999`;
   return `'${value.replace(/'/g, "''")}'`;
 }
 

@@ -19,8 +19,14 @@ const program = new Command('start')
       process.exitCode = 1;
       return;
     }
-    const server = await startServer(options.dir, options.port);
-    console.log(`Serving ${options.dir} at ${server.url}`);
+    try {
+      const server = await startServer(options.dir, options.port);
+      console.log(`Serving ${options.dir} at ${server.url}`);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      console.error(`start failed: port ${options.port} on 127.0.0.1 is in use; choose another with --port (0: any free port)`);
+      process.exitCode = 1;
+    }
   });
 
 await program.parseAsync();

@@ -5,9 +5,11 @@
  */
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { createServer, type Middleware, type UnionRequest, type UnionResponse } from 'http-server';
 import { handleRequest, type EdgeSite } from '../edge/handler.ts';
-import { HttpError, errorResponse } from '../edge/http.ts';
+import { HttpError, errorResponse, methodNotAllowed } from '../edge/http.ts';
 import { checkSitePath } from '../edge/guard.ts';
 import { firstRule, staticHeaders } from '../edge/rewrites.ts';
 import { NOT_FOUND_FILE } from '../contract/endpoints.ts';
@@ -18,10 +20,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The request body as a Web stream: union buffers it, and replays it once `buffer` is switched off. */
-function bodyStream(req: UnionRequest): ReadableStream<Uint8Array> {
+/** The one route that reads a request body (the edge handler caps it at 1 MiB). */
+const BODY_ROUTE = { method: 'POST', path: '/api/v1/read_tl' };
+/** Methods a Web Request cannot carry (the Request constructor throws on them). */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/**
+ * The request body as a Web stream: union buffers it, and replays it once `buffer` is
+ * switched off. `close()` drops whatever arrives after the response (a body the handler
+ * did not read to its end).
+ */
+function bodyStream(req: UnionRequest): { stream: ReadableStream<Uint8Array>; close(): void } {
   let open = true;
-  return new ReadableStream({
+  const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       req.on('data', (chunk: Buffer) => open && controller.enqueue(new Uint8Array(chunk)));
       req.on('end', () => {
@@ -34,20 +45,27 @@ function bodyStream(req: UnionRequest): ReadableStream<Uint8Array> {
       open = false;
     },
   });
+  return { stream, close: () => (open = false) };
 }
 
-function webRequest(req: UnionRequest): Request {
+/**
+ * The request for the edge handler. Only read_tl gets its body; any other body is
+ * drained unread (union would otherwise keep every byte of it in memory).
+ */
+function webRequest(req: UnionRequest, pathname: string): { request: Request; done(): void } {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     for (const v of [value ?? []].flat()) headers.append(name, v);
   }
-  const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(req.method);
-  return new Request(new URL(req.url, 'http://127.0.0.1'), {
+  const body = req.method === BODY_ROUTE.method && pathname === BODY_ROUTE.path ? bodyStream(req) : null;
+  if (!body) req.buffer = false; // chunks go to no listener: drained, never kept
+  const request = new Request(new URL(req.url, 'http://127.0.0.1'), {
     method: req.method,
     headers,
-    body: hasBody ? bodyStream(req) : undefined,
+    body: body?.stream,
     duplex: 'half',
   } as RequestInit);
+  return { request, done: () => body?.close() };
 }
 
 async function send(res: UnionResponse, response: Response, head: boolean): Promise<void> {
@@ -77,14 +95,20 @@ function siteMiddleware(site: EdgeSite): Middleware {
     try {
       // Checked before URL parsing, which would silently resolve `..` segments.
       checkSitePath(req.url.split('?')[0]);
+      if (FORBIDDEN_METHODS.has(req.method)) throw methodNotAllowed(req.method, 'GET, HEAD, POST, OPTIONS');
     } catch (error) {
+      req.buffer = false;
       return send(res, errorResponse(error as HttpError), head);
     }
-    const request = webRequest(req);
-    const pathname = new URL(request.url).pathname;
-    const response = (await handleRequest(request, site))
-      ?? (pathname.startsWith('/api/') ? await staticApi(site, pathname) : null);
-    return response ? send(res, response, head) : next();
+    const pathname = new URL(req.url, 'http://127.0.0.1').pathname;
+    const { request, done } = webRequest(req, pathname);
+    try {
+      const response = (await handleRequest(request, site))
+        ?? (pathname.startsWith('/api/') ? await staticApi(site, pathname) : null);
+      return response ? await send(res, response, head) : next();
+    } finally {
+      done();
+    }
   };
   return (req, res, next) => {
     respond(req, res, next).catch((error) => {
@@ -92,6 +116,20 @@ function siteMiddleware(site: EdgeSite): Middleware {
       void send(res, errorResponse(new HttpError(500, 'internal error')), false);
     });
   };
+}
+
+/**
+ * A request Node's parser refuses (a URL or headers over 16 KiB, malformed HTTP) still
+ * gets a JSON error with the CORS header, as every other error does.
+ */
+async function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): Promise<void> {
+  if (!socket.writable) return void socket.destroy();
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 414 : 400;
+  const response = errorResponse(new HttpError(status, status === 414 ? 'request URL or headers too long (over 16 KiB)' : 'malformed request'));
+  const body = Buffer.from(await response.arrayBuffer());
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`];
+  response.headers.forEach((value, name) => head.push(`${name}: ${value}`));
+  socket.end(Buffer.concat([Buffer.from(`${[...head, `content-length: ${body.length}`, 'connection: close'].join('\r\n')}\r\n\r\n`), body]));
 }
 
 /** Serves `dir` on 127.0.0.1:`port` (0: any free port). */
@@ -106,6 +144,7 @@ export function startServer(dir: string, port: number): Promise<RunningServer> {
     cache: 0,
     showDir: 'false',
   });
+  server.server.on('clientError', (error, socket) => void answerClientError(error, socket));
   return new Promise((resolve, reject) => {
     server.server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {

@@ -1,0 +1,138 @@
+/** SPEC 7: every problem of an untrusted export is one clear line naming the file, table or key; links never lead outside it. */
+import path from 'node:path';
+import fs from 'fs-extra';
+import { describe, expect, it } from 'vitest';
+import { build } from '../generator/build.ts';
+import { InputError } from '../generator/report.ts';
+import { endpoints } from '../generator/contract/endpoints.ts';
+import { buildInto, buildSample, copySample, readJson, tempDir } from './helpers.ts';
+import { editDump } from './exportEdits.ts';
+
+/** Builds a copy of the sample after `change`; resolves to the InputError it fails with. */
+async function failureOf(change: (input: string) => Promise<unknown>): Promise<InputError> {
+  const input = await copySample();
+  await change(input);
+  const error = await build({ input, out: path.join(input, '..', 'public') }).then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(InputError); // the CLI prints an InputError as its message alone, no stack trace
+  expect((error as Error).message).not.toMatch(/\n/);
+  return error as InputError;
+}
+
+const writeJson = (input: string, rel: string, value: unknown) => fs.outputJson(path.join(input, rel), value);
+
+describe('curated and key files with hostile values', () => {
+  for (const timezone of ['JST', '+99:99', '+09:75']) {
+    it(`meta.json timezone ${timezone}: refused naming the file`, async () => {
+      const error = await failureOf((input) => writeJson(input, 'meta.json', { timezone }));
+      expect(error.message).toMatch(new RegExp(`meta\\.json: timezone "\\${timezone}" is not an offset like \\+09:00`));
+    });
+  }
+
+  it('release_info.json with a key that is not 16 bytes of base64: refused naming the file and release', async () => {
+    const error = await failureOf((input) => writeJson(input, 'release_info.json', { 7: 'c2hvcnQ=' }));
+    expect(error.message).toMatch(/release_info\.json: key for release 7 is not a base64 16-byte key/);
+  });
+
+  for (const date of [1e15, -1, '2019/13/45 25:61:61', '2019/02/30 10:00:00', '0050/01/01 00:00:00']) {
+    it(`a curated date ${JSON.stringify(date)} out of range: refused naming the file and entry`, async () => {
+      const error = await failureOf((input) => writeJson(input, 'release_dates.json', { 3: date }));
+      expect(error.message).toMatch(/release_dates\.json: entry "3" must map an ordinal to a date \(1970 to 9999/);
+    });
+  }
+
+  it('a gacha ending in the year 33658: refused naming the gacha', async () => {
+    const error = await failureOf((input) => writeJson(input, 'gachas.json', [{ id: 'g', name: 'G', start: 0, end: 1e12, ordinals: [] }]));
+    expect(error.message).toMatch(/gachas\.json: gacha g needs start and end dates/);
+  });
+});
+
+describe('folders of the export that are files', () => {
+  for (const folder of ['en', 'assets', 'translations']) {
+    it(`${folder}/ as a file: refused naming it`, async () => {
+      const error = await failureOf(async (input) => {
+        await fs.remove(path.join(input, folder));
+        await fs.writeFile(path.join(input, folder), 'x');
+      });
+      expect(error.message).toMatch(new RegExp(`${folder}: expected a folder`));
+    });
+  }
+});
+
+describe('duplicate ids in the databases', () => {
+  const cases = [
+    { table: 'unit_m', key: 'unit_id', id: 1003 },
+    { table: 'accessory_m', key: 'accessory_id', id: 1 },
+    { table: 'album_series_m', key: 'album_series_id', id: 1 },
+  ];
+  for (const { table, key, id } of cases) {
+    it(`${table}: two rows with one ${key} are refused naming the table and key`, async () => {
+      const error = await failureOf((input) => editDump(input, 'unit.sql', `INSERT INTO ${table} SELECT * FROM ${table} WHERE ${key} = ${id};`));
+      expect(error.message).toMatch(new RegExp(`unit\\.sql: ${table} has more than one row with ${key} ${id}$`));
+    });
+  }
+});
+
+describe('unit_number values that are no ordinal', () => {
+  const odd = { 1003: '9e999', 1006: '12.5', 1009: "'0x20'", 1012: '-3', 1015: "'text'", 1018: 'NULL' };
+  it('are left out, each with a warning; nothing like card/Infinity.json is published', async () => {
+    const input = await copySample();
+    await editDump(input, 'unit.sql', Object.entries(odd).map(([id, n]) => `UPDATE unit_m SET unit_number = ${n} WHERE unit_id = ${id};`).join('\n'));
+    const { out, report } = await buildInto(input);
+    for (const [id, shown] of [[1003, 'Infinity'], [1006, '12.5'], [1009, '"0x20"'], [1012, '-3'], [1015, '"text"'], [1018, 'null']]) {
+      expect(report.warnings).toContain(`unit_m: unit_id ${id} has unit_number ${shown}, not a whole number from 1 to 999999999; the card is left out`);
+    }
+    const published = await fs.readdir(path.join(out, 'api/v1/card'));
+    expect(published.filter((name) => !/^(\d+|set_list)\.json$/.test(name))).toEqual([]);
+    const list = await readJson(out, endpoints.cardList.file());
+    expect(list.stubs.map((c: { id: number }) => c.id)).not.toContain(1003);
+  });
+});
+
+describe('links in the input folder', () => {
+  const icon = 'assets/image/units/u_rankup_icon_1102.png';
+
+  it('a picture linking outside the input folder is not read; one linking inside it is', async () => {
+    const input = await copySample();
+    const outside = path.join(await tempDir(), 'private.png');
+    await fs.move(path.join(input, icon), outside);
+    await fs.symlink(outside, path.join(input, icon));
+    const inside = 'assets/image/units/u_rankup_icon_1033.png';
+    await fs.move(path.join(input, inside), path.join(input, 'shared.png'));
+    await fs.symlink(path.join(input, 'shared.png'), path.join(input, inside));
+    const { report } = await buildInto(input);
+    const { report: sample } = await buildSample();
+    // 1102's idolized icon is missing; 1033's is published as before.
+    expect(report.images).toMatchObject({ missing: sample.images.missing + 1, published: sample.images.published - 1 });
+  });
+
+  it('a linked folder leading outside is not entered, and link cycles never hang the build', async () => {
+    const input = await copySample();
+    const outside = await tempDir();
+    await fs.move(path.join(input, 'assets/image'), path.join(outside, 'image'));
+    await fs.symlink(path.join(outside, 'image'), path.join(input, 'assets/image'));
+    await fs.symlink('..', path.join(input, 'assets/up'));
+    await fs.symlink('.', path.join(input, 'assets/self'));
+    await fs.symlink('loop-b', path.join(input, 'assets/loop-a'));
+    await fs.symlink('loop-a', path.join(input, 'assets/loop-b'));
+    const { report } = await buildInto(input);
+    expect(report.images.published).toBe(0);
+    expect(report.images.missing).toBeGreaterThan(0);
+  });
+
+  it('a database, translation or curated file linking outside is not read', async () => {
+    const input = await copySample();
+    const outside = await tempDir();
+    await fs.move(path.join(input, 'translations/titles.json'), path.join(outside, 'titles.json'));
+    await fs.symlink(path.join(outside, 'titles.json'), path.join(input, 'translations/titles.json'));
+    await fs.move(path.join(input, 'unit.sql'), path.join(outside, 'unit.sql'));
+    await fs.symlink(path.join(outside, 'unit.sql'), path.join(input, 'unit.sql'));
+    await expect(buildInto(input)).rejects.toThrow(/no unit database found/);
+    await fs.move(path.join(outside, 'unit.sql'), path.join(input, 'unit.sql'), { overwrite: true });
+    const { out } = await buildInto(input);
+    expect(JSON.stringify(await readJson(out, 'api/v1/tl/0.json'))).not.toMatch(/First Morning/);
+    await fs.writeJson(path.join(outside, 'meta.json'), { timezone: '+09:00' });
+    await fs.remove(path.join(input, 'meta.json'));
+    await fs.symlink(path.join(outside, 'meta.json'), path.join(input, 'meta.json'));
+    await expect(buildInto(input)).rejects.toThrow(/meta\.json: a link leading outside the input folder/);
+  });
+});

@@ -1,0 +1,8 @@
+/** A builder that takes the lock of `argv[2]` (an output folder), says "held" and waits to be killed. */
+import { acquireLock } from '../generator/publish/lock.ts';
+import { publishLayout } from '../generator/publish/layout.ts';
+
+const out = process.argv[2];
+acquireLock(publishLayout(out).lock, out);
+console.log('held');
+setInterval(() => {}, 60_000);

@@ -1,0 +1,178 @@
+/** SPEC 7: a build only ever replaces the site it published, one build at a time, and says what it left behind. */
+import path from 'node:path';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import readline from 'node:readline';
+import fs from 'fs-extra';
+import { describe, expect, it } from 'vitest';
+import { build } from '../generator/build.ts';
+import { publishLayout } from '../generator/publish/layout.ts';
+import { sitePublished } from '../generator/publish/publishBuild.ts';
+import { copySample, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { contentDiff, editDump, snapshot } from './exportEdits.ts';
+
+const ROOT = path.resolve(SAMPLE_INPUT, '..');
+const cli = (...args: string[]) =>
+  promisify(execFile)(process.execPath, ['--import', 'tsx', 'generator/cli.ts', ...args], { cwd: ROOT })
+    .then((r) => ({ code: 0, ...r }), (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }));
+
+async function publishedSample() {
+  const out = path.join(await tempDir(), 'public');
+  await build({ input: SAMPLE_INPUT, out });
+  return { out, before: await snapshot(out) };
+}
+
+/** Builds into `out`, expecting a refusal matching `says` that leaves `out` and its parent folder as they were. */
+async function expectRefused(out: string, says: RegExp) {
+  const parent = path.dirname(out);
+  const before = { out: await snapshot(out), parent: await fs.readdir(parent) };
+  await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(says);
+  expect(await snapshot(out)).toEqual(before.out);
+  expect(await fs.readdir(parent)).toEqual(before.parent); // no .cache beside a refused folder
+}
+
+describe('--out: only a folder this builder recorded as its site is replaced', () => {
+  it('a project folder with an entry named "api" (a plain file) is refused, nothing written beside it', async () => {
+    const out = path.join(await tempDir(), 'project');
+    await fs.outputFile(path.join(out, 'api'), 'notes');
+    await fs.outputFile(path.join(out, 'src/main.ts'), 'precious');
+    await fs.outputFile(path.join(out, '.git/HEAD'), 'ref: refs/heads/main');
+    await expectRefused(out, /--out .*project holds files that are not a site built here .*; refusing to replace it/);
+  });
+
+  it('a folder that looks like a site (api/v1/...) but was not built here is refused', async () => {
+    const out = path.join(await tempDir(), 'public');
+    await fs.outputFile(path.join(out, 'api/v1/info.json'), '{}');
+    await fs.outputFile(path.join(out, 'thesis.tex'), 'precious');
+    await expectRefused(out, /not a site built here/);
+  });
+
+  it('a site whose record is gone is refused', async () => {
+    const { out } = await publishedSample();
+    await fs.remove(publishLayout(out).manifest);
+    await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/not a site built here/);
+  });
+
+  it('another folder moved to where the site was is refused: the record names the site folder itself', async () => {
+    const { out } = await publishedSample();
+    await fs.move(out, `${out}.old`);
+    await fs.outputFile(path.join(out, 'api/v1/info.json'), 'mine');
+    await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/not a site built here/);
+    expect(await fs.readFile(path.join(out, 'api/v1/info.json'), 'utf8')).toBe('mine');
+  });
+
+  it('a file is refused', async () => {
+    const out = path.join(await tempDir(), 'notes.txt');
+    await fs.writeFile(out, 'precious');
+    await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/notes\.txt is not a folder; refusing/);
+    expect(await fs.readdir(path.dirname(out))).toEqual(['notes.txt']);
+  });
+
+  it('a mount point is refused up front (the site is swapped in by renames), nothing written beside it', async () => {
+    await expect(build({ input: SAMPLE_INPUT, out: '/proc' })).rejects.toThrow(/--out \/proc is a mount point/);
+    expect(await fs.pathExists('/.cache/build/proc')).toBe(false);
+  });
+
+  it('an empty folder and an absent one are built into', async () => {
+    const empty = await tempDir();
+    await build({ input: SAMPLE_INPUT, out: empty });
+    expect(await fs.pathExists(path.join(empty, 'api/v1/card_list.json'))).toBe(true);
+  });
+});
+
+describe('one build at a time', () => {
+  it('of two builds started together, exactly one publishes; the other is refused and the site is whole', async () => {
+    const { out } = await publishedSample();
+    const input = await copySample();
+    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
+    const results = await Promise.allSettled([build({ input, out }), build({ input, out })]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(String((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason)).toMatch(/another build is publishing/);
+    const reference = path.join(await tempDir(), 'reference');
+    await build({ input, out: reference });
+    expect(contentDiff((await snapshot(out)).files, (await snapshot(reference)).files)).toEqual([]);
+  });
+
+  it('the lock of a killed builder is free at once, even while the dead builder is a zombie', async () => {
+    const { out } = await publishedSample();
+    // sh starts the holder, then becomes `sleep`, which never reaps it: killed, the holder stays a zombie.
+    const parent = spawn('sh', ['-c', `"$0" --import tsx test/lockHolder.ts "$1" & echo $!; exec sleep 600`, process.execPath, out], { cwd: ROOT });
+    const lines = readline.createInterface({ input: parent.stdout })[Symbol.asyncIterator]();
+    const holder = Number((await lines.next()).value);
+    expect((await lines.next()).value).toBe('held');
+    await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/another build is publishing/);
+    process.kill(holder, 'SIGKILL');
+    // A zombie: every thread gone (the last one to exit closes the files), the leader left unreaped.
+    const zombie = async () => (await fs.readdir(`/proc/${holder}/task`)).length === 1
+      && (await fs.readFile(`/proc/${holder}/stat`, 'utf8')).split(') ')[1][0] === 'Z';
+    while (!(await zombie())) await new Promise((r) => setTimeout(r, 10));
+    expect((await build({ input: SAMPLE_INPUT, out })).upToDate).toBe(true);
+    parent.kill('SIGKILL');
+  });
+});
+
+describe('after the swap: the true state, a consistent site', () => {
+  it('a failure after publishing says the new site is live, and the next build finds it up to date', async () => {
+    const { out } = await publishedSample();
+    const input = await copySample();
+    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
+    const layout = publishLayout(out);
+    await fs.remove(layout.report);
+    await fs.outputFile(path.join(layout.report, 'blocker'), ''); // report.json cannot be written: EISDIR
+    const { code, stderr } = await cli('--input', input, '--out', out);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/EISDIR.*report\.json/);
+    expect(stderr).toMatch(/holds this build's site, published before the failure/);
+    expect(stderr).not.toMatch(/left as it was/);
+    await fs.remove(layout.report);
+    const report = await build({ input, out });
+    expect(report.upToDate).toBe(true);
+  });
+
+  it('a build killed after its swap, before its manifest was renamed, leaves a site the next build recognises', async () => {
+    const { out, before } = await publishedSample();
+    const layout = publishLayout(out);
+    const manifest = await fs.readJson(layout.manifest);
+    await fs.writeJson(layout.nextManifest, manifest); // the new site's manifest...
+    await fs.writeJson(layout.manifest, { ...manifest, folder: manifest.folder + 1 }); // ...and the old site's
+    expect((await build({ input: SAMPLE_INPUT, out })).upToDate).toBe(true);
+    expect(await snapshot(out)).toEqual(before);
+    expect(await fs.pathExists(layout.nextManifest)).toBe(false);
+  });
+
+  it('tags the error of a failure after the swap', async () => {
+    const { out } = await publishedSample();
+    const input = await copySample();
+    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
+    await fs.remove(publishLayout(out).report);
+    await fs.outputFile(path.join(publishLayout(out).report, 'blocker'), '');
+    const error = await build({ input, out }).catch((e: unknown) => e);
+    expect(sitePublished(error)).toBe(true);
+  });
+});
+
+describe('--force', () => {
+  it('repairs a published file edited in place with its size and modification time kept', async () => {
+    const { out } = await publishedSample();
+    const rel = 'api/v1/card/1.json';
+    const file = path.join(out, rel);
+    // A whole-millisecond mtime can be set back exactly; a rebuild records it.
+    const mtime = new Date(Math.floor((await fs.stat(file)).mtimeMs));
+    await fs.utimes(file, mtime, mtime);
+    await build({ input: SAMPLE_INPUT, out });
+    const original = await fs.readFile(file);
+    const smile = /"smile":\[(\d)/.exec(original.toString())!;
+    const edited = Buffer.from(original);
+    edited[smile.index + smile[0].length - 1] = smile[1] === '9' ? 0x38 : 0x39; // one digit changed in place
+    await fs.writeFile(file, edited);
+    await fs.utimes(file, mtime, mtime);
+    const { size, mtimeMs, ino } = await fs.stat(file);
+    const recorded = (await fs.readJson(publishLayout(out).manifest)).files[rel];
+    expect({ size, mtimeMs, ino }).toEqual({ size: recorded.size, mtimeMs: recorded.mtimeMs, ino: recorded.ino });
+    expect(await fs.readFile(file)).not.toEqual(original);
+    expect((await build({ input: SAMPLE_INPUT, out })).upToDate).toBe(true); // stats match the record: trusted
+    const report = await build({ input: SAMPLE_INPUT, out, force: true });
+    expect(report.changed).toBe(1);
+    expect(await fs.readFile(file)).toEqual(original);
+  });
+});
