@@ -8,6 +8,12 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * Cache policy of API responses, static and computed: any cache may keep them but must ask
+ * the origin (a cheap 304 by ETag) before reusing them, so nothing stale outlives a deploy.
+ */
+export const REVALIDATE = 'public, max-age=0, must-revalidate';
+
 const JSON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json; charset=utf-8',
   'access-control-allow-origin': '*',

@@ -10,6 +10,7 @@ import { renderObjects } from './objects.ts';
 import { renderHappening } from './happening.ts';
 import { renderTranslations } from './translations.ts';
 import { renderNotFound } from './notFound.ts';
+import { renderHostRules } from './hostRules.ts';
 
 /** `files` may be a map that publishes each file as it is added (publish/staging.ts). */
 export function renderSite(model: Model, files: SiteFiles = new Map()): SiteFiles {
@@ -21,6 +22,7 @@ export function renderSite(model: Model, files: SiteFiles = new Map()): SiteFile
   renderHappening(model, files);
   renderTranslations(model, files);
   renderNotFound(files);
+  renderHostRules(files);
   renderPage(files); // keep last: the page links the index files rendered above
   return files;
 }
