@@ -9,7 +9,7 @@
  * reads are fetches that pass through the edge function again, they never recurse.
  */
 import { isObjectType, paths } from '../format.ts';
-import { HttpError, errorResponse, jsonResponse, methodNotAllowed, preflight } from './http.ts';
+import { HttpError, errorResponse, jsonResponse, methodNotAllowed, preflight, withETag } from './http.ts';
 import { checkSitePath } from './guard.ts';
 import { parseIds } from './ids.ts';
 import { applyShaping, parseShaping, type Shaping } from './query.ts';
@@ -113,7 +113,7 @@ export async function handleRequest(request: Request, site: EdgeSite): Promise<R
   if (!url.pathname.startsWith('/api/')) return null;
   try {
     checkSitePath(url.pathname);
-    return await dispatch(request, url, site);
+    return await withETag(request, await dispatch(request, url, site));
   } catch (error) {
     if (error instanceof HttpError) return errorResponse(error);
     console.error(error);

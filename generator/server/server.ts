@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Middleware, type UnionRequest, type UnionResponse } from 'http-server';
 import { handleRequest, type EdgeSite } from '../edge/handler.ts';
-import { HttpError, errorResponse } from '../edge/http.ts';
+import { HttpError, errorResponse, withETag } from '../edge/http.ts';
 import { checkSitePath } from '../edge/guard.ts';
 import { firstRule, staticHeaders } from '../edge/rewrites.ts';
 import { paths } from '../format.ts';
@@ -54,7 +54,8 @@ async function send(res: UnionResponse, response: Response, head: boolean): Prom
   const body = Buffer.from(await response.arrayBuffer());
   const headers: Record<string, string | number> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
-  if (response.status !== 204) headers['content-length'] = body.length;
+  // 204 and 304 have no body, and a Content-Length would describe one.
+  if (response.status !== 204 && response.status !== 304) headers['content-length'] = body.length;
   res.writeHead(response.status, headers);
   res.end(head || !body.length ? undefined : body);
 }
@@ -83,7 +84,8 @@ function siteMiddleware(site: EdgeSite): Middleware {
     const request = webRequest(req);
     const pathname = new URL(request.url).pathname;
     const response = (await handleRequest(request, site))
-      ?? (pathname.startsWith('/api/') ? await staticApi(site, pathname) : null);
+      // Static API files get validators too, as Netlify's static files do.
+      ?? (pathname.startsWith('/api/') ? await withETag(request, await staticApi(site, pathname)) : null);
     return response ? send(res, response, head) : next();
   };
   return (req, res, next) => {
