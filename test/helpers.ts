@@ -1,17 +1,15 @@
 /** Shared test fixtures: temporary folders, the sample build, and exports built from code. */
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
 import Database from 'better-sqlite3';
 import { build } from '../generator/build.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
+import { tempDir } from './tempDirs.ts';
+
+export { tempDir };
 
 export const SAMPLE_INPUT = fileURLToPath(new URL('../input', import.meta.url));
-
-export async function tempDir(prefix = 'sif-test-'): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
-}
 
 export async function readJson<T = any>(dir: string, rel: string): Promise<T> {
   return JSON.parse(await fs.readFile(path.join(dir, rel), 'utf8')) as T;
