@@ -4,6 +4,11 @@ import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
 import Database from 'better-sqlite3';
 import { build } from '../generator/build.ts';
+import { closeExport, readExport } from '../generator/input/readExport.ts';
+import { inputDigest } from '../generator/input/treeDigest.ts';
+import { buildModel } from '../generator/model/buildModel.ts';
+import { renderSite } from '../generator/render/site.ts';
+import { BuildReport } from '../generator/report.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
 import { tempDir } from './tempDirs.ts';
 
@@ -20,6 +25,25 @@ export async function buildInto(input: string) {
   const out = path.join(await tempDir(), 'public');
   const report = await build({ input, out });
   return { out, report };
+}
+
+/**
+ * `input` read, modelled and rendered in memory, without the picture and publishing stages: for
+ * rule tests that only look at the JSON. `json(rel)` is a rendered file parsed, undefined when absent.
+ */
+export function renderInMemory(input: string) {
+  const report = new BuildReport();
+  const game = readExport(input, report, inputDigest(input));
+  try {
+    const files = renderSite(buildModel(game, report));
+    const json = <T = any>(rel: string): T | undefined => {
+      const bytes = files.get(rel);
+      return bytes && (JSON.parse(bytes.toString('utf8')) as T);
+    };
+    return { files, report, json };
+  } finally {
+    closeExport(game);
+  }
 }
 
 /** The shipped sample, built once per test file that asks for it. */

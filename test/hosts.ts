@@ -76,10 +76,12 @@ const denoBinary = (): string => createRequire(import.meta.url)('deno/install_ap
 
 /**
  * The edge function under Deno in front of the static layer of `dir` over HTTP; every response
- * of the static layer (so every read of the function) is held back `latencyMs`.
+ * of the static layer (so every read of the function) is held back `latencyMs`, and counted.
  */
-export async function denoEdge(dir: string, latencyMs = 0): Promise<Host> {
-  const staticHost = await serveHttp(await netlifyStatic(dir), latencyMs);
+export async function denoEdge(dir: string, latencyMs = 0): Promise<Host & { staticRequests(): number }> {
+  const staticLayer = await netlifyStatic(dir);
+  let staticRequests = 0;
+  const staticHost = await serveHttp((request) => (staticRequests++, staticLayer(request)), latencyMs);
   const args = ['run', '--no-config', '--no-remote', '--no-npm', '--no-prompt', '--allow-net=127.0.0.1', 'test/hosts/denoEdge.ts', staticHost.url];
   // Deno's module cache beside the build's (git-ignored, never in the temporary folder); no update check.
   const edge = await startProcess(denoBinary(), args, { DENO_DIR: `${ROOT}.cache/deno`, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' })
@@ -87,10 +89,11 @@ export async function denoEdge(dir: string, latencyMs = 0): Promise<Host> {
       await staticHost.close();
       throw error;
     });
-  return overHttp(edge.url, async () => {
+  const host = overHttp(edge.url, async () => {
     await edge.stop();
     await staticHost.close();
   });
+  return { ...host, staticRequests: () => staticRequests };
 }
 
 export const HOSTS: Record<HostName, (dir: string) => Promise<Host>> = {
