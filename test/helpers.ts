@@ -12,9 +12,9 @@ import { BuildReport } from '../generator/report.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
 import { tempDir } from './tempDirs.ts';
 
-export { tempDir };
-
 export const SAMPLE_INPUT = fileURLToPath(new URL('../input', import.meta.url));
+
+export { tempDir };
 
 export async function readJson<T = any>(dir: string, rel: string): Promise<T> {
   return JSON.parse(await fs.readFile(path.join(dir, rel), 'utf8')) as T;
