@@ -29,16 +29,17 @@ export async function buildInto(input: string) {
 
 /**
  * `input` read, modelled and rendered in memory, without the picture and publishing stages: for
- * rule tests that only look at the JSON. `json(rel)` is a rendered file parsed, undefined when absent.
+ * rule tests that only look at the JSON. `json(rel)` is a rendered file parsed (`files.has(rel)` says whether one is).
  */
 export function renderInMemory(input: string) {
   const report = new BuildReport();
   const game = readExport(input, report, inputDigest(input));
   try {
     const files = renderSite(buildModel(game, report));
-    const json = <T = any>(rel: string): T | undefined => {
+    const json = <T = any>(rel: string): T => {
       const bytes = files.get(rel);
-      return bytes && (JSON.parse(bytes.toString('utf8')) as T);
+      if (!bytes) throw new Error(`${rel} was not rendered`);
+      return JSON.parse(bytes.toString('utf8')) as T;
     };
     return { files, report, json };
   } finally {
