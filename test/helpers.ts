@@ -1,8 +1,8 @@
 /** Shared test fixtures: temporary folders, the sample build, and exports built from code. */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
 import Database from 'better-sqlite3';
+import { inject } from 'vitest';
 import { build } from '../generator/build.ts';
 import { closeExport, readExport } from '../generator/input/readExport.ts';
 import { inputDigest } from '../generator/input/treeDigest.ts';
@@ -11,10 +11,9 @@ import { renderSite } from '../generator/render/site.ts';
 import { BuildReport } from '../generator/report.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
 import { tempDir } from './tempDirs.ts';
+import { SAMPLE_INPUT } from './globalSetup.ts';
 
-export const SAMPLE_INPUT = fileURLToPath(new URL('../input', import.meta.url));
-
-export { tempDir };
+export { SAMPLE_INPUT, tempDir };
 
 export async function readJson<T = any>(dir: string, rel: string): Promise<T> {
   return JSON.parse(await fs.readFile(path.join(dir, rel), 'utf8')) as T;
@@ -47,11 +46,10 @@ export function renderInMemory(input: string) {
   }
 }
 
-/** The shipped sample, built once per test file that asks for it. */
-let sampleBuild: Promise<Awaited<ReturnType<typeof buildInto>>> | undefined;
-export function buildSample() {
-  sampleBuild ??= buildInto(SAMPLE_INPUT);
-  return sampleBuild;
+/** The shipped sample, built once per run (test/globalSetup.ts): read it, never change it. */
+export async function buildSample() {
+  const { out, report } = inject('sample');
+  return { out, report: Object.assign(new BuildReport(), report) };
 }
 
 /** A copy of the sample export that a test may change freely. */
