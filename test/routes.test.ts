@@ -26,7 +26,6 @@ beforeAll(async () => {
 describe.each(Object.keys(HOSTS) as HostName[])('on %s', (name) => {
   let host: Host;
   beforeAll(async () => {
-    ({ out } = await buildSample());
     host = await HOSTS[name](out);
   });
   afterAll(() => host?.close());
