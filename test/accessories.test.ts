@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildInto, buildSample, copySample, readJson, SAMPLE_INPUT, tempDir, writeDb } from './helpers.ts';
+import { buildInto, buildSample, copySample, readJson, renderInMemory, SAMPLE_INPUT, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
 import type { Row, TableDump } from '../generator/sample/sql.ts';
 import type { AccessoryJson, AccessoryListJson, CardListJson } from '../generator/contract/schemas.ts';
@@ -13,11 +13,12 @@ type DbRow = Record<string, any>;
 let out: string;
 let sampleDb: Database.Database;
 const query = (sql: string, ...params: unknown[]): DbRow[] => sampleDb.prepare(sql).all(...params) as DbRow[];
-const accessory = async (dir: string, id: number): Promise<AccessoryJson> => {
-  const file = await readJson(dir, `api/v1/accessory/${id}.json`);
+/** The one accessory of an accessory file. */
+const onlyAccessory = (file: { accessories: AccessoryJson[] }): AccessoryJson => {
   expect(file.accessories).toHaveLength(1);
   return file.accessories[0];
 };
+const accessory = async (dir: string, id: number) => onlyAccessory(await readJson(dir, `api/v1/accessory/${id}.json`));
 
 beforeAll(async () => {
   ({ out } = await buildSample());
@@ -139,25 +140,26 @@ function accessoryTables(accessories: Row[], extra: TableDump[] = []): TableDump
   ];
 }
 
-async function buildFixture(tables: TableDump[], english?: TableDump[]) {
+/** A small export rendered in memory. */
+async function renderFixture(tables: TableDump[], english?: TableDump[]) {
   const input = await tempDir();
   await writeDb(input, 'unit.sql', tables);
   if (english) await writeDb(input, 'en/unit.sql', english);
-  return buildInto(input);
+  return renderInMemory(input);
 }
 
 describe('accessory tables in small exports', () => {
   const card = { unit_id: 1, unit_number: 5, unit_type_id: 10 };
 
   it('a legacy export without accessory tables publishes an empty list', async () => {
-    const { out: dir } = await buildFixture(unitTables('legacy', { cards: [card] }));
-    expect(await readJson(dir, 'api/v1/accessory_list.json')).toEqual({ accessories: [] });
-    expect(fs.existsSync(path.join(dir, 'api/v1/accessory'))).toBe(false);
+    const { files, json } = await renderFixture(unitTables('legacy', { cards: [card] }));
+    expect(json('api/v1/accessory_list.json')).toEqual({ accessories: [] });
+    expect([...files.keys()].filter((rel) => rel.startsWith('api/v1/accessory/'))).toEqual([]);
   });
 
   it('without the optional target, special and asset tables: no targets, not limited, no icon', async () => {
-    const { out: dir } = await buildFixture(unitTables('modern', { cards: [card], extra: accessoryTables([{ accessory_id: 1 }]) }));
-    expect(await accessory(dir, 1)).toMatchObject({
+    const { json } = await renderFixture(unitTables('modern', { cards: [card], extra: accessoryTables([{ accessory_id: 1 }]) }));
+    expect(onlyAccessory(json('api/v1/accessory/1.json'))).toMatchObject({
       effect_targets: null, effect_target_name: null, is_limited: false, unit_ordinal: null, unit_type_id: null, unit_stub: null,
       icon_name: null, smile: [98, 99], next_exp: [10, 20],
     });
@@ -172,8 +174,8 @@ describe('accessory tables in small exports', () => {
       { name: 'accessory_special_m', columns: { accessory_id: '', unit_id: '' }, rows: [{ accessory_id: 1, unit_id: 1 }] },
       { name: 'accessory_asset_m', columns: { accessory_asset_id: '', icon_asset: '' }, rows: [{ accessory_asset_id: 7, icon_asset: 'assets/image/acc/icon_7.png' }] },
     ];
-    const { out: dir } = await buildFixture(unitTables('modern', { cards: [card], extra: accessoryTables([{ accessory_id: 1 }], extra) }));
-    expect(await accessory(dir, 1)).toMatchObject({
+    const { json } = await renderFixture(unitTables('modern', { cards: [card], extra: accessoryTables([{ accessory_id: 1 }], extra) }));
+    expect(onlyAccessory(json('api/v1/accessory/1.json'))).toMatchObject({
       effect_targets: ['2,4', '3,10'], effect_target_name: 'グループ, テスト',
       is_limited: true, unit_ordinal: 5, unit_type_id: 10, icon_name: 'icon_7.png',
     });
@@ -186,13 +188,13 @@ describe('accessory tables in small exports', () => {
       { accessory_id: 3 },
     ]);
     const english: TableDump[] = [{ name: 'accessory_m', columns: { accessory_id: '', name: '' }, rows: [{ accessory_id: 1, name: 'English name' }] }];
-    const { out: dir } = await buildFixture(unitTables('modern', { cards: [card], extra: accessories }), english);
-    const list: AccessoryListJson = await readJson(dir, 'api/v1/accessory_list.json');
+    const { json } = await renderFixture(unitTables('modern', { cards: [card], extra: accessories }), english);
+    const list: AccessoryListJson = json('api/v1/accessory_list.json');
     expect(list.accessories.map((a) => a.name_en)).toEqual(['English name', 'Column only', '']);
   });
 
   it('fails naming accessory_level_m when accessory_m has no level table', async () => {
     const [accessoryM] = accessoryTables([{ accessory_id: 1 }]);
-    await expect(buildFixture(unitTables('modern', { cards: [card], extra: [accessoryM] }))).rejects.toThrow(/required table accessory_level_m is missing/);
+    await expect(renderFixture(unitTables('modern', { cards: [card], extra: [accessoryM] }))).rejects.toThrow(/required table accessory_level_m is missing/);
   });
 });

@@ -28,8 +28,11 @@ describe('build CLI', () => {
   });
 
   it('exits non-zero with a message naming the problem and no stack trace', async () => {
-    const input = await tempDir();
-    const { code, stderr } = await cli('--input', input, '--out', path.join(input, '..', 'out'));
+    const dir = await tempDir();
+    const input = path.join(dir, 'input');
+    await fs.ensureDir(input);
+    // out inside the temporary folder too: the failed build still leaves its report beside it.
+    const { code, stderr } = await cli('--input', input, '--out', path.join(dir, 'out'));
     expect(code).not.toBe(0);
     expect(stderr).toMatch(/no unit database found/);
     expect(stderr).not.toMatch(/\n\s+at /);

@@ -1,28 +1,19 @@
 /** Shared test fixtures: temporary folders, the sample build, and exports built from code. */
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
-import { afterAll } from 'vitest';
+import { inject } from 'vitest';
 import { build } from '../generator/build.ts';
-import { BuildReport } from '../generator/report.ts';
 import { closeExport, readExport } from '../generator/input/readExport.ts';
-import { buildModel, type Model } from '../generator/model/buildModel.ts';
-import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
+import { inputDigest } from '../generator/input/treeDigest.ts';
 import { openSql } from '../generator/input/sqlDump.ts';
+import { buildModel, type Model } from '../generator/model/buildModel.ts';
+import { renderSite } from '../generator/render/site.ts';
+import { BuildReport } from '../generator/report.ts';
+import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
+import { tempDir } from './tempDirs.ts';
+import { SAMPLE_INPUT } from './globalSetup.ts';
 
-export const SAMPLE_INPUT = fileURLToPath(new URL('../input', import.meta.url));
-
-const created: string[] = [];
-
-/** A new temporary folder, removed when the test file is done. */
-export async function tempDir(prefix = 'sif-test-'): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
-  created.push(dir);
-  return dir;
-}
-
-afterAll(() => Promise.all(created.splice(0).map((dir) => fs.remove(dir))));
+export { SAMPLE_INPUT, tempDir };
 
 export async function readJson<T = any>(dir: string, rel: string): Promise<T> {
   return JSON.parse(await fs.readFile(path.join(dir, rel), 'utf8')) as T;
@@ -35,11 +26,30 @@ export async function buildInto(input: string) {
   return { out, report };
 }
 
-/** The shipped sample, built once per test file that asks for it. */
-let sampleBuild: Promise<Awaited<ReturnType<typeof buildInto>>> | undefined;
-export function buildSample() {
-  sampleBuild ??= buildInto(SAMPLE_INPUT);
-  return sampleBuild;
+/**
+ * `input` read, modelled and rendered in memory, without the picture and publishing stages: for
+ * rule tests that only look at the JSON. `json(rel)` is a rendered file parsed (`files.has(rel)` says whether one is).
+ */
+export function renderInMemory(input: string) {
+  const report = new BuildReport();
+  const game = readExport(input, report, inputDigest(input));
+  try {
+    const files = renderSite(buildModel(game, report));
+    const json = <T = any>(rel: string): T => {
+      const bytes = files.get(rel);
+      if (!bytes) throw new Error(`${rel} was not rendered`);
+      return JSON.parse(bytes.toString('utf8')) as T;
+    };
+    return { files, report, json };
+  } finally {
+    closeExport(game);
+  }
+}
+
+/** The shipped sample, built once per run (test/globalSetup.ts): read it, never change it. */
+export async function buildSample() {
+  const { out, report } = inject('sample');
+  return { out, report: Object.assign(new BuildReport(), report) };
 }
 
 /** A copy of the sample export that a test may change freely. */

@@ -2,21 +2,21 @@
 import path from 'node:path';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
-import { buildInto, readJson, tempDir, writeDb } from './helpers.ts';
+import { buildInto, readJson, renderInMemory, tempDir, writeDb } from './helpers.ts';
 import { unitTables, type Schema } from './fixtures.ts';
 import { encryptValues, sampleKey } from '../generator/sample/encrypt.ts';
 import type { Row, TableDump } from '../generator/sample/sql.ts';
 import type { CardJson } from '../generator/contract/schemas.ts';
 
-/** Writes a one-database export and builds it. */
+/** Writes a one-database export and renders it in memory. */
 async function buildExport(tables: TableDump[], rel = 'unit.sql', files: Record<string, unknown> = {}) {
   const input = await tempDir('sif-input-');
   await writeDb(input, rel, tables);
   for (const [name, value] of Object.entries(files)) await fs.outputJson(path.join(input, name), value);
-  const built = await buildInto(input);
-  const card = async (ordinal: number): Promise<CardJson> => (await readJson(built.out, `api/v1/card/${ordinal}.json`)).cards[0];
-  const exists = (ordinal: number) => fs.pathExists(path.join(built.out, `api/v1/card/${ordinal}.json`));
-  return { ...built, input, card, exists };
+  const rendered = renderInMemory(input);
+  const card = async (ordinal: number): Promise<CardJson> => rendered.json(`api/v1/card/${ordinal}.json`).cards[0];
+  const exists = async (ordinal: number) => rendered.files.has(`api/v1/card/${ordinal}.json`);
+  return { ...rendered, input, card, exists };
 }
 
 const oneCard = (schema: Schema, card: Row = {}) => unitTables(schema, { cards: [card] });
@@ -232,10 +232,10 @@ describe('secondary language', () => {
 describe('truth version', () => {
   it('is a short hash of the input files when meta.json names none, and follows the input', async () => {
     const first = await buildExport(oneCard('modern'));
-    const info = await readJson(first.out, 'api/v1/info.json');
+    const info = first.json('api/v1/info.json');
     expect(info.truth_version).toMatch(/^[0-9a-f]{12}$/);
     const second = await buildExport(oneCard('modern', { eponym: 'changed' }));
-    expect((await readJson(second.out, 'api/v1/info.json')).truth_version).not.toBe(info.truth_version);
+    expect(second.json('api/v1/info.json').truth_version).not.toBe(info.truth_version);
   });
 });
 

@@ -1,12 +1,19 @@
-/** public/index.html in a real browser (Debian's chromium via playwright-core), served by a plain static host. */
+/**
+ * public/index.html in a real browser (Chromium via playwright-core), served by a plain static host:
+ * the system's Chromium where one is installed, else the one @sparticuz/chromium ships in npm.
+ */
 import fs from 'fs-extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import npmChromium from '@sparticuz/chromium';
 import type { CardListJson, SetListJson } from '../generator/contract/schemas.ts';
 import { buildSample, readJson, tempDir } from './helpers.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
+const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+
+/** The system Chromium, else npm's (unpacked into the temporary folder on first use). */
+const chromiumPath = async () => (fs.existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : npmChromium.executablePath());
 const SCREENSHOT = '/tmp/sif-index-page.png';
 
 let out: string;
@@ -24,7 +31,7 @@ beforeAll(async () => {
   list = await readJson(out, 'api/v1/card_list.json');
   site = await serveStatic(out);
   context = await chromium.launchPersistentContext(await tempDir('sif-chromium-'), {
-    executablePath: CHROMIUM,
+    executablePath: await chromiumPath(),
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],

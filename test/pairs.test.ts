@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildInto, buildSample, copySample, readJson, SAMPLE_INPUT, tempDir, writeDb } from './helpers.ts';
+import { buildInto, buildSample, copySample, readJson, renderInMemory, SAMPLE_INPUT, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
 import { unitIdOf } from '../generator/sample/data.ts';
 import type { CardsJson, PairListJson } from '../generator/contract/schemas.ts';
@@ -73,8 +73,8 @@ describe('exports without unit_pair_m', () => {
   it('publish an empty pair list and no pair files', async () => {
     const input = await tempDir();
     await writeDb(input, 'unit.sql', unitTables('legacy', { cards: [{ unit_id: 1, unit_number: 1 }] }));
-    const { out: dir } = await buildInto(input);
-    expect(await readJson(dir, 'api/v1/pair_list.json')).toEqual({ pairs: [] });
-    expect(fs.existsSync(path.join(dir, 'api/v1/pair'))).toBe(false);
+    const { files, json } = renderInMemory(input);
+    expect(json('api/v1/pair_list.json')).toEqual({ pairs: [] });
+    expect([...files.keys()].filter((rel) => rel.startsWith('api/v1/pair/'))).toEqual([]);
   });
 });

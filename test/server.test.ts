@@ -1,7 +1,7 @@
 /**
  * The local server as a client meets it: `npm start`-style processes on free 127.0.0.1 ports,
  * spoken to over HTTP. Every route, every error status and body, the limits, the CORS
- * preflight, paths that try to leave the site, and agreement with netlify.toml.
+ * preflight and paths that try to leave the site.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -12,7 +12,6 @@ import fs from 'fs-extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, buildSample, readJson, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
-import { STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
 import type { CardListJson, HappeningJson } from '../generator/contract/schemas.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -352,36 +351,5 @@ describe('paths that try to leave the site', () => {
 
   it('does not serve the file under its plain name either', async () => {
     expect((await raw('/secret.txt')).status).toBe(404);
-  });
-});
-
-describe('netlify.toml', () => {
-  const toml = fs.readFileSync(path.join(ROOT, 'netlify.toml'), 'utf8');
-  const blocks = (table: string) => toml.split(`[[${table}]]`).slice(1);
-  const value = (block: string, key: string) => new RegExp(`^\\s*"?${key}"?\\s*=\\s*"?([^"\\n]*)"?`, 'm').exec(block)?.[1];
-
-  it('builds with npm run build into public/', () => {
-    expect(value(toml, 'command')).toBe('npm run build');
-    expect(value(toml, 'publish')).toBe('public');
-  });
-
-  it('routes /api/* to the edge function whose entry imports the shared handler', () => {
-    expect(blocks('edge_functions').map((b) => [value(b, 'path'), value(b, 'function')])).toEqual([['/api/*', 'api']]);
-    const entry = fs.readFileSync(path.join(ROOT, 'netlify/edge-functions/api.ts'), 'utf8');
-    expect(entry).toContain("from '../../generator/edge/handler.ts'");
-  });
-
-  it('has the static rules the local server applies, in the same order', () => {
-    const rules = blocks('redirects').map((b) => ({ from: value(b, 'from'), to: value(b, 'to'), status: Number(value(b, 'status')) }));
-    expect(rules).toEqual(STATIC_RULES);
-  });
-
-  it('has the static headers the local server sends', () => {
-    const headers = blocks('headers').map((b) => {
-      const [head, values] = b.split('[headers.values]');
-      const pairs = values.trim().split('\n').map((line) => /^\s*([\w-]+)\s*=\s*"(.*)"/.exec(line)!.slice(1));
-      return { for: value(head, 'for'), values: Object.fromEntries(pairs) };
-    });
-    expect(headers).toEqual(STATIC_HEADERS);
   });
 });

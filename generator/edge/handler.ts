@@ -9,7 +9,7 @@
  * reads are fetches that pass through the edge function again, they never recurse.
  */
 import { endpoints, isObjectType } from '../contract/endpoints.ts';
-import { HttpError, errorResponse, jsonResponse, methodNotAllowed, preflight } from './http.ts';
+import { HttpError, errorResponse, jsonResponse, methodNotAllowed, preflight, withETag } from './http.ts';
 import { checkSitePath } from './guard.ts';
 import { isCanonicalId, parseIds } from './ids.ts';
 import { applyShaping, isYes, parseShaping, type Shaping } from './query.ts';
@@ -122,7 +122,7 @@ export async function handleRequest(request: Request, site: EdgeSite): Promise<R
   try {
     if (request.url.length > MAX_URL_LENGTH) throw new HttpError(414, `request URL is longer than ${MAX_URL_LENGTH} characters`);
     checkSitePath(url.pathname);
-    return await dispatch(request, url, site);
+    return await withETag(request, await dispatch(request, url, site));
   } catch (error) {
     if (error instanceof HttpError) return errorResponse(error);
     console.error(error);

@@ -1,4 +1,4 @@
-/** Responses of the edge handler: JSON with the headers every response keeps (SPEC 6), and errors. */
+/** Responses of the edge handler: JSON with the headers every response keeps (SPEC 6), errors and validators. */
 import type { ErrorJson } from '../contract/schemas.ts';
 
 /** A request the handler refuses: status and message become `{"error": message}`. */
@@ -7,6 +7,12 @@ export class HttpError extends Error {
     super(message);
   }
 }
+
+/**
+ * Cache policy of API responses, static and computed: any cache may keep them but must ask
+ * the origin (a cheap 304 by ETag) before reusing them, so nothing stale outlives a deploy.
+ */
+export const REVALIDATE = 'public, max-age=0, must-revalidate';
 
 const JSON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json; charset=utf-8',
@@ -37,4 +43,32 @@ export function preflight(request: Request): Response {
       'access-control-max-age': '86400',
     },
   });
+}
+
+/** A strong validator: the first 128 bits of the body's SHA-256, by Web Crypto (Deno and Node alike). */
+async function etagOf(body: ArrayBuffer): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body));
+  return `"${Array.from(digest.subarray(0, 16), (byte) => byte.toString(16).padStart(2, '0')).join('')}"`;
+}
+
+/** If-None-Match compares weakly (RFC 9110 13.1.2): `W/"x"` matches `"x"`; `*` matches any. */
+function isCurrent(ifNoneMatch: string | null, etag: string): boolean {
+  return ifNoneMatch !== null && ifNoneMatch.split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, '')));
+}
+
+/**
+ * A 200 answer to GET or HEAD gets an ETag and, unless its route chose another, the revalidating
+ * cache policy; when the client's copy is current, it becomes a 304 without body (same ETag,
+ * CORS and cache headers). Other responses pass unchanged.
+ */
+export async function withETag(request: Request, response: Response | null): Promise<Response | null> {
+  if (response?.status !== 200 || !['GET', 'HEAD'].includes(request.method)) return response;
+  const body = await response.arrayBuffer();
+  const headers = new Headers(response.headers);
+  const etag = await etagOf(body);
+  headers.set('etag', etag);
+  if (!headers.has('cache-control')) headers.set('cache-control', REVALIDATE);
+  if (!isCurrent(request.headers.get('if-none-match'), etag)) return new Response(body, { status: 200, headers });
+  headers.delete('content-type'); // a 304 carries no representation, only what updates the cached one
+  return new Response(null, { status: 304, headers });
 }

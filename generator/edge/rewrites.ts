@@ -1,10 +1,12 @@
 /**
- * The static host's rules in Netlify's redirect syntax, so netlify.toml and the local
- * server apply the same ones: extensionless URLs rewritten to their .json files, and a
- * JSON 404 for any other unknown /api/ path. Like Netlify's unforced rules, a rule only
- * applies when no file exists at the requested path; the first matching rule wins.
+ * The static host's rules in Netlify's redirect syntax, the one source for the build's
+ * `_redirects` and `_headers` (render/hostRules.ts) and for the local server: extensionless
+ * URLs rewritten to their .json files, and a JSON 404 for any other unknown /api/ path.
+ * Like Netlify's unforced rules, a rule only applies when no file exists at the requested
+ * path; the first matching rule wins.
  */
 import { NOT_FOUND_FILE, OBJECT_TYPE_NAMES, endpoints } from '../contract/endpoints.ts';
+import { REVALIDATE } from './http.ts';
 
 export interface StaticRule {
   from: string;
@@ -37,12 +39,12 @@ export function firstRule(pathname: string): { rule: StaticRule; target: string 
 }
 
 /**
- * Headers the host adds to static files (Netlify [[headers]]; the edge handler sets its own).
+ * Headers the host adds to static files (`_headers`; the edge handler sets its own).
  * The patterns do not repeat a header: Netlify would join two matching values into one.
  */
 export const STATIC_HEADERS: readonly { for: string; values: Readonly<Record<string, string>> }[] = [
   { for: '/*', values: { 'Access-Control-Allow-Origin': '*' } },
-  { for: '/api/*', values: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=0, must-revalidate' } },
+  { for: '/api/*', values: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': REVALIDATE } },
 ];
 
 /** Every static header for `pathname`, from all matching patterns. */

@@ -11,6 +11,7 @@ import { renderHappening } from './happening.ts';
 import { renderTranslations } from './translations.ts';
 import { renderNotFound } from './notFound.ts';
 import { renderContract } from './contract.ts';
+import { renderHostRules } from './hostRules.ts';
 
 /** `files` may be a map that publishes each file as it is added (publish/staging.ts). */
 export function renderSite(model: Model, files: SiteFiles = new Map()): SiteFiles {
@@ -23,6 +24,7 @@ export function renderSite(model: Model, files: SiteFiles = new Map()): SiteFile
   renderTranslations(model, files);
   renderNotFound(files);
   renderContract(files);
+  renderHostRules(files);
   renderPage(files); // keep last: the page links the index files rendered above
   return files;
 }

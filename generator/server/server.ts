@@ -9,7 +9,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createServer, type Middleware, type UnionRequest, type UnionResponse } from 'http-server';
 import { handleRequest, type EdgeSite } from '../edge/handler.ts';
-import { HttpError, errorResponse, methodNotAllowed } from '../edge/http.ts';
+import { HttpError, errorResponse, methodNotAllowed, withETag } from '../edge/http.ts';
 import { checkSitePath } from '../edge/guard.ts';
 import { firstRule, staticHeaders } from '../edge/rewrites.ts';
 import { NOT_FOUND_FILE } from '../contract/endpoints.ts';
@@ -72,7 +72,8 @@ async function send(res: UnionResponse, response: Response, head: boolean): Prom
   const body = Buffer.from(await response.arrayBuffer());
   const headers: Record<string, string | number> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
-  if (response.status !== 204) headers['content-length'] = body.length;
+  // 204 and 304 have no body, and a Content-Length would describe one.
+  if (response.status !== 204 && response.status !== 304) headers['content-length'] = body.length;
   res.writeHead(response.status, headers);
   res.end(head || !body.length ? undefined : body);
 }
@@ -104,7 +105,8 @@ function siteMiddleware(site: EdgeSite): Middleware {
     const { request, done } = webRequest(req, pathname);
     try {
       const response = (await handleRequest(request, site))
-        ?? (pathname.startsWith('/api/') ? await staticApi(site, pathname) : null);
+        // Static API files get validators too, as Netlify's static files do.
+        ?? (pathname.startsWith('/api/') ? await withETag(request, await staticApi(site, pathname)) : null);
       return response ? await send(res, response, head) : next();
     } finally {
       done();

@@ -1,5 +1,5 @@
 /**
- * Netlify edge function for /api/* (declared in netlify.toml): the shared edge handler,
+ * Netlify edge function for /api/* (declared below): the shared edge handler,
  * reading published files by fetching them from the site itself. Those reads are plain
  * static paths, for which the handler returns nothing, so they never recurse.
  */
@@ -19,3 +19,5 @@ export default async function api(request: Request): Promise<Response | undefine
   // undefined: Netlify continues the chain (redirects, headers, static files).
   return (await handleRequest(request, { read })) ?? undefined;
 }
+
+export const config = { path: '/api/*' };

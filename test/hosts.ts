@@ -1,0 +1,103 @@
+/**
+ * The hosts the route suite runs against, each started on a published folder and stopped
+ * again, all answering `fetch(path, init)` with a Web Response (`path` from the site root):
+ * - node handler: generator/edge/handler.ts called in-process with the disk reader, and the
+ *   static layer (netlifyStatic) for what it passes through;
+ * - npm start: the local server, its own process, over HTTP;
+ * - deno edge: netlify/edge-functions/api.ts under Deno in front of the static layer over
+ *   HTTP, chained as on Netlify (test/hosts/denoEdge.ts).
+ */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { handleRequest } from '../generator/edge/handler.ts';
+import { diskReader } from '../generator/server/diskSite.ts';
+import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface Host {
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export type HostName = 'node handler' | 'npm start' | 'deno edge';
+
+interface Listening {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Runs `command` as the leader of its own process group and resolves once it prints its URL. */
+function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Listening> {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  // npm start is npm -> sh -> node: end the whole group.
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+  };
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const url = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
+      if (url) resolve({ url, stop });
+    });
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('exit', (code) => reject(new Error(`${command} exited with ${code} before listening: ${output}`)));
+  });
+}
+
+const overHttp = (url: string, stop: () => Promise<void>): Host => ({
+  fetch: (path, init) => fetch(new URL(path, url), init),
+  close: stop,
+});
+
+async function nodeHandler(dir: string): Promise<Host> {
+  const staticLayer = await netlifyStatic(dir);
+  const site = { read: diskReader(dir) };
+  return {
+    fetch: async (path, init) => {
+      const request = new Request(new URL(path, 'http://sif.test/'), init);
+      return (await handleRequest(request, site)) ?? staticLayer(request);
+    },
+    close: async () => {},
+  };
+}
+
+async function npmStart(dir: string): Promise<Host> {
+  const { url, stop } = await startProcess('npm', ['start', '--', '--port', '0', '--dir', dir]);
+  return overHttp(url, stop);
+}
+
+/** The Deno binary the `deno` npm package ships (its installer links it, once, beside its bin script). */
+const denoBinary = (): string => createRequire(import.meta.url)('deno/install_api.cjs').runInstall();
+
+/**
+ * The edge function under Deno in front of the static layer of `dir` over HTTP; every response
+ * of the static layer (so every read of the function) is held back `latencyMs`, and counted.
+ */
+export async function denoEdge(dir: string, latencyMs = 0): Promise<Host & { staticRequests(): number }> {
+  const staticLayer = await netlifyStatic(dir);
+  let staticRequests = 0;
+  const staticHost = await serveHttp((request) => (staticRequests++, staticLayer(request)), latencyMs);
+  const args = ['run', '--node-modules-dir=manual', '--no-remote', '--no-prompt', '--allow-net=127.0.0.1', 'test/hosts/denoEdge.ts', staticHost.url];
+  // Deno's module cache beside the build's (git-ignored, never in the temporary folder); no update check.
+  const edge = await startProcess(denoBinary(), args, { DENO_DIR: `${ROOT}.cache/deno`, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' })
+    .catch(async (error) => {
+      await staticHost.close();
+      throw error;
+    });
+  const host = overHttp(edge.url, async () => {
+    await edge.stop();
+    await staticHost.close();
+  });
+  return { ...host, staticRequests: () => staticRequests };
+}
+
+export const HOSTS: Record<HostName, (dir: string) => Promise<Host>> = {
+  'node handler': nodeHandler,
+  'npm start': npmStart,
+  'deno edge': (dir) => denoEdge(dir),
+};
