@@ -1,12 +1,16 @@
-/** The build pipeline: read the export -> build the model -> render responses -> publish files. */
+/**
+ * The build, top to bottom: check -> read -> model -> images -> render -> write. Each stage
+ * returns what the next one needs; the model is read-only once built (the image stage
+ * returns which pictures it published instead of writing them into the model).
+ */
 import path from 'node:path';
 import { readExport, closeExport } from './input/readExport.ts';
 import { buildModel } from './model/buildModel.ts';
-import { renderSite } from './render/site.ts';
 import { publishImages } from './images/publishImages.ts';
-import { imageCacheDir } from './images/cache.ts';
-import { publishBuild } from './publish/publishBuild.ts';
-import { BuildReport, InputError, type ProgressListener } from './report.ts';
+import { renderSite } from './render/site.ts';
+import { PublishSession } from './publish/publishBuild.ts';
+import { UserError } from './errors.ts';
+import { BuildReport, type ProgressListener } from './report.ts';
 
 export interface BuildOptions {
   input: string;
@@ -17,25 +21,45 @@ export interface BuildOptions {
   progress?: ProgressListener;
 }
 
-export async function build(options: BuildOptions): Promise<BuildReport> {
+function folders(options: BuildOptions): { input: string; out: string } {
   const input = path.resolve(options.input);
   const out = path.resolve(options.out);
   if (out === input || input.startsWith(out + path.sep) || out.startsWith(input + path.sep)) {
-    throw new InputError(`--out ${options.out} must not be inside --input ${options.input} or contain it`);
+    throw new UserError(`--out ${options.out} must not be inside --input ${options.input} or contain it`);
   }
+  return { input, out };
+}
+
+/**
+ * Builds the site of `input` into `out`. A failure is a StageError naming its stage; one
+ * before the write stage's swap leaves `out` as it was.
+ */
+export async function build(options: BuildOptions): Promise<BuildReport> {
+  const { input, out } = folders(options);
   const report = new BuildReport(options.progress);
-  await publishBuild(input, out, report, { force: options.force }, async (files, inputDigest) => {
-    const game = await report.stage('read', () => readExport(input, report, inputDigest));
-    try {
-      const model = await report.stage('model', () => buildModel(game, report));
-      // Images first: the renderers link only pictures that were actually published.
-      const images = await report.stage('images', () => publishImages(model, { input, cacheDir: imageCacheDir(out) }, report));
-      await report.stage('render', () => renderSite(model, files));
-      for (const [rel, bytes] of images) files.set(rel, bytes);
+  const session = PublishSession.open(out, report);
+  try {
+    const { upToDate, inputDigest } = await report.stage('check', () => session.check(input, options.force));
+    if (!upToDate) {
+      const game = await report.stage('read', () => readExport(input, report, inputDigest));
+      const model = await report.stage('model', () => {
+        try {
+          return buildModel(game, report);
+        } finally {
+          closeExport(game);
+        }
+      });
+      const images = await report.stage('images', () => publishImages(model, { input, cacheDir: session.layout.images }, report));
+      const files = session.files();
+      await report.stage('render', () => renderSite(model, images.published, files));
+      for (const [rel, bytes] of images.files) files.set(rel, bytes);
       report.countFiles(files.keys());
-    } finally {
-      closeExport(game);
+      await report.stage('write', () => session.publish(files));
     }
-  });
+  } catch (error) {
+    await session.close(error);
+    throw error;
+  }
+  await session.close();
   return report;
 }

@@ -1,10 +1,10 @@
 /** `npm run build [-- --input <dir> --out <dir>]`: generate the static API from a game export. */
 import { Command } from 'commander';
 import { build } from './build.ts';
-import { failedStage, InputError, type BuildReport } from './report.ts';
+import type { BuildReport } from './report.ts';
+import { StageError, explain } from './errors.ts';
 import { progressDisplay } from './progress.ts';
 import { publishLayout } from './publish/layout.ts';
-import { sitePublished } from './publish/publishBuild.ts';
 
 function summary(report: BuildReport, reportFile: string): string {
   const upToDate = report.upToDate ? ' (up to date: same input and generator, site untouched)' : '';
@@ -33,13 +33,12 @@ const program = new Command('build')
       const report = await build({ ...options, progress: progressDisplay(process.stderr) });
       console.log(summary(report, layout.report));
     } catch (error) {
-      // Input problems are the user's to fix: a clear message, no stack trace.
-      const stage = failedStage(error);
-      const message = error instanceof InputError ? error.message : (error as Error).stack;
-      const outcome = sitePublished(error)
+      // A user error is one clear line; a bug shows its stack (errors.ts explain).
+      const stage = error instanceof StageError ? ` (${error.stage} stage)` : '';
+      const outcome = error instanceof StageError && error.sitePublished
         ? `${layout.out} holds this build's site, published before the failure.`
         : `${layout.out} was left as it was.`;
-      console.error(`build failed${stage ? ` (${stage} stage)` : ''}: ${message}\n${outcome}`);
+      console.error(`build failed${stage}: ${explain(error)}\n${outcome}`);
       process.exitCode = 1;
     }
   });

@@ -1,6 +1,7 @@
 /** What a build tells its user: counts, unreadable rows, warnings and timings per stage. */
 
 import { NOT_FOUND_FILE, allEndpoints } from './contract/endpoints.ts';
+import { StageError } from './errors.ts';
 
 /** Files with a fixed path (card_list.json, info.json...) count as their own endpoint. */
 const SINGLE_FILES = new Set([
@@ -20,20 +21,12 @@ export function endpointOf(rel: string): string {
   return segments.slice(0, Math.min(2, segments.length - 1) || 1).join('/');
 }
 
-/** A failure caused by the input (file, table or value), reported without a stack trace. */
-export class InputError extends Error {}
-
 /** What a progress display hears: a stage starts, advances (done of total items) or ends. */
 export type ProgressEvent =
   | { kind: 'start'; stage: string }
   | { kind: 'advance'; stage: string; done: number; total: number }
   | { kind: 'end'; stage: string; ms: number };
 export type ProgressListener = (event: ProgressEvent) => void;
-
-/** The stage a failure happened in, for the error message. */
-export function failedStage(error: unknown): string | undefined {
-  return (error as { buildStage?: string } | null)?.buildStage;
-}
 
 export class BuildReport {
   readonly warnings: string[] = [];
@@ -58,11 +51,18 @@ export class BuildReport {
     this.warnings.push(message);
   }
 
+  /** One warning for many problems of a kind: the count and the first few examples, however many there are. */
+  warnMany(count: number, what: string, examples: string[], separator = '; '): void {
+    if (!count) return;
+    const more = count > examples.length ? `${separator}and ${count - examples.length} more` : '';
+    this.warn(`${what}: ${examples.join(separator)}${more}`);
+  }
+
   countUnreadable(table: string): void {
     this.unreadable[table] = (this.unreadable[table] ?? 0) + 1;
   }
 
-  /** Runs one stage and records how long it took; a failure is tagged with the stage's name. */
+  /** Runs one stage and records how long it took; a failure becomes a StageError naming the stage. */
   async stage<T>(name: string, run: () => T | Promise<T>): Promise<T> {
     const start = performance.now();
     this.current = name;
@@ -70,8 +70,7 @@ export class BuildReport {
     try {
       return await run();
     } catch (error) {
-      if (error && typeof error === 'object' && !failedStage(error)) Object.assign(error, { buildStage: name });
-      throw error;
+      throw error instanceof StageError ? error : new StageError(name, error);
     } finally {
       this.timings[name] = Math.round(performance.now() - start);
       this.listener?.({ kind: 'end', stage: name, ms: this.timings[name] });

@@ -34,7 +34,7 @@ export function renderInMemory(input: string) {
   const report = new BuildReport();
   const game = readExport(input, report, inputDigest(input));
   try {
-    const files = renderSite(buildModel(game, report));
+    const files = renderSite(buildModel(game, report), new Set());
     const json = <T = any>(rel: string): T => {
       const bytes = files.get(rel);
       if (!bytes) throw new Error(`${rel} was not rendered`);

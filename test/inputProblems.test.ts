@@ -3,19 +3,21 @@ import path from 'node:path';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
-import { InputError } from '../generator/report.ts';
+import { StageError, UserError } from '../generator/errors.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import { buildInto, buildSample, copySample, readJson, tempDir } from './helpers.ts';
 import { editDump } from './exportEdits.ts';
 
-/** Builds a copy of the sample after `change`; resolves to the InputError it fails with. */
-async function failureOf(change: (input: string) => Promise<unknown>): Promise<InputError> {
+/** Builds a copy of the sample after `change`; resolves to the UserError it fails with. */
+async function failureOf(change: (input: string) => Promise<unknown>): Promise<UserError> {
   const input = await copySample();
   await change(input);
   const error = await build({ input, out: path.join(input, '..', 'public') }).then(() => null, (e: unknown) => e);
-  expect(error).toBeInstanceOf(InputError); // the CLI prints an InputError as its message alone, no stack trace
-  expect((error as Error).message).not.toMatch(/\n/);
-  return error as InputError;
+  expect(error).toBeInstanceOf(StageError);
+  const cause = (error as StageError).cause;
+  expect(cause).toBeInstanceOf(UserError); // the CLI prints a UserError as its message alone, no stack trace
+  expect((cause as Error).message).not.toMatch(/\n/);
+  return cause as UserError;
 }
 
 const writeJson = (input: string, rel: string, value: unknown) => fs.outputJson(path.join(input, rel), value);

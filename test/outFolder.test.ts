@@ -7,7 +7,7 @@ import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
-import { sitePublished } from '../generator/publish/publishBuild.ts';
+import { StageError } from '../generator/errors.ts';
 import { copySample, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { contentDiff, editDump, snapshot } from './exportEdits.ts';
 
@@ -140,14 +140,15 @@ describe('after the swap: the true state, a consistent site', () => {
     expect(await fs.pathExists(layout.nextManifest)).toBe(false);
   });
 
-  it('tags the error of a failure after the swap', async () => {
+  it('says a failure after the swap came after the new site was published', async () => {
     const { out } = await publishedSample();
     const input = await copySample();
     await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
     await fs.remove(publishLayout(out).report);
     await fs.outputFile(path.join(publishLayout(out).report, 'blocker'), '');
     const error = await build({ input, out }).catch((e: unknown) => e);
-    expect(sitePublished(error)).toBe(true);
+    expect(error).toBeInstanceOf(StageError);
+    expect(error).toMatchObject({ stage: 'report', sitePublished: true });
   });
 });
 

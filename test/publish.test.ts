@@ -10,6 +10,7 @@ import { publishLayout } from '../generator/publish/layout.ts';
 import { Staging } from '../generator/publish/staging.ts';
 import { endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
 import { acquireLock } from '../generator/publish/lock.ts';
+import { StageError } from '../generator/errors.ts';
 import { packOf } from '../generator/format.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { copySample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
@@ -108,7 +109,9 @@ describe('a failed build keeps the previous site byte for byte', () => {
       vi.spyOn(BuildReport.prototype, 'stage').mockImplementation(function (this: BuildReport, name, run) {
         return stageOf.call(this, name, name === stage ? () => { throw new TypeError(`boom in ${name}`); } : run);
       });
-      await expect(build({ input, out })).rejects.toMatchObject({ message: `boom in ${stage}`, buildStage: stage });
+      const error = await build({ input, out }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StageError);
+      expect(error).toMatchObject({ stage, sitePublished: false, cause: new TypeError(`boom in ${stage}`) });
       expect(await snapshot(out)).toEqual(before);
     });
   }

@@ -9,9 +9,6 @@ import fs from 'fs-extra';
 import { IMAGE_FORMATS } from '../format.ts';
 import type { Encoded } from './encode.ts';
 
-/** The cache of an output folder: `.cache/images/<folder name>` beside it (never deployed). */
-export const imageCacheDir = (out: string) => path.join(path.dirname(out), '.cache', 'images', path.basename(out));
-
 export class ImageCache {
   private readonly used = new Set<string>();
 

@@ -10,8 +10,6 @@ export interface ImageJob {
   asset: string | null;
   /** Site path of the published file per format. */
   targets: Record<ImageFormat, string>;
-  /** Records on the model object that the picture was published (its PNG path). */
-  record: (png: string) => void;
 }
 
 const targets = (pathOf: (format: ImageFormat) => string) =>
@@ -30,7 +28,6 @@ function cardJobs(card: Card): ImageJob[] {
       label: `card ${card.ordinal} icon`,
       asset: card.normalIconAsset,
       targets: targets((f) => imagePaths.cardIcon(imagePaths.cardIconName(card.id, false), f)),
-      record: (png) => { card.images.icon = png; },
     });
   }
   if (card.preTransformed || !card.transformDisabled) {
@@ -38,7 +35,6 @@ function cardJobs(card: Card): ImageJob[] {
       label: `card ${card.ordinal} idolized icon`,
       asset: card.idolizedIconAsset ?? (card.preTransformed ? card.normalIconAsset : null),
       targets: targets((f) => imagePaths.cardIcon(imagePaths.cardIconName(card.id, true), f)),
-      record: (png) => { card.images.iconIdolized = png; },
     });
   }
   return jobs;
@@ -51,7 +47,6 @@ export function imageJobs(model: Model): ImageJob[] {
       label: `accessory ${accessory.id} icon`,
       asset: accessory.iconAsset,
       targets: targets((f) => imagePaths.accessoryIcon(imagePaths.accessoryIconName(accessory.id), f)),
-      record: (png) => { accessory.iconImage = png; },
     })),
   ];
 }

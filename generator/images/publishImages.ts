@@ -1,11 +1,10 @@
 /**
- * The image stage: reads every picture the model names from input/assets, converts it
- * with sharp (several at once, through the cache) and records on the model which
- * pictures were published, so the JSON renderers that run next can point at them.
+ * The image stage: reads every picture the model names from input/assets and converts it
+ * with sharp (several at once, through the cache). It returns the encoded files and which
+ * pictures were published, so the JSON renderers that run next point only at those.
  */
 import type { Model } from '../model/buildModel.ts';
 import type { BuildReport } from '../report.ts';
-import type { SiteFiles } from '../render/files.ts';
 import { IMAGE_FORMATS } from '../format.ts';
 import { ImageCache } from './cache.ts';
 import { ICON_SETTINGS, encodeImage, encoderFingerprint, type Encoded } from './encode.ts';
@@ -64,14 +63,19 @@ function warnProblems(report: BuildReport, jobs: ImageJob[], outcomes: Outcome[]
       return !o.ok && o.problem === kind ? [`${job.label} (${o.detail})`] : [];
     });
     report.images[kind] = hits.length;
-    if (!hits.length) continue;
-    const more = hits.length > EXAMPLES ? `; and ${hits.length - EXAMPLES} more` : '';
     const noun = hits.length === 1 ? 'picture' : 'pictures';
-    report.warn(`images: ${hits.length} ${noun} ${PROBLEM_TEXT[kind]}, their URLs are null: ${hits.slice(0, EXAMPLES).join('; ')}${more}`);
+    report.warnMany(hits.length, `images: ${hits.length} ${noun} ${PROBLEM_TEXT[kind]}, their URLs are null`, hits.slice(0, EXAMPLES));
   }
 }
 
-export async function publishImages(model: Model, options: ImageOptions, report: BuildReport): Promise<SiteFiles> {
+export interface PublishedImages {
+  /** Site path to bytes of every encoded picture (PNG and WebP). */
+  files: Map<string, Buffer>;
+  /** Site paths of the published PNGs (a WebP lies beside each). */
+  published: ReadonlySet<string>;
+}
+
+export async function publishImages(model: Model, options: ImageOptions, report: BuildReport): Promise<PublishedImages> {
   const jobs = imageJobs(model);
   const cache = new ImageCache(options.cacheDir, encoderFingerprint(ICON_SETTINGS));
   const encode = cachedEncoder(cache, report);
@@ -93,15 +97,16 @@ export async function publishImages(model: Model, options: ImageOptions, report:
     report.advance(++done, jobs.length);
     return outcome;
   });
-  const files: SiteFiles = new Map();
+  const files = new Map<string, Buffer>();
+  const published = new Set<string>();
   jobs.forEach((job, i) => {
     const outcome = outcomes[i];
     if (!outcome.ok) return;
     for (const format of IMAGE_FORMATS) files.set(job.targets[format], outcome.encoded[format]);
-    job.record(job.targets.png);
+    published.add(job.targets.png);
     report.images.published++;
   });
   warnProblems(report, jobs, outcomes);
   await cache.prune();
-  return files;
+  return { files, published };
 }

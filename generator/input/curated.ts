@@ -6,7 +6,8 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { listInputFiles, requireInside } from './inputFiles.ts';
-import { InputError, type BuildReport } from '../report.ts';
+import { UserError } from '../errors.ts';
+import type { BuildReport } from '../report.ts';
 import { parseOffset, toUnixSeconds } from './time.ts';
 
 export interface Meta {
@@ -48,7 +49,7 @@ export function readJson(root: string, file: string): unknown {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new InputError(`${file}: not valid JSON (${(error as Error).message})`);
+    throw new UserError(`${file}: not valid JSON (${(error as Error).message})`);
   }
 }
 
@@ -56,7 +57,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 const isOrdinals = (v: unknown): v is number[] => Array.isArray(v) && v.every((n) => Number.isInteger(n));
 
 function fail(file: string, message: string): never {
-  throw new InputError(`${file}: ${message}`);
+  throw new UserError(`${file}: ${message}`);
 }
 
 export function readMeta(root: string): Meta {

@@ -4,7 +4,7 @@
  * `_encryption_release_id` names the key in `release_info.json`.
  */
 import { createDecipheriv } from 'node:crypto';
-import { InputError } from '../report.ts';
+import { UserError } from '../errors.ts';
 
 /** Release id -> 16-byte AES key. */
 export type ReleaseKeys = Map<string, Buffer>;
@@ -34,12 +34,12 @@ export function decryptPayload(payload: Buffer, key: Buffer | undefined): Record
 /** Parses `{"<release id>": "<base64 key>"}`; `source` names the file in errors. */
 export function parseReleaseKeys(json: unknown, source: string): ReleaseKeys {
   if (!json || typeof json !== 'object' || Array.isArray(json)) {
-    throw new InputError(`${source}: expected an object mapping release ids to base64 keys`);
+    throw new UserError(`${source}: expected an object mapping release ids to base64 keys`);
   }
   const keys: ReleaseKeys = new Map();
   for (const [id, value] of Object.entries(json)) {
     const key = typeof value === 'string' ? Buffer.from(value, 'base64') : Buffer.alloc(0);
-    if (key.length !== 16) throw new InputError(`${source}: key for release ${id} is not a base64 16-byte key`);
+    if (key.length !== 16) throw new UserError(`${source}: key for release ${id} is not a base64 16-byte key`);
     keys.set(id, key);
   }
   return keys;

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { InputError } from '../report.ts';
+import { UserError } from '../errors.ts';
 
 export interface ListOptions {
   ignore?: string[];
@@ -27,7 +27,7 @@ function linksInside(file: string, realRoot: string): boolean {
 /** Fails when `file` (under `root`) is a link whose target is not a file inside `root`. */
 export function requireInside(root: string, file: string): void {
   if (fs.lstatSync(file).isSymbolicLink() && !linksInside(file, fs.realpathSync(root))) {
-    throw new InputError(`${file}: a link leading outside the input folder (or nowhere); it is not followed`);
+    throw new UserError(`${file}: a link leading outside the input folder (or nowhere); it is not followed`);
   }
 }
 

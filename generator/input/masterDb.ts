@@ -6,7 +6,8 @@
 import Database from 'better-sqlite3';
 import { loadSqlDump } from './sqlDump.ts';
 import { decryptPayload, encryptedPayload, type ReleaseKeys } from './decrypt.ts';
-import { InputError, type BuildReport } from '../report.ts';
+import { UserError } from '../errors.ts';
+import type { BuildReport } from '../report.ts';
 
 export type DbRow = Record<string, unknown>;
 
@@ -41,7 +42,7 @@ export class MasterDb {
       }
     } catch (error) {
       const what = /\.sql$/i.test(file) ? 'not a loadable SQL dump' : 'not a readable SQLite database';
-      throw new InputError(`${file}: ${what} (${(error as Error).message})`);
+      throw new UserError(`${file}: ${what} (${(error as Error).message})`);
     }
     return new MasterDb(file, db, keys, report, label);
   }
@@ -61,7 +62,7 @@ export class MasterDb {
 
   /** Fails with a message naming the table when the export lacks it. */
   require(table: string, neededFor: string): void {
-    if (!this.hasTable(table)) throw new InputError(`${this.file}: required table ${table} is missing (needed for ${neededFor})`);
+    if (!this.hasTable(table)) throw new UserError(`${this.file}: required table ${table} is missing (needed for ${neededFor})`);
   }
 
   /** The readable rows of a table ([] when it is absent), in rowid order; read once, then cached. */
@@ -99,7 +100,7 @@ export class MasterDb {
     try {
       return this.db.prepare(sql).all() as T[];
     } catch (error) {
-      throw new InputError(`${this.file}: cannot read (${sql.slice(0, 60)}): ${(error as Error).message}`);
+      throw new UserError(`${this.file}: cannot read (${sql.slice(0, 60)}): ${(error as Error).message}`);
     }
   }
 }

@@ -8,7 +8,8 @@ import {
   readGachas, readJson, readMeta, readReleaseDates, readSets, readTranslations,
   type CuratedGacha, type CuratedSet, type Meta,
 } from './curated.ts';
-import { InputError, type BuildReport } from '../report.ts';
+import { UserError } from '../errors.ts';
+import type { BuildReport } from '../report.ts';
 
 export interface GameExport {
   root: string;
@@ -35,14 +36,14 @@ function readKeys(root: string, file: string): ReleaseKeys {
 
 /** `inputDigest`: input/treeDigest.ts's digest of `root`, which the build already computed. */
 export function readExport(root: string, report: BuildReport, inputDigest: string): GameExport {
-  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new InputError(`${root}: input folder does not exist`);
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new UserError(`${root}: input folder does not exist`);
   for (const folder of ['en', 'assets', 'translations']) {
     const dir = path.join(root, folder);
-    if (fs.existsSync(dir) && !fs.lstatSync(dir).isDirectory()) throw new InputError(`${dir}: expected a folder (not a file or a link)`);
+    if (fs.existsSync(dir) && !fs.lstatSync(dir).isDirectory()) throw new UserError(`${dir}: expected a folder (not a file or a link)`);
   }
   const keys = readKeys(root, path.join(root, 'release_info.json'));
   const unitFile = findDatabase(root, 'unit', report);
-  if (!unitFile) throw new InputError(`${root}: no unit database found (looked for unit.db_, unit.db, unit.sqlite, unit.db.sql or unit.sql)`);
+  if (!unitFile) throw new UserError(`${root}: no unit database found (looked for unit.db_, unit.db, unit.sqlite, unit.db.sql or unit.sql)`);
   const open = (file: string | undefined, releaseKeys: ReleaseKeys, label = '') =>
     file ? MasterDb.open(file, releaseKeys, report, label) : null;
   const englishRoot = path.join(root, 'en');

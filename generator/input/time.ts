@@ -1,5 +1,5 @@
 /** Timestamps in the export: unix seconds, ISO 8601, or the client's local `YYYY/MM/DD H:MM:SS`. */
-import { InputError } from '../report.ts';
+import { UserError } from '../errors.ts';
 
 // Real exports write early hours with one digit (`2013/05/03 0:00:01`).
 const LOCAL = /^(\d{4})[/-](\d{2})[/-](\d{2})[ T](\d{1,2}):(\d{2}):(\d{2})$/;
@@ -9,7 +9,7 @@ const OFFSET = /^([+-])(\d{2}):?(\d{2})$/;
 export function parseOffset(offset: string, source: string): number {
   const m = OFFSET.exec(offset);
   // Real offsets run from -12:00 to +14:00.
-  if (!m || Number(m[2]) > 14 || Number(m[3]) > 59) throw new InputError(`${source}: timezone "${offset}" is not an offset like +09:00`);
+  if (!m || Number(m[2]) > 14 || Number(m[3]) > 59) throw new UserError(`${source}: timezone "${offset}" is not an offset like +09:00`);
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
 }
 

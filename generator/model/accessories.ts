@@ -85,7 +85,6 @@ export function buildAccessories(db: MasterDb, english: EnglishTexts, links: Acc
       defaultMaxLevel: num(row.default_max_level),
       maxLevel: num(row.max_level),
       iconAsset: icons.get(num(row.accessory_asset_id)) ?? null,
-      iconImage: null,
       effectTargets,
       limited: ownerId !== undefined,
       card,

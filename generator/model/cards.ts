@@ -141,7 +141,6 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
       levels,
       normalIconAsset: typeof row.normal_icon_asset === 'string' && row.normal_icon_asset ? row.normal_icon_asset : null,
       idolizedIconAsset: typeof row.rank_max_icon_asset === 'string' && row.rank_max_icon_asset ? row.rank_max_icon_asset : null,
-      images: { icon: null, iconIdolized: null },
     };
   });
   for (const id of [...shortPatterns].sort((a, b) => a - b)) {

@@ -39,8 +39,7 @@ export function warnDanglingRefs(db: MasterDb, tags: Map<number, MemberTag>, cha
       if (target === 0 || resolveTarget(referenceType, target, tags, characters).name) return [];
       return [`${ref.owner} ${num(row[ref.owner])} -> ${referenceType === 3 ? 'character' : 'member tag'} ${target}`];
     });
-    if (!dangling.length) continue;
-    const more = dangling.length > EXAMPLES ? ` and ${dangling.length - EXAMPLES} more` : '';
-    report.warn(`${ref.table}: ${dangling.length} row(s) name a member tag or character that does not exist, so ${ref.consequence}: ${dangling.slice(0, EXAMPLES).join('; ')}${more}`);
+    const what = `${ref.table}: ${dangling.length} row(s) name a member tag or character that does not exist, so ${ref.consequence}`;
+    report.warnMany(dangling.length, what, dangling.slice(0, EXAMPLES));
   }
 }

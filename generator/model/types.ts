@@ -131,14 +131,6 @@ export interface Card {
   /** Asset paths of the icons as the database names them. */
   normalIconAsset: string | null;
   idolizedIconAsset: string | null;
-  /** Icons the image stage published (filled in after the model is built). */
-  images: CardImages;
-}
-
-/** Published pictures as paths relative to the site root (PNG; a WebP lies beside each); null when the input lacks the picture or it is unreadable. */
-export interface CardImages {
-  icon: string | null;
-  iconIdolized: string | null;
 }
 
 /** A release: an album series, or a curated set. */
@@ -199,8 +191,6 @@ export interface Accessory {
   maxLevel: number;
   /** accessory_asset_m.icon_asset as the database names it; null when unknown. */
   iconAsset: string | null;
-  /** The published icon, as CardImages (filled in by the image stage). */
-  iconImage: string | null;
   effectTargets: Target[];
   /** Named in accessory_special_m: it belongs to a card. */
   limited: boolean;

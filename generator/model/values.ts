@@ -1,7 +1,7 @@
 /** Coercions for database values: rows come from SQLite or from decrypted JSON payloads. */
 import type { Text } from './types.ts';
 import type { DbRow, MasterDb } from '../input/masterDb.ts';
-import { InputError } from '../report.ts';
+import { UserError } from '../errors.ts';
 
 export const num = (value: unknown): number => (value === null || value === undefined || value === '' ? 0 : Number(value));
 
@@ -30,7 +30,7 @@ export function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
 export function requireUniqueIds(db: MasterDb, table: string, key: string): void {
   const seen = new Set<unknown>();
   for (const row of db.rows(table)) {
-    if (seen.has(row[key])) throw new InputError(`${db.file}: ${table} has more than one row with ${key} ${String(row[key])}`);
+    if (seen.has(row[key])) throw new UserError(`${db.file}: ${table} has more than one row with ${key} ${String(row[key])}`);
     seen.add(row[key]);
   }
 }

@@ -22,11 +22,15 @@ export interface PublishLayout {
   report: string;
   /** A SQLite file whose exclusive lock a build holds, so two builds never publish into one folder at once. */
   lock: string;
+  /** Encoded pictures kept between builds (images/cache.ts). */
+  images: string;
 }
 
 export function publishLayout(out: string): PublishLayout {
   const target = path.resolve(out);
-  const work = path.join(path.dirname(target), '.cache', 'build', path.basename(target));
+  /** `.cache/<kind>/<out folder name>` beside the output folder. */
+  const cache = (kind: string) => path.join(path.dirname(target), '.cache', kind, path.basename(target));
+  const work = cache('build');
   return {
     out: target,
     work,
@@ -36,5 +40,6 @@ export function publishLayout(out: string): PublishLayout {
     nextManifest: path.join(work, 'manifest.next.json'),
     report: path.join(work, 'report.json'),
     lock: path.join(work, 'lock.db'),
+    images: cache('images'),
   };
 }

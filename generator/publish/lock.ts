@@ -7,7 +7,7 @@
  * opened it just before the deletion would hold a lock on a file nobody else sees.
  */
 import Database from 'better-sqlite3';
-import { InputError } from '../report.ts';
+import { UserError } from '../errors.ts';
 
 /** Takes the lock, or fails at once when another build holds it; returns its release. */
 export function acquireLock(file: string, out: string): () => void {
@@ -17,7 +17,7 @@ export function acquireLock(file: string, out: string): () => void {
   } catch (error) {
     db.close();
     if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
-    throw new InputError(`another build is publishing ${out} (it holds ${file}); try again when it is done`);
+    throw new UserError(`another build is publishing ${out} (it holds ${file}); try again when it is done`);
   }
   return () => db.close();
 }

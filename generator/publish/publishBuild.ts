@@ -1,23 +1,19 @@
 /**
  * One build's session with its output folder: take the lock, clean up after a killed
- * build, skip everything when the site is already up to date, publish atomically,
- * and always leave the report (see layout.ts for where these files live).
+ * build, tell whether the site is already up to date, publish atomically, and always
+ * leave the report (see layout.ts for where these files live).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SiteFiles } from '../render/files.ts';
-import { failedStage, InputError, type BuildReport } from '../report.ts';
+import type { SiteFiles } from './siteFiles.ts';
+import { StageError, UserError } from '../errors.ts';
+import type { BuildReport } from '../report.ts';
 import { publishLayout, type PublishLayout } from './layout.ts';
 import { acquireLock } from './lock.ts';
 import { isIntact, readManifest, scanFolder, writeManifest, type FolderScan, type Manifest } from './manifest.ts';
 import { buildFingerprint } from './fingerprint.ts';
 import { inputDigest } from '../input/treeDigest.ts';
 import { Staging } from './staging.ts';
-
-export interface PublishOptions {
-  /** Rebuild even when nothing changed. */
-  force?: boolean;
-}
 
 /** The inode of the folder at `dir`, undefined when there is none. */
 const inodeOf = (dir: string): number | undefined => (fs.existsSync(dir) ? fs.statSync(dir).ino : undefined);
@@ -56,7 +52,7 @@ function isMountPoint(dir: string): boolean {
 function checkReplaceable(layout: PublishLayout, manifest: Manifest | null): void {
   if (!fs.existsSync(layout.out)) return;
   const refuse = (why: string) => {
-    throw new InputError(`--out ${layout.out} ${why}; refusing to replace it`);
+    throw new UserError(`--out ${layout.out} ${why}; refusing to replace it`);
   };
   if (!fs.statSync(layout.out).isDirectory()) refuse('is not a folder');
   // The site is swapped in by renaming folders, which a mount point cannot be.
@@ -67,16 +63,6 @@ function checkReplaceable(layout: PublishLayout, manifest: Manifest | null): voi
 /** The manifest of the site at `out` (the next one, when a build was killed right after its swap). */
 const siteManifest = (layout: PublishLayout): Manifest | null =>
   readManifest(layout.manifest, inodeOf(layout.out)) ?? readManifest(layout.nextManifest, inodeOf(layout.out));
-
-/** Whether a failed build had already published its new site (the failure came after the swap). */
-export const sitePublished = (error: unknown): boolean => !!(error as { sitePublished?: boolean } | null)?.sitePublished;
-
-function saveReport(layout: PublishLayout, report: BuildReport, error?: unknown): void {
-  const failure = error === undefined ? null : {
-    stage: failedStage(error) ?? null, message: (error as Error)?.message ?? String(error), site_published: sitePublished(error),
-  };
-  fs.writeFileSync(layout.report, `${JSON.stringify({ ok: !failure, error: failure, ...report.toJSON() }, null, 2)}\n`);
-}
 
 /** Two renames; if the second fails the old site is put back. */
 function swap(layout: PublishLayout): void {
@@ -101,90 +87,103 @@ function replay(report: BuildReport, manifest: Manifest): void {
   report.upToDate = true;
 }
 
-/** Adds every file of the site to `files`; gets the export's digest so nothing hashes the input twice. */
-type Render = (files: SiteFiles, inputDigest: string) => Promise<void>;
+export class PublishSession {
+  private manifest: Manifest | null = null;
+  private scan: FolderScan | null = null;
+  private fingerprint = '';
+  private staging: Staging | null = null;
 
-/**
- * Stages what `render` adds to its files, then swaps the staged site in (when anything
- * changed). `manifest` null compares every old file byte by byte. A failure after the
- * swap is tagged `sitePublished`.
- */
-async function stageAndSwap(
-  layout: PublishLayout, scan: FolderScan, manifest: Manifest | null, fingerprint: string, report: BuildReport,
-  render: Render, inputDigest: string,
-): Promise<void> {
-  const staging = new Staging(layout, scan, manifest, (done, total) => report.advance(done, total));
-  let swapped = false;
-  try {
-    const files = staging.files();
-    await render(files, inputDigest);
-    await report.stage('write', async () => {
-      const removed = [...scan.files.keys()].filter((rel) => !files.has(rel)).length + scan.others;
-      const staged = await staging.finish(files.keys(), removed);
-      Object.assign(report, { changed: staged.changed, unchanged: staged.unchanged, removed });
-      const record = { fingerprint, report: report.toJSON(), files: staged.records };
-      if (!staged.commit) return writeManifest(layout.manifest, { folder: inodeOf(layout.out)!, ...record });
-      // Each manifest names its folder by inode, which the renames keep: whenever a build
-      // dies, the manifest or the next one describes the folder at `out` (see recover).
-      writeManifest(layout.nextManifest, { folder: inodeOf(layout.staging)!, ...record });
-      swap(layout);
-      swapped = true;
-      fs.renameSync(layout.nextManifest, layout.manifest);
-      await fs.promises.rm(layout.previous, { recursive: true, force: true });
-    });
-  } catch (error) {
-    if (swapped && error && typeof error === 'object') Object.assign(error, { sitePublished: true });
-    await staging.abort();
-    throw error;
-  }
-}
+  private constructor(readonly layout: PublishLayout, private readonly report: BuildReport, private readonly release: () => void) {}
 
-/** Under the lock: repair what a killed build left, then publish unless the site is up to date. */
-async function publishLocked(layout: PublishLayout, input: string, report: BuildReport, options: PublishOptions, render: Render) {
-  recover(layout, report);
-  const manifest = readManifest(layout.manifest, inodeOf(layout.out));
-  checkReplaceable(layout, manifest);
-  const { digest, scan } = await report.stage('check', () => ({ digest: inputDigest(input), scan: scanFolder(layout.out) }));
-  const fingerprint = buildFingerprint(digest);
-  if (!options.force && manifest?.fingerprint === fingerprint && isIntact(scan, manifest)) {
-    replay(report, manifest);
-  } else {
-    // --force trusts no recorded hash: a file edited in place with its size and mtime restored is still repaired.
-    await stageAndSwap(layout, scan, options.force ? null : manifest, fingerprint, report, render, digest);
-  }
-}
-
-/**
- * Runs `render` (the read, model and render stages, adding every file of the site to
- * the map it is given) and publishes the files into `out`, unless the site is up to
- * date. A failure before the swap leaves `out` as it was; one after it is tagged
- * `sitePublished`. Either way the site at `out` is whole and its manifest describes it.
- */
-export async function publishBuild(
-  input: string, out: string, report: BuildReport, options: PublishOptions, render: Render,
-): Promise<void> {
-  const layout = publishLayout(out);
-  // Refused before anything is written beside `out` (its .cache folder included).
-  checkReplaceable(layout, siteManifest(layout));
-  fs.mkdirSync(layout.work, { recursive: true });
-  const release = acquireLock(layout.lock, layout.out);
-  try {
+  /**
+   * Takes the output folder: refuses one this builder did not publish before anything is
+   * written beside it, takes the lock, and repairs what a killed build left.
+   */
+  static open(out: string, report: BuildReport): PublishSession {
+    const layout = publishLayout(out);
+    checkReplaceable(layout, siteManifest(layout));
+    fs.mkdirSync(layout.work, { recursive: true });
+    const session = new PublishSession(layout, report, acquireLock(layout.lock, layout.out));
     try {
-      await publishLocked(layout, input, report, options, render);
+      recover(layout, report);
+      session.manifest = readManifest(layout.manifest, inodeOf(layout.out));
+      checkReplaceable(layout, session.manifest);
     } catch (error) {
-      try {
-        saveReport(layout, report, error);
-      } catch {
-        // The failure the report would describe is the one to tell.
-      }
+      session.release();
       throw error;
     }
+    return session;
+  }
+
+  /**
+   * The check stage: digests the input and scans the site. Up to date (same input and
+   * generator, site intact, no `force`): the stored report is replayed and nothing else
+   * needs to run. Returns the input's digest for the read stage.
+   */
+  check(input: string, force = false): { upToDate: boolean; inputDigest: string } {
+    const digest = inputDigest(input);
+    this.scan = scanFolder(this.layout.out);
+    this.fingerprint = buildFingerprint(digest);
+    const upToDate = !force && this.manifest?.fingerprint === this.fingerprint && isIntact(this.scan, this.manifest);
+    if (upToDate) replay(this.report, this.manifest!);
+    // --force trusts no recorded hash: a file edited in place with its size and mtime restored is still repaired.
+    if (force) this.manifest = null;
+    return { upToDate, inputDigest: digest };
+  }
+
+  /** The site's file map: each file added is staged by writer threads while the rest renders. */
+  files(): SiteFiles {
+    this.staging = new Staging(this.layout, this.scan!, this.manifest, (done, total) => this.report.advance(done, total));
+    return this.staging.files();
+  }
+
+  /**
+   * The write stage: finishes staging `files` and swaps the staged site in when anything
+   * changed. A failure after the swap is a StageError marked `sitePublished`.
+   */
+  async publish(files: SiteFiles): Promise<void> {
+    const { layout, report, scan } = this;
+    const removed = [...scan!.files.keys()].filter((rel) => !files.has(rel)).length + scan!.others;
+    const staged = await this.staging!.finish(files.keys(), removed);
+    Object.assign(report, { changed: staged.changed, unchanged: staged.unchanged, removed });
+    const record = { fingerprint: this.fingerprint, report: report.toJSON(), files: staged.records };
+    if (!staged.commit) return writeManifest(layout.manifest, { folder: inodeOf(layout.out)!, ...record });
+    // Each manifest names its folder by inode, which the renames keep: whenever a build
+    // dies, the manifest or the next one describes the folder at `out` (see recover).
+    writeManifest(layout.nextManifest, { folder: inodeOf(layout.staging)!, ...record });
+    swap(layout);
+    this.staging = null;
     try {
-      saveReport(layout, report);
+      fs.renameSync(layout.nextManifest, layout.manifest);
+      await fs.promises.rm(layout.previous, { recursive: true, force: true });
     } catch (error) {
-      throw Object.assign(error as Error, { sitePublished: true });
+      throw new StageError('write', error, true);
     }
-  } finally {
-    release();
+  }
+
+  /**
+   * Ends the session: drops an unfinished staging, saves the report (with the failure,
+   * if any) and releases the lock. A report that cannot be saved after a successful
+   * publish is a failure of its own; after a failed one, the first failure is the one told.
+   */
+  async close(failure?: unknown): Promise<void> {
+    try {
+      await this.staging?.abort();
+      this.saveReport(failure);
+    } catch (error) {
+      if (failure === undefined) throw new StageError('report', error, true);
+    } finally {
+      this.release();
+    }
+  }
+
+  private saveReport(error?: unknown): void {
+    const cause = error instanceof StageError ? error.cause : error;
+    const failure = error === undefined ? null : {
+      stage: error instanceof StageError ? error.stage : null,
+      message: cause instanceof Error ? cause.message : String(cause),
+      site_published: error instanceof StageError && error.sitePublished,
+    };
+    fs.writeFileSync(this.layout.report, `${JSON.stringify({ ok: !failure, error: failure, ...this.report.toJSON() }, null, 2)}\n`);
   }
 }

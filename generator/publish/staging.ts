@@ -133,7 +133,7 @@ export class Staging {
   }
 
   private fail(error: Error): void {
-    this.failure ??= Object.assign(error, { message: `writing ${this.layout.staging}: ${error.message}` });
+    this.failure ??= new Error(`writing ${this.layout.staging}: ${error.message}`, { cause: error });
     for (const reject of this.pending) reject(this.failure);
   }
 

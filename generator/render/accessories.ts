@@ -1,18 +1,16 @@
 /** Accessory objects, /api/v1/accessory/<id>.json and /api/v1/accessory_list.json. */
-import type { Model } from '../model/buildModel.ts';
 import type { Accessory } from '../model/types.ts';
-import { imagePaths } from '../format.ts';
 import { endpoints } from '../contract/endpoints.ts';
 import type { AccessoryJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
 import { emitPacks } from './packs.ts';
-import { renderCardStub, targetNames } from './cards.ts';
-import { objectImageUrl } from './imageUrls.ts';
+import { targetNames } from './cards.ts';
+import type { RenderContext } from './context.ts';
 
 /** The file name of an asset path ("assets/image/acc_1.png" -> "acc_1.png"). */
 const fileName = (asset: string | null) => asset?.split('/').pop() ?? null;
 
-export function renderAccessory(accessory: Accessory): AccessoryJson {
+export function renderAccessory({ cards, images }: RenderContext, accessory: Accessory): AccessoryJson {
   const { card, levels } = accessory;
   return {
     id: accessory.id,
@@ -29,7 +27,7 @@ export function renderAccessory(accessory: Accessory): AccessoryJson {
     is_limited: accessory.limited,
     unit_ordinal: card?.ordinal ?? null,
     unit_type_id: card?.typeId ?? null,
-    unit_stub: card && renderCardStub(card),
+    unit_stub: card && cards.stub(card),
     smile: levels.map((l) => l.smile),
     pure: levels.map((l) => l.pure),
     cool: levels.map((l) => l.cool),
@@ -42,7 +40,7 @@ export function renderAccessory(accessory: Accessory): AccessoryJson {
     cool_max: accessory.coolMax,
     is_material: accessory.isMaterial,
     default_level_max: accessory.defaultMaxLevel,
-    icon_image: objectImageUrl(accessory.iconImage),
+    icon_image: images.accessoryIconUrl(accessory),
     next_exp: levels.map((l) => l.nextExp),
     grant_exp: levels.map((l) => l.grantExp),
     merge_cost: levels.map((l) => l.mergeCost),
@@ -50,8 +48,9 @@ export function renderAccessory(accessory: Accessory): AccessoryJson {
   };
 }
 
-export function renderAccessories(model: Model, files: SiteFiles): void {
-  const rendered = model.accessories.map((accessory) => [accessory.id, renderAccessory(accessory)] as const);
+export function renderAccessories(context: RenderContext, files: SiteFiles): void {
+  const { model, images } = context;
+  const rendered = model.accessories.map((accessory) => [accessory.id, renderAccessory(context, accessory)] as const);
   for (const [id, json] of rendered) emit(files, endpoints.accessory, [id], { accessories: [json] });
   emitPacks(files, endpoints.accessoryPack, rendered);
   emit(files, endpoints.accessoryList, [], {
@@ -66,7 +65,7 @@ export function renderAccessories(model: Model, files: SiteFiles): void {
       effect_type: accessory.effectType,
       trigger_type: accessory.triggerType,
       unit_ordinal: accessory.card?.ordinal ?? null,
-      icon: accessory.iconImage && imagePaths.accessoryIconName(accessory.id),
+      icon: images.accessoryIconName(accessory),
     })),
   });
 }

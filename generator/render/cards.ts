@@ -1,6 +1,6 @@
 /** Card, skill and center skill objects in the published shape (SPEC section 4). */
 import type { Card, CenterSkill, Skill, Target } from '../model/types.ts';
-import { listIconName, renderCardImages } from './imageUrls.ts';
+import type { ImageLinks } from './imageUrls.ts';
 import { shareJson } from './files.ts';
 import type { CardJson, CardStubJson, CenterSkillJson, Flag, SkillJson } from '../contract/schemas.ts';
 
@@ -45,17 +45,24 @@ export function renderCenterSkill(skill: CenterSkill): CenterSkillJson {
   };
 }
 
-/** Cards appear in card files, sets, pairs and generic objects: each is built once per model. */
-const renderedCards = new WeakMap<Card, CardJson>();
+export interface CardRenderer {
+  card(card: Card): CardJson;
+  stub(card: Card): CardStubJson;
+}
 
-export function renderCard(card: Card): CardJson {
-  let json = renderedCards.get(card);
-  if (!json) renderedCards.set(card, (json = shareJson(cardJson(card))));
-  return json;
+/** Cards appear in card files, sets, pairs, packs and generic objects: each is built and serialized once. */
+export function cardRenderer(images: ImageLinks): CardRenderer {
+  const rendered = new WeakMap<Card, CardJson>();
+  const card = (c: Card): CardJson => {
+    let json = rendered.get(c);
+    if (!json) rendered.set(c, (json = shareJson(cardJson(c, images))));
+    return json;
+  };
+  return { card, stub: (c) => cardStub(card(c), images.listIconName(c)) };
 }
 
 /** An object literal without spreads: V8 builds `{ ...a, more }` several times slower. */
-function cardJson(card: Card): CardJson {
+function cardJson(card: Card, images: ImageLinks): CardJson {
   return {
     id: card.id,
     ordinal: card.ordinal,
@@ -86,7 +93,7 @@ function cardJson(card: Card): CardJson {
     album_page_id: card.albumSeriesId ?? 0,
     extra_data: { release_date: card.releaseDate, release_date_is_dirty: flag(card.releaseDateIsDirty) },
     sets: card.setIds,
-    images: renderCardImages(card),
+    images: images.cardImages(card),
     events: card.events.map((e) => ({ id: e.id, name: e.name.original, name_en: e.name.secondary, start_date: e.start })),
     smile: card.levels.smile,
     pure: card.levels.pure,
@@ -98,8 +105,7 @@ function cardJson(card: Card): CardJson {
 }
 
 /** A card stub (card_list.json, unit_stub): the card object's identity fields, so each rule is written once. */
-export function renderCardStub(card: Card): CardStubJson {
-  const c = renderCard(card);
+function cardStub(c: CardJson, icon: string | null): CardStubJson {
   return {
     id: c.id,
     ordinal: c.ordinal,
@@ -114,6 +120,6 @@ export function renderCardStub(card: Card): CardStubJson {
     is_support_card: c.is_support_card,
     is_costume_card: c.is_costume_card,
     release_date: c.extra_data.release_date,
-    icon: listIconName(card),
+    icon,
   };
 }

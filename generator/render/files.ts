@@ -1,8 +1,9 @@
-/** The rendered site: file contents by path relative to the output folder. */
+/** Serializing responses into the site's files: compact JSON, shared objects encoded once. */
 import { randomUUID } from 'node:crypto';
 import type { Static, TSchema } from '@sinclair/typebox';
+import type { SiteFiles } from '../publish/siteFiles.ts';
 
-export type SiteFiles = Map<string, Buffer>;
+export type { SiteFiles };
 
 /**
  * Objects embedded in many files (a card is in its card file, its generic object, its

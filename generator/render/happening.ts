@@ -2,7 +2,7 @@
  * api/v1/happening.json: every event and gacha in starlight's happening shape, newest
  * first; the edge handler filters it for /api/v1/happening/<time>.
  */
-import type { Model } from '../model/buildModel.ts';
+import type { RenderContext } from './context.ts';
 import type { Gacha, GameEvent } from '../model/types.ts';
 import { endpoints } from '../contract/endpoints.ts';
 import type { HappeningEventJson, HappeningGachaJson } from '../contract/schemas.ts';
@@ -37,7 +37,7 @@ function renderGacha(gacha: Gacha): HappeningGachaJson {
 /** Newest first: the model keeps start order. */
 const newestFirst = <T>(items: T[]) => [...items].reverse();
 
-export function renderHappening(model: Model, files: SiteFiles): void {
+export function renderHappening({ model }: RenderContext, files: SiteFiles): void {
   emit(files, endpoints.timeline, [], {
     events: newestFirst(model.events).map(renderEvent),
     gachas: newestFirst(model.gachas).map(renderGacha),

@@ -1,24 +1,50 @@
-/** How published pictures are named in responses: URLs in objects, bare icon names in lists and previews. */
-import type { Card } from '../model/types.ts';
+/**
+ * How published pictures are named in responses: URLs in objects, bare icon names in lists
+ * and previews. Only pictures the image stage published are ever named.
+ */
+import type { Accessory, Card } from '../model/types.ts';
 import { OBJECT_TO_ROOT, imagePaths } from '../format.ts';
 import type { CardJson } from '../contract/schemas.ts';
 
 /** A site path as a URL relative to a response at api/v1/<type>/<file>. */
-export const objectImageUrl = (sitePath: string | null): string | null => sitePath && OBJECT_TO_ROOT + sitePath;
+const objectUrl = (sitePath: string | null): string | null => sitePath && OBJECT_TO_ROOT + sitePath;
 
-export function renderCardImages(card: Card): CardJson['images'] {
-  return { icon: objectImageUrl(card.images.icon), icon_idolized: objectImageUrl(card.images.iconIdolized) };
-}
+export class ImageLinks {
+  /** `published`: site paths of the published PNGs (images/publishImages.ts). */
+  constructor(private readonly published: ReadonlySet<string>) {}
 
-/** The icon a card list shows: `<id>`, else `<id>t` (pre-transformed cards); null when neither is published. */
-export function listIconName(card: Card): string | null {
-  if (card.images.icon) return imagePaths.cardIconName(card.id, false);
-  return card.images.iconIdolized ? imagePaths.cardIconName(card.id, true) : null;
-}
+  private cardIcon(card: Card, idolized: boolean): string | null {
+    const png = imagePaths.cardIcon(imagePaths.cardIconName(card.id, idolized));
+    return this.published.has(png) ? png : null;
+  }
 
-/** A set-preview entry: `<id>t` when the card can be idolized, else `<id>`; null when that icon is not published. */
-export function previewIconName(card: Card): string | null {
-  const idolized = !card.transformDisabled;
-  const published = idolized ? card.images.iconIdolized : card.images.icon;
-  return published ? imagePaths.cardIconName(card.id, idolized) : null;
+  private accessoryIcon(accessory: Accessory): string | null {
+    const png = imagePaths.accessoryIcon(imagePaths.accessoryIconName(accessory.id));
+    return this.published.has(png) ? png : null;
+  }
+
+  cardImages(card: Card): CardJson['images'] {
+    return { icon: objectUrl(this.cardIcon(card, false)), icon_idolized: objectUrl(this.cardIcon(card, true)) };
+  }
+
+  /** The icon a card list shows: `<id>`, else `<id>t` (pre-transformed cards); null when neither is published. */
+  listIconName(card: Card): string | null {
+    if (this.cardIcon(card, false)) return imagePaths.cardIconName(card.id, false);
+    return this.cardIcon(card, true) ? imagePaths.cardIconName(card.id, true) : null;
+  }
+
+  /** A set-preview entry: `<id>t` when the card can be idolized, else `<id>`; null when that icon is not published. */
+  previewIconName(card: Card): string | null {
+    const idolized = !card.transformDisabled;
+    return this.cardIcon(card, idolized) ? imagePaths.cardIconName(card.id, idolized) : null;
+  }
+
+  accessoryIconUrl(accessory: Accessory): string | null {
+    return objectUrl(this.accessoryIcon(accessory));
+  }
+
+  /** `<id>` under images/accessory/icon/, null when not published. */
+  accessoryIconName(accessory: Accessory): string | null {
+    return this.accessoryIcon(accessory) && imagePaths.accessoryIconName(accessory.id);
+  }
 }

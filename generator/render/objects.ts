@@ -3,13 +3,13 @@
  * listings api/v1/list/<type>.json, for every type of contract/endpoints.ts OBJECT_TYPES.
  */
 import type { Static } from '@sinclair/typebox';
-import type { Model } from '../model/buildModel.ts';
 import type { Card, Character, GameEvent, MemberTag, RemovableSkill, Text } from '../model/types.ts';
 import { OBJECT_TYPES, objectEndpoint, objectRef, type ObjectType } from '../contract/endpoints.ts';
 import type { CardBriefJson, CharacterJson, EventJson, RemovableSkillJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
 import { emitPacks } from './packs.ts';
-import { renderCard, renderCenterSkill, renderSkill } from './cards.ts';
+import { renderCenterSkill, renderSkill, type CardRenderer } from './cards.ts';
+import type { RenderContext } from './context.ts';
 import { renderAccessory } from './accessories.ts';
 import { renderEvent } from './happening.ts';
 
@@ -27,10 +27,10 @@ const named = (item: { id: number; name: Text | null }) => ({
   id: item.id, name: item.name?.original ?? null, name_en: item.name?.secondary ?? null,
 });
 
-function cardBrief(card: Card): Omit<CardBriefJson, 'ref'> {
-  const c = renderCard(card);
+const cardBrief = (cards: CardRenderer) => (card: Card): Omit<CardBriefJson, 'ref'> => {
+  const c = cards.card(card);
   return { id: c.id, name: c.title, name_en: c.title_en, ordinal: c.ordinal, char_name: c.char_name, rarity: c.rarity, attribute: c.attribute };
-}
+};
 
 function renderCharacter(character: Character, tags: Map<number, MemberTag>, cards: Card[]): CharacterJson {
   return {
@@ -71,14 +71,15 @@ function publish<T extends ObjectType, I extends { id: number }>(files: SiteFile
   emit(files, list, [], { result: items.map((item) => ({ ...source.brief(item), ref: objectRef(type, item.id) })) });
 }
 
-export function renderObjects(model: Model, files: SiteFiles): void {
-  publish(files, 'card_t', { items: model.cards, render: renderCard, brief: cardBrief });
+export function renderObjects(context: RenderContext, files: SiteFiles): void {
+  const { model, cards } = context;
+  publish(files, 'card_t', { items: model.cards, render: cards.card, brief: cardBrief(cards) });
   publish(files, 'char_t', {
     items: model.characters.values(), render: (c) => renderCharacter(c, model.tags, model.cards), brief: named,
   });
   publish(files, 'skill_t', { items: model.skills.values(), render: renderSkill, brief: named });
   publish(files, 'leader_skill_t', { items: model.centerSkills.values(), render: renderCenterSkill, brief: named });
-  publish(files, 'accessory_t', { items: model.accessories, render: renderAccessory, brief: named });
+  publish(files, 'accessory_t', { items: model.accessories, render: (a) => renderAccessory(context, a), brief: named });
   publish(files, 'event_t', { items: model.events, render: renderEventObject, brief: named });
   publish(files, 'removable_skill_t', { items: model.removableSkills, render: renderRemovableSkill, brief: named });
 }

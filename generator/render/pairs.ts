@@ -1,11 +1,10 @@
 /** /api/v1/pair/<pair>.json (the two cards) and /api/v1/pair_list.json (the valid pair ids). */
-import type { Model } from '../model/buildModel.ts';
 import { endpoints } from '../contract/endpoints.ts';
 import { emit, type SiteFiles } from './files.ts';
-import { renderCard } from './cards.ts';
+import type { RenderContext } from './context.ts';
 
-export function renderPairs(model: Model, files: SiteFiles): void {
-  for (const pair of model.pairs) emit(files, endpoints.pair, [pair.id], { cards: pair.members.map((m) => renderCard(m.card)) });
+export function renderPairs({ model, cards }: RenderContext, files: SiteFiles): void {
+  for (const pair of model.pairs) emit(files, endpoints.pair, [pair.id], { cards: pair.members.map((m) => cards.card(m.card)) });
   emit(files, endpoints.pairList, [], {
     pairs: model.pairs.map((p) => ({
       pair: p.id,

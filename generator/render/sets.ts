@@ -1,10 +1,9 @@
 /** /api/v1/card/set_list.json and /api/v1/set/<id>.json. */
-import type { Model } from '../model/buildModel.ts';
 import type { Card, CardSet } from '../model/types.ts';
 import { endpoints } from '../contract/endpoints.ts';
 import { emit, type SiteFiles } from './files.ts';
-import { renderCard } from './cards.ts';
-import { previewIconName } from './imageUrls.ts';
+import type { RenderContext } from './context.ts';
+import type { ImageLinks } from './imageUrls.ts';
 
 const PREVIEW_SIZE = 6;
 /** Rarity ids in game order: SSR (5) ranks between SR (3) and UR (4). */
@@ -15,18 +14,18 @@ const rank = (card: Card) => RARITY_RANK[card.rarity] ?? 0;
  * Icons of the set's highest-rarity cards (ties by ordinal); `t` names the idolized icon.
  * Cards whose icon is not published are passed over, so every entry names an existing file.
  */
-function setPreview(cards: Card[]): string[] {
+function setPreview(cards: Card[], images: ImageLinks): string[] {
   return [...cards]
     .sort((a, b) => rank(b) - rank(a) || a.ordinal - b.ordinal)
-    .flatMap((c) => previewIconName(c) ?? [])
+    .flatMap((c) => images.previewIconName(c) ?? [])
     .slice(0, PREVIEW_SIZE);
 }
 
-export function renderSets(model: Model, files: SiteFiles): void {
+export function renderSets({ model, images, cards }: RenderContext, files: SiteFiles): void {
   const byId = new Map(model.cards.map((c) => [c.id, c]));
   const members = (set: CardSet) => set.cardIds.map((id) => byId.get(id)!);
   emit(files, endpoints.setList, [], {
-    sets: model.sets.map((set) => ({ id: set.id, preview: setPreview(members(set)), display_name: set.displayName })),
+    sets: model.sets.map((set) => ({ id: set.id, preview: setPreview(members(set), images), display_name: set.displayName })),
   });
-  for (const set of model.sets) emit(files, endpoints.set, [set.id], { cards: members(set).map(renderCard) });
+  for (const set of model.sets) emit(files, endpoints.set, [set.id], { cards: members(set).map(cards.card) });
 }

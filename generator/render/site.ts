@@ -1,6 +1,7 @@
 /** Renders every static response of the site from the model. */
 import type { Model } from '../model/buildModel.ts';
-import type { SiteFiles } from './files.ts';
+import type { SiteFiles } from '../publish/siteFiles.ts';
+import { renderContext } from './context.ts';
 import { renderCardEndpoints } from './cardEndpoints.ts';
 import { renderSets } from './sets.ts';
 import { renderPairs } from './pairs.ts';
@@ -13,15 +14,20 @@ import { renderNotFound } from './notFound.ts';
 import { renderContract } from './contract.ts';
 import { renderHostRules } from './hostRules.ts';
 
-/** `files` may be a map that publishes each file as it is added (publish/staging.ts). */
-export function renderSite(model: Model, files: SiteFiles = new Map()): SiteFiles {
-  renderCardEndpoints(model, files);
-  renderSets(model, files);
-  renderPairs(model, files);
-  renderAccessories(model, files);
-  renderObjects(model, files);
-  renderHappening(model, files);
-  renderTranslations(model, files);
+/**
+ * Adds every JSON file and page of the site to `files`, linking only the pictures in
+ * `publishedImages` (PNG site paths). `files` may be a map that publishes each file as it
+ * is added (publish/staging.ts).
+ */
+export function renderSite(model: Model, publishedImages: ReadonlySet<string>, files: SiteFiles = new Map()): SiteFiles {
+  const context = renderContext(model, publishedImages);
+  renderCardEndpoints(context, files);
+  renderSets(context, files);
+  renderPairs(context, files);
+  renderAccessories(context, files);
+  renderObjects(context, files);
+  renderHappening(context, files);
+  renderTranslations(context, files);
   renderNotFound(files);
   renderContract(files);
   renderHostRules(files);

@@ -2,7 +2,7 @@
  * Crowd translations for read_tl, sharded by a hash of the original (format.ts
  * translationShard) so the edge handler loads only the shards a request touches.
  */
-import type { Model } from '../model/buildModel.ts';
+import type { RenderContext } from './context.ts';
 import { translationShard } from '../format.ts';
 import { endpoints } from '../contract/endpoints.ts';
 import { emit, type SiteFiles } from './files.ts';
@@ -17,7 +17,7 @@ export function shardCount(entries: number): number {
   return shards;
 }
 
-export function renderTranslations(model: Model, files: SiteFiles): void {
+export function renderTranslations({ model }: RenderContext, files: SiteFiles): void {
   // read_tl answers only translations that differ from their original; sorted for byte-identical output.
   const entries = [...model.translations].filter(([original, translation]) => original !== translation).sort(([a], [b]) => (a < b ? -1 : 1));
   const count = shardCount(entries.length);
