@@ -38,13 +38,31 @@ describe('curated and key files with hostile values', () => {
   for (const date of [1e15, -1, '2019/13/45 25:61:61', '2019/02/30 10:00:00', '0050/01/01 00:00:00']) {
     it(`a curated date ${JSON.stringify(date)} out of range: refused naming the file and entry`, async () => {
       const error = await failureOf((input) => writeJson(input, 'release_dates.json', { 3: date }));
-      expect(error.message).toMatch(/release_dates\.json: entry "3" must map an ordinal to a date \(1970 to 9999/);
+      expect(error.message).toMatch(/release_dates\.json: \/3: .* is not a date \(1970 to 9999/);
     });
   }
 
+  it('a curated file that does not fit its schema: refused naming the file and the JSON path', async () => {
+    const sets = await failureOf((input) => writeJson(input, 'sets.json', [{ id: 'ok', display_name: 'x', ordinals: [1, 'two'] }]));
+    expect(sets.message).toMatch(/sets\.json: \/0\/ordinals\/1: Expected integer/);
+    const translations = await failureOf((input) => writeJson(input, 'translations/zz.json', { 'あ': 1 }));
+    expect(translations.message).toMatch(/zz\.json: \/あ: Expected string/);
+    const meta = await failureOf((input) => writeJson(input, 'meta.json', { truth_version: 7 }));
+    expect(meta.message).toMatch(/meta\.json: \/truth_version: Expected string/);
+  });
+
+  it('release_info.json in the published list form [{"id", "key"}] opens the same rows', async () => {
+    const input = await copySample();
+    const keys = await fs.readJson(path.join(input, 'release_info.json'));
+    await writeJson(input, 'release_info.json', Object.entries(keys).map(([id, key]) => ({ id: Number(id), key })));
+    const { out } = await buildInto(input);
+    const { out: sample } = await buildSample();
+    expect((await readJson(out, 'api/v1/card_list.json')).stubs).toEqual((await readJson(sample, 'api/v1/card_list.json')).stubs);
+  });
+
   it('a gacha ending in the year 33658: refused naming the gacha', async () => {
     const error = await failureOf((input) => writeJson(input, 'gachas.json', [{ id: 'g', name: 'G', start: 0, end: 1e12, ordinals: [] }]));
-    expect(error.message).toMatch(/gachas\.json: gacha g needs start and end dates/);
+    expect(error.message).toMatch(/gachas\.json: \/0\/end: .* is not a date/);
   });
 });
 

@@ -1,10 +1,12 @@
 /**
  * The optional curated files of an export: meta.json, release_dates.json, sets.json,
- * gachas.json and translations/*.json. Absent files are empty data; malformed ones
- * fail the build with a message naming the file.
+ * gachas.json, translations/*.json and the release keys. Absent files are empty data;
+ * malformed ones fail the build with a message naming the file and the JSON path.
  */
 import path from 'node:path';
 import fs from 'node:fs';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { listInputFiles, requireInside } from './inputFiles.ts';
 import { UserError } from '../errors.ts';
 import type { BuildReport } from '../report.ts';
@@ -40,10 +42,8 @@ export interface CuratedGacha {
   rates: Record<string, number> | null;
 }
 
-const SET_ID = /^[a-z0-9][a-z0-9_-]*$/;
-
 /** The JSON file `file` under the input folder `root`; undefined when absent. */
-export function readJson(root: string, file: string): unknown {
+function readJson(root: string, file: string): unknown {
   if (!fs.existsSync(file)) return undefined;
   requireInside(root, file);
   try {
@@ -53,95 +53,101 @@ export function readJson(root: string, file: string): unknown {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-const isOrdinals = (v: unknown): v is number[] => Array.isArray(v) && v.every((n) => Number.isInteger(n));
-
 function fail(file: string, message: string): never {
   throw new UserError(`${file}: ${message}`);
 }
 
+/**
+ * The shapes of the curated files (README "Input"), checked with TypeBox: a file that does
+ * not fit fails the build with one line naming the file and the JSON path at fault.
+ */
+const DateValue = Type.Union([Type.Number(), Type.String()], { description: 'unix seconds, ISO 8601 or YYYY/MM/DD H:MM:SS' });
+const Ordinals = Type.Array(Type.Integer());
+export const CURATED = {
+  meta: Type.Object({
+    truth_version: Type.Optional(Type.String()),
+    region: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    timezone: Type.Optional(Type.String()),
+  }),
+  releaseDates: Type.Record(Type.String({ pattern: '^[0-9]+$' }), DateValue, { additionalProperties: false }),
+  sets: Type.Array(Type.Object({
+    id: Type.String({ pattern: '^[a-z0-9][a-z0-9_-]*$', description: 'lower-case letters, digits, "-" or "_"' }),
+    display_name: Type.String(),
+    ordinals: Ordinals,
+  })),
+  gachas: Type.Array(Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    start: DateValue,
+    end: DateValue,
+    ordinals: Type.Optional(Ordinals),
+    type: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+    subtype: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+    rates: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Number()), Type.Null()])),
+  })),
+  translations: Type.Record(Type.String(), Type.String()),
+  /** `{"<release id>": "<base64 key>"}`, or the published list form `[{"id", "key"}]` (SPEC 2.2). */
+  releaseKeys: Type.Union([
+    Type.Record(Type.String(), Type.String()),
+    Type.Array(Type.Object({ id: Type.Union([Type.Integer(), Type.String()]), key: Type.String() })),
+  ]),
+};
+
+/** The JSON file `file` under `root` checked against `schema`; `fallback` when the file is absent. */
+export function readCurated<S extends TSchema>(root: string, file: string, schema: S, fallback: Static<S>): Static<S> {
+  const json = readJson(root, file);
+  if (json === undefined) return fallback;
+  const error = Value.Errors(schema, json).First();
+  if (error) fail(file, `${error.path || '(the whole file)'}: ${error.message}${error.schema.description ? ` (${error.schema.description})` : ''}`);
+  return json as Static<S>;
+}
+
 export function readMeta(root: string): Meta {
   const file = path.join(root, 'meta.json');
-  const json = readJson(root, file) ?? {};
-  if (!isObject(json)) fail(file, 'expected an object');
-  const truth = json.truth_version;
-  if (truth !== undefined && typeof truth !== 'string') fail(file, 'truth_version must be a string');
+  const json = readCurated(root, file, CURATED.meta, {});
   const region = readRegion(json.region, file);
   const timezone = json.timezone ?? REGION_TIMEZONES[region ?? 'jp'];
-  if (typeof timezone !== 'string') fail(file, 'timezone must be a string like +09:00');
-  return { truthVersion: truth ?? null, region, timezoneOffset: parseOffset(timezone, file) };
+  return { truthVersion: json.truth_version ?? null, region, timezoneOffset: parseOffset(timezone, file) };
 }
 
 /** meta.json's region, lower case (any case is accepted); null when it names none. */
-function readRegion(value: unknown, file: string): string | null {
+function readRegion(value: string | null | undefined, file: string): string | null {
   if (value === undefined || value === null) return null;
-  const region = typeof value === 'string' ? value.toLowerCase() : '';
+  const region = value.toLowerCase();
   if (!Object.hasOwn(REGION_TIMEZONES, region)) {
     fail(file, `region ${JSON.stringify(value)} is not one of ${Object.keys(REGION_TIMEZONES).join(', ')}`);
   }
   return region;
 }
 
+/** A date of a curated file as unix seconds, or a failure naming the file and the entry. */
+function dateOf(file: string, where: string, value: unknown, meta: Meta): number {
+  const unix = toUnixSeconds(value, meta.timezoneOffset);
+  if (unix === null) fail(file, `${where}: ${JSON.stringify(value)} is not a date (1970 to 9999, a real calendar date)`);
+  return unix;
+}
+
 /** `{ "<ordinal>": <unix seconds> | "<ISO 8601>" | "YYYY/MM/DD HH:MM:SS" }` */
 export function readReleaseDates(root: string, meta: Meta): Map<number, number> {
   const file = path.join(root, 'release_dates.json');
-  const json = readJson(root, file) ?? {};
-  if (!isObject(json)) fail(file, 'expected an object mapping ordinals to dates');
-  const dates = new Map<number, number>();
-  for (const [key, value] of Object.entries(json)) {
-    const unix = toUnixSeconds(value, meta.timezoneOffset);
-    if (!/^\d+$/.test(key) || unix === null) fail(file, `entry "${key}" must map an ordinal to a date (1970 to 9999, a real calendar date)`);
-    dates.set(Number(key), unix);
-  }
-  return dates;
+  const json = readCurated(root, file, CURATED.releaseDates, {});
+  return new Map(Object.entries(json).map(([ordinal, value]) => [Number(ordinal), dateOf(file, `/${ordinal}`, value, meta)]));
 }
 
 /** `[{ "id": "summer-2019", "display_name": "...", "ordinals": [1, 2] }]` */
 export function readSets(root: string): CuratedSet[] {
   const file = path.join(root, 'sets.json');
-  const json = readJson(root, file) ?? [];
-  if (!Array.isArray(json)) fail(file, 'expected an array of sets');
-  return json.map((set, i) => {
-    if (!isObject(set) || typeof set.id !== 'string' || !SET_ID.test(set.id)) {
-      fail(file, `set #${i} needs an id of lower-case letters, digits, "-" or "_"`);
-    }
-    if (typeof set.display_name !== 'string' || !isOrdinals(set.ordinals)) {
-      fail(file, `set ${set.id} needs a display_name string and an ordinals array of integers`);
-    }
-    return { id: set.id, displayName: set.display_name, ordinals: set.ordinals };
-  });
+  return readCurated(root, file, CURATED.sets, []).map((set) => ({ id: set.id, displayName: set.display_name, ordinals: set.ordinals }));
 }
 
-const optionalInt = (file: string, id: string, key: string, v: unknown): number | null => {
-  if (v === undefined || v === null) return null;
-  if (!Number.isInteger(v)) fail(file, `gacha ${id}: ${key} must be an integer`);
-  return v as number;
-};
-
-function rates(file: string, id: string, v: unknown): Record<string, number> | null {
-  if (v === undefined || v === null) return null;
-  if (!isObject(v) || !Object.values(v).every((r) => typeof r === 'number' && Number.isFinite(r))) {
-    fail(file, `gacha ${id}: rates must map rarity names to numbers`);
-  }
-  return v as Record<string, number>;
-}
-
-/** `[{ "id", "name", "start", "end", "ordinals", "type"?, "subtype"?, "rates"? }]`, dates as in release_dates.json. */
+/** `[{ "id", "name", "start", "end", "ordinals"?, "type"?, "subtype"?, "rates"? }]`, dates as in release_dates.json. */
 export function readGachas(root: string, meta: Meta): CuratedGacha[] {
   const file = path.join(root, 'gachas.json');
-  const json = readJson(root, file) ?? [];
-  if (!Array.isArray(json)) fail(file, 'expected an array of gachas');
-  return json.map((g, i) => {
-    if (!isObject(g) || typeof g.id !== 'string' || typeof g.name !== 'string') fail(file, `gacha #${i} needs an id and a name`);
-    const start = toUnixSeconds(g.start, meta.timezoneOffset);
-    const end = toUnixSeconds(g.end, meta.timezoneOffset);
-    if (start === null || end === null || end < start) fail(file, `gacha ${g.id} needs start and end dates, end after start`);
-    const ordinals = g.ordinals ?? [];
-    if (!isOrdinals(ordinals)) fail(file, `gacha ${g.id}: ordinals must be an array of integers`);
-    return {
-      id: g.id, name: g.name, start, end, ordinals,
-      type: optionalInt(file, g.id, 'type', g.type), subtype: optionalInt(file, g.id, 'subtype', g.subtype), rates: rates(file, g.id, g.rates),
-    };
+  return readCurated(root, file, CURATED.gachas, []).map((g, i) => {
+    const start = dateOf(file, `/${i}/start`, g.start, meta);
+    const end = dateOf(file, `/${i}/end`, g.end, meta);
+    if (end < start) fail(file, `/${i}: gacha ${g.id} ends before it starts`);
+    return { id: g.id, name: g.name, start, end, ordinals: g.ordinals ?? [], type: g.type ?? null, subtype: g.subtype ?? null, rates: g.rates ?? null };
   });
 }
 
@@ -151,10 +157,7 @@ export function readTranslations(root: string, report: BuildReport): Map<string,
   const files = listInputFiles(root, 'translations/**/*.json').sort();
   for (const name of files) {
     const file = path.join(root, name);
-    const json = readJson(root, file);
-    if (!isObject(json)) fail(file, 'expected an object mapping original text to its translation');
-    for (const [original, translation] of Object.entries(json)) {
-      if (typeof translation !== 'string') fail(file, `translation of "${original}" must be a string`);
+    for (const [original, translation] of Object.entries(readCurated(root, file, CURATED.translations, {}))) {
       const previous = merged.get(original);
       if (previous !== undefined && previous !== translation) report.warn(`${file}: "${original}" overrides an earlier translation`);
       merged.set(original, translation);

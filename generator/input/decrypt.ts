@@ -32,13 +32,12 @@ export function decryptPayload(payload: Buffer, key: Buffer | undefined): Record
 }
 
 /** Parses `{"<release id>": "<base64 key>"}`; `source` names the file in errors. */
-export function parseReleaseKeys(json: unknown, source: string): ReleaseKeys {
-  if (!json || typeof json !== 'object' || Array.isArray(json)) {
-    throw new UserError(`${source}: expected an object mapping release ids to base64 keys`);
-  }
+/** Keys as a key file gives them: `{"<release id>": "<base64>"}` or `[{"id": <release id>, "key": "<base64>"}]`. */
+export function parseReleaseKeys(json: Record<string, string> | { id: number | string; key: string }[], source: string): ReleaseKeys {
+  const entries = Array.isArray(json) ? json.map((k) => [String(k.id), k.key] as const) : Object.entries(json);
   const keys: ReleaseKeys = new Map();
-  for (const [id, value] of Object.entries(json)) {
-    const key = typeof value === 'string' ? Buffer.from(value, 'base64') : Buffer.alloc(0);
+  for (const [id, value] of entries) {
+    const key = Buffer.from(value, 'base64');
     if (key.length !== 16) throw new UserError(`${source}: key for release ${id} is not a base64 16-byte key`);
     keys.set(id, key);
   }

@@ -5,7 +5,7 @@ import { findDatabase } from './discover.ts';
 import { MasterDb } from './masterDb.ts';
 import { parseReleaseKeys, type ReleaseKeys } from './decrypt.ts';
 import {
-  readGachas, readJson, readMeta, readReleaseDates, readSets, readTranslations,
+  readGachas, CURATED, readCurated, readMeta, readReleaseDates, readSets, readTranslations,
   type CuratedGacha, type CuratedSet, type Meta,
 } from './curated.ts';
 import { UserError } from '../errors.ts';
@@ -30,8 +30,7 @@ export interface GameExport {
 }
 
 function readKeys(root: string, file: string): ReleaseKeys {
-  const json = readJson(root, file);
-  return json === undefined ? new Map() : parseReleaseKeys(json, file);
+  return parseReleaseKeys(readCurated(root, file, CURATED.releaseKeys, {}), file);
 }
 
 /** `inputDigest`: input/treeDigest.ts's digest of `root`, which the build already computed. */

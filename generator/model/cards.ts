@@ -19,6 +19,13 @@ const PROMO = 5;
 
 type Caps = Pick<Card, 'normalMaxLevel' | 'transformedMaxLevel' | 'normalMaxKizuna' | 'transformedMaxKizuna'>;
 
+/** The highest level a card can reach: the idolized cap, unless it can never be idolized. */
+export const highestLevel = (c: Caps & Pick<Card, 'transformDisabled'>) =>
+  c.transformDisabled ? c.normalMaxLevel : Math.max(c.normalMaxLevel, c.transformedMaxLevel);
+/** The highest kizuna (bond) a card can reach, likewise. */
+export const highestKizuna = (c: Caps & Pick<Card, 'transformDisabled'>) =>
+  c.transformDisabled ? c.normalMaxKizuna : Math.max(c.normalMaxKizuna, c.transformedMaxKizuna);
+
 const capsOf = (row: DbRow): Caps => ({
   normalMaxLevel: num(row.before_level_max),
   transformedMaxLevel: num(row.after_level_max),
@@ -103,7 +110,7 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
       : dru === 0 && row.normal_card_id != null && row.normal_card_id === row.rank_max_card_id);
     const patternId = num(row.unit_level_up_pattern_id);
     const pattern = patterns.get(patternId);
-    const maxLevel = transformDisabled ? cardCaps.normalMaxLevel : Math.max(cardCaps.normalMaxLevel, cardCaps.transformedMaxLevel);
+    const maxLevel = highestLevel({ ...cardCaps, transformDisabled });
     const levels: LevelStats = { smile: [], pure: [], cool: [], stamina: [], salePrice: [], mergeExp: [] };
     for (let level = 1; level <= maxLevel; level++) {
       const levelRow = pattern?.get(level);

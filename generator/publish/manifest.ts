@@ -6,7 +6,7 @@
  * files are unchanged without reading them back.
  */
 import fs from 'node:fs';
-import path from 'node:path';
+import fg from 'fast-glob';
 
 const FORMAT = 2;
 
@@ -63,17 +63,12 @@ export interface FolderScan {
 export function scanFolder(dir: string): FolderScan {
   const scan: FolderScan = { files: new Map(), others: 0 };
   if (!fs.existsSync(dir)) return scan;
-  const walk = (rel: string) => {
-    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const child = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk(child);
-      else if (entry.isFile()) {
-        const { size, mtimeMs, ino } = fs.lstatSync(path.join(dir, child));
-        scan.files.set(child, { size, mtimeMs, ino });
-      } else scan.others++;
-    }
-  };
-  walk('');
+  // Links are listed, never followed (lstat), as input/inputFiles.ts lists the input.
+  for (const entry of fg.sync('**', { cwd: dir, dot: true, onlyFiles: false, followSymbolicLinks: false, stats: true })) {
+    const { size, mtimeMs, ino } = entry.stats!;
+    if (entry.stats!.isFile()) scan.files.set(entry.path, { size, mtimeMs, ino });
+    else if (!entry.stats!.isDirectory()) scan.others++;
+  }
   return scan;
 }
 

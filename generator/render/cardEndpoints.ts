@@ -1,13 +1,12 @@
 /** /api/v1/card/<ordinal>.json, /api/v1/card_list.json and /api/v1/info. */
 import type { Card } from '../model/types.ts';
+import { highestKizuna, highestLevel } from '../model/cards.ts';
 import { API_MAJOR, API_REVISION } from '../format.ts';
 import { endpoints } from '../contract/endpoints.ts';
 import { emit, type SiteFiles } from './files.ts';
 import { emitPacks } from './packs.ts';
 import type { RenderContext } from './context.ts';
 
-const highestLevel = (c: Card) => (c.transformDisabled ? c.normalMaxLevel : Math.max(c.normalMaxLevel, c.transformedMaxLevel));
-const highestKizuna = (c: Card) => (c.transformDisabled ? c.normalMaxKizuna : Math.max(c.normalMaxKizuna, c.transformedMaxKizuna));
 
 const count = (cards: Card[], test: (card: Card) => boolean) => cards.filter(test).length;
 
