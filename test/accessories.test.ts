@@ -1,5 +1,5 @@
 /** Accessories: /api/v1/accessory/<id>.json and /api/v1/accessory_list.json, checked against the accessory tables. */
-import fs from 'node:fs';
+import fs from 'fs-extra';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';

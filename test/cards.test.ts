@@ -1,5 +1,5 @@
 /** The card endpoints on the shipped sample, checked against the sample's own database rows. */
-import fs from 'node:fs';
+import fs from 'fs-extra';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';

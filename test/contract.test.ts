@@ -4,7 +4,7 @@
  * publishes, the values keep the seed's field types, and the README's API section is the
  * one generated from the declarations.
  */
-import fs from 'node:fs';
+import fs from 'fs-extra';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

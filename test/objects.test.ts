@@ -2,7 +2,7 @@
  * The files the edge routes read: generic objects and their lists, the happening timeline
  * (event_m local times, curated gachas) and the sharded crowd translations.
  */
-import fs from 'node:fs';
+import fs from 'fs-extra';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copySample, readJson, writeDb } from './helpers.ts';

@@ -1,5 +1,5 @@
 /** Pairs: /api/v1/pair/<pair>.json and /api/v1/pair_list.json, checked against unit_pair_m rows. */
-import fs from 'node:fs';
+import fs from 'fs-extra';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';

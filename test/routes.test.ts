@@ -4,7 +4,7 @@
  * `_redirects` and `_headers` (test/hosts.ts). What a client sees must not depend on the host.
  * Add route tests inside `describe.each` below; they run on every host.
  */
-import fs from 'node:fs';
+import fs from 'fs-extra';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /** Sets: /api/v1/card/set_list.json and /api/v1/set/<id>.json, on the sample and on curated fixtures. */
-import fs from 'node:fs';
+import fs from 'fs-extra';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copySample, readJson } from './helpers.ts';

@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import path from 'node:path';
-import fs from 'fs-extra';
+import fs from 'node:fs/promises';
 import { IMAGE_FORMATS } from '../format.ts';
 import type { Encoded } from './encode.ts';
 
@@ -33,7 +33,7 @@ export class ImageCache {
   }
 
   async put(key: string, encoded: Encoded): Promise<void> {
-    await fs.ensureDir(this.dir);
+    await fs.mkdir(this.dir, { recursive: true });
     for (const format of IMAGE_FORMATS) {
       // Write then rename, so an interrupted build never leaves a truncated entry.
       const temp = `${this.file(key, format)}.${process.pid}.${crypto.randomUUID()}.tmp`;
@@ -45,9 +45,9 @@ export class ImageCache {
 
   /** Drops entries this build did not use, so the cache holds only what the current input needs. */
   async prune(): Promise<void> {
-    if (!(await fs.pathExists(this.dir))) return;
-    for (const name of await fs.readdir(this.dir)) {
-      if (!this.used.has(name.split('.')[0])) await fs.remove(path.join(this.dir, name));
+    const names = await fs.readdir(this.dir).catch(() => []);
+    for (const name of names) {
+      if (!this.used.has(name.split('.')[0])) await fs.rm(path.join(this.dir, name), { force: true });
     }
   }
 }

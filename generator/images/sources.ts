@@ -1,6 +1,6 @@
 /** Reading a picture from input/assets at the asset path a database names. */
 import path from 'node:path';
-import fs from 'fs-extra';
+import fs from 'node:fs/promises';
 import { listInputFiles } from '../input/inputFiles.ts';
 
 export type SourceProblem = { ok: false; problem: 'missing' | 'unreadable'; detail: string };

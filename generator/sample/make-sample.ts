@@ -4,7 +4,7 @@
  * from generator/sample/data.ts, so the output is byte-identical on every run.
  */
 import path from 'node:path';
-import fs from 'fs-extra';
+import fs from 'node:fs/promises';
 import sharp from 'sharp';
 import { Command } from 'commander';
 import { dumpSql, type Row, type TableDump } from './sql.ts';
@@ -385,11 +385,17 @@ function englishEventTables(): TableDump[] {
 
 async function writeDatabase(dir: string, group: string, name: string, tables: TableDump[], format: 'sql' | 'sqlite') {
   const sql = dumpSql(tables);
-  if (format === 'sql') return fs.outputFile(path.join(dir, `${name}.sql`), sql);
+  if (format === 'sql') return outputFile(path.join(dir, `${name}.sql`), sql);
   const file = path.join(dir, 'db', group, `${name}.db_`);
-  await fs.remove(file);
-  await fs.ensureDir(path.dirname(file));
+  await fs.rm(file, { force: true });
+  await fs.mkdir(path.dirname(file), { recursive: true });
   openSql(sql, file).close();
+}
+
+/** Writes `data` at `file`, making its folder first. */
+async function outputFile(file: string, data: string | Buffer) {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, data);
 }
 
 /** A small square icon: attribute colour inside a rarity-coloured frame; idolized ones carry a star. */
@@ -398,8 +404,7 @@ async function icon(file: string, attribute: number, rarity: number, idolized: b
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128">
 <rect width="128" height="128" fill="${RARITY_COLOURS[rarity] ?? '#ccc'}"/>
 <rect x="8" y="8" width="112" height="112" rx="12" fill="${ATTRIBUTE_COLOURS[attribute] ?? '#888'}"/>${star}</svg>`;
-  await fs.ensureDir(path.dirname(file));
-  await fs.writeFile(file, await sharp(Buffer.from(svg)).png().toBuffer());
+  await outputFile(file, await sharp(Buffer.from(svg)).png().toBuffer());
 }
 
 /** Pictures for most cards and accessories; a few are missing and one is broken on purpose. */
@@ -428,7 +433,8 @@ export async function writeSampleExport(dir: string, options: SampleOptions = {}
   const cards = cardSpecs(options.cards);
   const accessories = accessorySpecs(options.accessories, cards);
   const keys = new Map([[KEYED_RELEASE, sampleKey(KEYED_RELEASE)]]);
-  await fs.emptyDir(dir);
+  await fs.rm(dir, { recursive: true, force: true });
+  await fs.mkdir(dir, { recursive: true });
   await writeDatabase(dir, 'unit', 'unit', unitTables(cards, accessories, keys), format);
   await writeDatabase(dir, 'event', 'event_common', eventTables(), format);
   await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', englishTables(cards, accessories), format);
@@ -439,7 +445,7 @@ export async function writeSampleExport(dir: string, options: SampleOptions = {}
   await fs.writeFile(path.join(dir, 'sets.json'), json(CURATED_SETS));
   await fs.writeFile(path.join(dir, 'gachas.json'), json(GACHAS));
   for (const [file, table] of Object.entries(TRANSLATIONS)) {
-    await fs.outputFile(path.join(dir, 'translations', file), json(table));
+    await outputFile(path.join(dir, 'translations', file), json(table));
   }
   if (options.images !== false) await writeImages(dir, cards, accessories);
 }

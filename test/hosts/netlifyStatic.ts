@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import path from 'node:path';
-import fs from 'node:fs/promises';
+import fs from 'fs-extra';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { withETag } from '../../generator/edge/http.ts';
