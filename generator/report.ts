@@ -1,23 +1,18 @@
 /** What a build tells its user: counts, unreadable rows, warnings and timings per stage. */
 
-import { NOT_FOUND_FILE, allEndpoints } from './contract/endpoints.ts';
+import { NOT_FOUND_FILE, endpointName, endpointOfFile } from './contract/endpoints.ts';
 import { StageError } from './errors.ts';
 
-/** Files with a fixed path (card_list.json, info.json...) count as their own endpoint. */
-const SINGLE_FILES = new Set([
-  NOT_FOUND_FILE,
-  ...allEndpoints().flatMap((e) => (e.file?.length === 0 ? [(e.file as () => string)()] : [])),
-]);
-
 /**
- * The endpoint a published file counts for: "card_list", "card/set_list", "info"... for
- * files with a fixed path, else the folder below api/v1 ("card", "set", "card_t"...),
- * else the first two segments ("images/card", "site") or the file name ("index.html").
+ * What a published file counts for: its endpoint's name ("card", "card_list",
+ * "card/set_list", "list/char_t": contract/endpoints.ts), else the first two segments
+ * ("images/card", "site") or the file name ("index.html"); the JSON 404 body is "404".
  */
 export function endpointOf(rel: string): string {
-  if (SINGLE_FILES.has(rel)) return rel.replace(/^api\/(v1\/)?/, '').replace(/\.json$/, '');
+  if (rel === NOT_FOUND_FILE) return '404';
+  const endpoint = endpointOfFile(rel);
+  if (endpoint) return endpointName(endpoint);
   const segments = rel.split('/');
-  if (rel.startsWith('api/v1/') && segments.length > 3) return segments[2];
   return segments.slice(0, Math.min(2, segments.length - 1) || 1).join('/');
 }
 

@@ -10,7 +10,7 @@ import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { allEndpoints, type Endpoint } from '../generator/contract/endpoints.ts';
+import { allEndpoints, endpointOfFile } from '../generator/contract/endpoints.ts';
 import { apiMarkdown } from '../generator/contract/docs.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { buildInto, buildSample, readJson, tempDir } from './helpers.ts';
@@ -53,19 +53,13 @@ function seedMismatches(object: Json, table: Record<string, string>): string[] {
   return Object.entries(table).filter(([k, t]) => !(k in object) || !fits(object[k], t)).map(([k]) => `${k}: ${JSON.stringify(object[k])}`);
 }
 
-/** A regex matching the files an endpoint publishes: each `{param}` of its file template is one path segment part. */
-function filePattern(endpoint: Endpoint): RegExp {
-  const template = (endpoint.file as (...args: string[]) => string)(...Array.from({ length: endpoint.file!.length }, () => '\0'));
-  return new RegExp(`^${template.split('\0').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
-}
-
 /** Validators of each static endpoint's response, built from the published openapi.json. */
 function validators(openapi: Json) {
   const ajv = new Ajv2020({ strict: false, allErrors: false });
-  return allEndpoints().filter((e) => e.file).map((endpoint) => {
+  return new Map(allEndpoints().filter((e) => e.file).map((endpoint) => {
     const schema = openapi.paths[endpoint.route][endpoint.method].responses['200'].content['application/json'].schema;
-    return { endpoint, pattern: filePattern(endpoint), validate: ajv.compile({ ...schema, components: openapi.components }) };
-  });
+    return [endpoint, ajv.compile({ ...schema, components: openapi.components })];
+  }));
 }
 
 /** Every JSON file under api/ that is not the 404 body, each checked against its endpoint's schema. */
@@ -76,15 +70,14 @@ async function validateSite(out: string): Promise<{ checked: number; failures: s
   const byRoute = new Map<string, number>();
   const files = await fg('api/v1/**/*.json', { cwd: out });
   for (const rel of files) {
-    const matching = checks.filter((c) => c.pattern.test(rel));
-    // A file matching several templates (card/set_list.json and card/{ordinal}.json) belongs to the literal one.
-    const check = matching.find((c) => !c.endpoint.file!.length) ?? matching[0];
-    if (!check) {
+    const endpoint = endpointOfFile(rel);
+    if (!endpoint) {
       failures.push(`${rel}: no endpoint declares it`);
       continue;
     }
-    byRoute.set(check.endpoint.route, (byRoute.get(check.endpoint.route) ?? 0) + 1);
-    if (!check.validate(await readJson(out, rel))) failures.push(`${rel}: ${JSON.stringify(check.validate.errors?.slice(0, 2))}`);
+    byRoute.set(endpoint.route, (byRoute.get(endpoint.route) ?? 0) + 1);
+    const validate = checks.get(endpoint)!;
+    if (!validate(await readJson(out, rel))) failures.push(`${rel}: ${JSON.stringify(validate.errors?.slice(0, 2))}`);
   }
   return { checked: files.length, failures, byRoute };
 }

@@ -262,3 +262,22 @@ export function allEndpoints(): Endpoint[] {
 
 /** The body of a JSON 404, served for unknown /api/ paths by the host's catch-all rule (not an endpoint). */
 export const NOT_FOUND_FILE = 'api/404.json';
+
+/** An endpoint's short name, its route without /api/v1/, parameters or extension: "card", "card/set_list", "list/card_t". */
+export const endpointName = (endpoint: Endpoint) =>
+  endpoint.route.replace(/^\/api\/v1\//, '').replace(/\/?\{\w+\}/g, '').replace(/\.json$/, '');
+
+/** A regex for the files an endpoint publishes: each parameter of its file template is one path segment part. */
+function filePattern(file: (...args: never[]) => string): RegExp {
+  const template = (file as (...args: string[]) => string)(...Array.from({ length: file.length }, () => '\0'));
+  return new RegExp(`^${template.split('\0').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
+}
+
+let patterns: { endpoint: Endpoint; pattern: RegExp; literal: boolean }[] | undefined;
+
+/** The endpoint that publishes the file `rel` (a literal path wins over a template), undefined for other files. */
+export function endpointOfFile(rel: string): Endpoint | undefined {
+  patterns ??= allEndpoints().flatMap((endpoint) => (endpoint.file ? [{ endpoint, pattern: filePattern(endpoint.file), literal: !endpoint.file.length }] : []));
+  const matching = patterns.filter((p) => p.pattern.test(rel));
+  return (matching.find((p) => p.literal) ?? matching[0])?.endpoint;
+}

@@ -8,7 +8,8 @@
  * Every path this handler reads is itself such a plain static file, so on Netlify, where
  * reads are fetches that pass through the edge function again, they never recurse.
  */
-import { endpoints, isObjectType } from '../contract/endpoints.ts';
+import { OBJECT_TYPE_NAMES, endpoints, isObjectType, objectEndpoint, type Endpoint, type ObjectType } from '../contract/endpoints.ts';
+import { matchRoute } from './routes.ts';
 import { HttpError, errorResponse, jsonResponse, methodNotAllowed, preflight, withETag } from './http.ts';
 import { checkSitePath } from './guard.ts';
 import { isCanonicalId, parseIds } from './ids.ts';
@@ -22,16 +23,12 @@ import type { EdgeSite } from './site.ts';
 export type { EdgeSite, ReadFile } from './site.ts';
 
 const NO_STORE = { 'cache-control': 'no-store' };
-/** Published files beside the id files of card/, which are not ids. */
-const FOLDER_FILES = new Set([endpoints.setList.file()]);
 const READ_METHODS = 'GET, HEAD, OPTIONS';
 /** Longer request URLs are refused (a list of 1,000 ids takes about 10,000 characters). */
 const MAX_URL_LENGTH = 32 * 1024;
 
 interface Route {
   url: URL;
-  /** Path segments after /api/v1/. */
-  segments: string[];
   site: EdgeSite;
   /** Parsed before anything is read. */
   shaping: Shaping;
@@ -56,47 +53,58 @@ async function staticWithQuery(route: Route): Promise<Response> {
   throw new HttpError(404, `not found: ${path}`);
 }
 
-/** /api/v1/card/<name>.json and /api/v1/accessory/<name>.json: a published file, or a list the edge merges. */
+/** card/<name>.json and accessory/<name>.json: a published file, or a list the edge merges. */
 async function listedFile(route: Route, kind: ListedKind, name: string): Promise<Response | null> {
-  if (kind === 'card' && name === 'random') return answer(route, await randomCard(route.site), NO_STORE);
-  if (FOLDER_FILES.has(`api/v1/${kind}/${name}.json`)) return hasQuery(route) ? staticWithQuery(route) : null;
   const ids = parseIds(name);
   if (isCanonicalId(name, ids) && !hasQuery(route)) return null;
   return answer(route, await objectList(route.site, kind, ids));
 }
 
 /**
- * /api/v1/<type>/<ids>: one result entry per id, null for a missing one, always 200. The
- * published file /api/v1/<type>/<id>.json is served as it is.
+ * <type>/<ids>: one result entry per id, null for a missing one, always 200. The
+ * published file <type>/<id>.json is served as it is.
  */
-async function generic(route: Route, type: string, name: string): Promise<Response | null> {
-  if (!isObjectType(type)) throw new HttpError(400, `unknown object type "${type.slice(0, 40)}"`);
+async function generic(route: Route, type: ObjectType, name: string): Promise<Response | null> {
   const file = name.endsWith('.json') ? name.slice(0, -'.json'.length) : null;
   const ids = parseIds(file ?? name);
   if (file !== null && isCanonicalId(file, ids) && !hasQuery(route)) return null;
   return answer(route, await genericObjects(route.site, type, ids));
 }
 
-/** /api/v1/list/<type>: the published list; an unknown type is an empty list, never an error (seed 7.3). */
-async function listing(route: Route, name: string): Promise<Response | null> {
-  const type = name.replace(/\.json$/, '');
+/** list/<type>: the published list; an unknown type is an empty list, never an error (seed 7.3). */
+async function listing(route: Route, type: string): Promise<Response | null> {
   if (isObjectType(type) && !hasQuery(route)) return null;
   return answer(route, await objectListing(route.site, type));
 }
 
-async function getRoute(route: Route): Promise<Response | null> {
-  const [first, second, ...rest] = route.segments;
-  const name = rest.length === 0 ? second : undefined;
-  if (first === 'happening' && name !== undefined) {
-    const extended = isYes(route.url.searchParams.getAll('extended_time_period_for_events').at(-1) ?? null);
-    const body = await happeningAt(route.site, parseInstant(name, route.site), extended);
-    return answer(route, body, name === 'now' ? NO_STORE : {});
+async function happening(route: Route, time: string): Promise<Response> {
+  const extended = isYes(route.url.searchParams.getAll('extended_time_period_for_events').at(-1) ?? null);
+  const body = await happeningAt(route.site, parseInstant(time, route.site), extended);
+  return answer(route, body, time === 'now' ? NO_STORE : {});
+}
+
+type Handler = (route: Route, params: Record<string, string>) => Promise<Response | null>;
+
+/** What the edge computes, by declared endpoint; any other declared GET route is a static file. */
+const HANDLERS = new Map<Endpoint, Handler>([
+  [endpoints.randomCard, async (route) => answer(route, await randomCard(route.site), NO_STORE)],
+  [endpoints.card, (route, { ordinals }) => listedFile(route, 'card', ordinals)],
+  [endpoints.accessory, (route, { ids }) => listedFile(route, 'accessory', ids)],
+  [endpoints.happening, (route, { time }) => happening(route, time)],
+  ...OBJECT_TYPE_NAMES.flatMap((type): [Endpoint, Handler][] => [
+    [objectEndpoint[type].object, (route, { ids }) => generic(route, type, ids)],
+    [objectEndpoint[type].list, (route) => listing(route, type)],
+  ]),
+]);
+
+/** Paths no endpoint declares that the original services still answered. */
+async function undeclared(route: Route, path: string): Promise<Response | null> {
+  const [first, name, ...rest] = path.replace(/^\/api\/v1\//, '').split('/');
+  if (name !== undefined && !rest.length && first === 'list') return listing(route, name.replace(/\.json$/, ''));
+  if (name !== undefined && !rest.length && first.endsWith('_t')) {
+    if (isObjectType(first)) return generic(route, first, name); // an empty id list: a 400 that says so
+    throw new HttpError(400, `unknown object type "${first.slice(0, 40)}"`);
   }
-  if ((first === 'card' || first === 'accessory') && name?.endsWith('.json')) {
-    return listedFile(route, first, name.slice(0, -'.json'.length));
-  }
-  if (first?.endsWith('_t') && name !== undefined) return generic(route, first, name);
-  if (first === 'list' && name !== undefined) return listing(route, name);
   return hasQuery(route) ? staticWithQuery(route) : null;
 }
 
@@ -104,15 +112,17 @@ async function dispatch(request: Request, url: URL, site: EdgeSite): Promise<Res
   const { method } = request;
   if (method === 'OPTIONS') return preflight(request);
   // Decoded, so an encoded comma (%2C) separates ids too; checkSitePath has vetted the decoding.
-  const segments = url.pathname.startsWith('/api/v1/')
-    ? url.pathname.slice('/api/v1/'.length).split('/').map(decodeURIComponent)
-    : [];
-  if (segments.join('/') === 'read_tl') {
+  const path = url.pathname.split('/').map(decodeURIComponent).join('/');
+  const match = matchRoute(path);
+  if (match?.endpoint === endpoints.readTl) {
     if (method !== 'POST') throw methodNotAllowed(method, 'POST, OPTIONS');
     return jsonResponse(await readTl(site, request));
   }
   if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method, READ_METHODS);
-  return getRoute({ url, segments, site, shaping: parseShaping(url.searchParams) });
+  const route: Route = { url, site, shaping: parseShaping(url.searchParams) };
+  const handler = match && HANDLERS.get(match.endpoint);
+  if (handler) return handler(route, match.params);
+  return match ? (hasQuery(route) ? staticWithQuery(route) : null) : undeclared(route, path);
 }
 
 /** The response to `request`, or null when the host should serve it as a static file. */
