@@ -23,7 +23,7 @@ const keysOf = (type, change, kind) => (type === 'cards' ? change[`${kind}_ordin
 function entries(type, change) {
   const [, href] = TYPES[type];
   const label = (key) => (type === 'cards' ? `#${key}` : String(key));
-  const items = [
+  return [
     ...keysOf(type, change, 'added').map((key) => el('li', { class: 'added' }, 'added ', el('a', { href: href(key) }, label(key)))),
     ...(change.changed ?? []).map((c) => {
       const key = type === 'cards' ? c.ordinal : c.id;
@@ -32,15 +32,14 @@ function entries(type, change) {
     // A removed object has no file any more: named, not linked.
     ...keysOf(type, change, 'removed').map((key) => el('li', { class: 'removed' }, `removed ${label(key)}`)),
   ];
-  return items;
 }
 
-/** The section's content, or null when the list changed nothing. */
+/** The section's content: the versions, then per type what was added, changed and removed. */
 export function renderChanges(list) {
   const groups = Object.keys(TYPES).filter((type) => list.types[type])
     .map((type) => [type, entries(type, list.types[type])])
     .filter(([, items]) => items.length)
     .map(([type, items]) => el('div', { class: 'change-group', dataset: { type } }, el('h3', {}, `${TYPES[type][0]} (${items.length})`), el('ul', { class: 'changes' }, items)));
   return [el('p', { class: 'change-versions' }, `From ${version(list.from)} to ${version(list.to)}.`),
-    groups.length ? groups : el('p', {}, 'This update changed no published object.')];
+    ...(groups.length ? groups : [el('p', {}, 'This update changed no published object.')])];
 }
