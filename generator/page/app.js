@@ -60,7 +60,7 @@ function renderCards(list) {
 const strip = (icons) => el('span', { class: 'strip' }, icons);
 
 function renderSets(list) {
-  pagedList($('set-list'), list.sets, (set) => el('li', {},
+  return pagedList($('set-list'), list.sets, (set) => el('li', {},
     el('a', { href: `#set/${encodeURIComponent(set.id)}` },
       strip(set.preview.map((name) => icon(config.cardIcon, name, '', ''))),
       el('span', { class: 'name' }, set.display_name),
@@ -69,7 +69,7 @@ function renderSets(list) {
 
 async function renderPairs(list) {
   const stubs = new Map((await load(config.cardList)).stubs.map((c) => [c.ordinal, c]));
-  pagedList($('pair-list'), list.pairs, (pair) => el('li', {},
+  return pagedList($('pair-list'), list.pairs, (pair) => el('li', {},
     el('a', { href: `#pair/${pair.pair}` },
       strip(pair.ordinals.map((ordinal) => icon(config.cardIcon, stubs.get(ordinal)?.icon, stubs.get(ordinal)?.char_name ?? '', '?'))),
       el('span', { class: 'name' }, `Pair ${pair.pair}`),
@@ -85,16 +85,17 @@ function renderChangeList(list) {
   $('new-content').replaceChildren(...renderChanges(list));
   $('new').hidden = false;
   $('new-link').hidden = false;
+  return true;
 }
 
 function renderFiles() {
   $('api-files').replaceChildren(...config.files.map((file) => el('li', {}, el('a', { href: file }, file))));
 }
 
-/** Optional sections disappear when the export lacks their file. */
+/** Optional sections disappear when the export lacks their file or the file lists nothing. */
 async function optional(id, path, render) {
   try {
-    await render(await load(path));
+    if (!(await render(await load(path)))) $(id).hidden = true;
   } catch (error) {
     $(id).hidden = true;
     if (error.status !== 404) console.warn(error);
@@ -124,7 +125,7 @@ async function showView(route, render, kind) {
   view.replaceChildren(el('p', { class: 'loading' }, 'Loading…'));
   let content;
   try {
-    content = await render(decodeURIComponent(route));
+    content = await render(route);
   } catch (error) {
     content = [el('h1', { tabindex: '-1' }, error.status === 404 ? `No such ${kind}` : 'Could not load this view'), el('p', { class: 'notice' }, error.message)];
   }

@@ -77,7 +77,7 @@ export function cardTile(stub) {
 /**
  * Fills `list` with the first items and puts a "Show more" button after it (also pressed when it
  * scrolls into view), so a long list costs only what is on screen. Calling it again on the same
- * list replaces the items and the button.
+ * list replaces the items and the button. Returns the number of items.
  */
 export function pagedList(list, items, tile, pageSize = 60) {
   list.pagedStop?.();
@@ -98,6 +98,7 @@ export function pagedList(list, items, tile, pageSize = 60) {
   list.pagedStop = () => { observer.disconnect(); more.remove(); };
   showMore();
   if (!more.hidden) observer.observe(more);
+  return items.length;
 }
 
 /** A definition list from [term, value] pairs, leaving out pairs without a value. */
