@@ -10,6 +10,9 @@
  *   under Deno answering a random N-id card comma list, each read an HTTP fetch from a local
  *   static host that holds every response back 20 ms (a CDN round trip); N is 1,000, or the
  *   handler's id limit when that is lower;
+ * - page<N>_interactive_ms: public/index.html in headless Chromium from a plain static host: the time
+ *   from navigation start until the card list is rendered and its filters answer (the page's
+ *   `cards-interactive` mark), median of a few fresh loads;
  * - rss_mb: peak resident memory so far.
  * Builds and floors alternate and every run writes a new folder (nothing is deleted until
  * the end), so both meet the same disk state. The last line is the 4,000-card headline.
@@ -24,6 +27,8 @@ import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { handleRequest } from '../generator/edge/handler.ts';
 import { diskReader } from '../generator/server/diskSite.ts';
 import { denoEdge } from '../test/hosts.ts';
+import { serveStatic } from '../test/staticServer.ts';
+import { launchBrowser } from '../test/browser.ts';
 
 interface Scale {
   cards: number;
@@ -42,6 +47,7 @@ const EDGE_LIST = 100;
 const DENO_REQUESTS = 20;
 const DENO_LIST = 1000;
 const CDN_LATENCY_MS = 20;
+const PAGE_LOADS = 5;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -137,6 +143,26 @@ async function denoEdgeLatency(out: string, ordinals: number[]) {
   }
 }
 
+/** Median time to an interactive card list over fresh page loads (the static host sends no-store, so each load fetches every file). */
+async function pageInteractive(out: string, root: string): Promise<number> {
+  const site = await serveStatic(out);
+  const context = await launchBrowser(fs.mkdtempSync(path.join(root, 'chromium-')));
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < PAGE_LOADS; i++) {
+      const page = await context.newPage();
+      await page.goto(site.url);
+      await page.waitForSelector('body[data-ready="true"]');
+      times.push(await page.evaluate(() => performance.getEntriesByName('cards-interactive')[0].startTime));
+      await page.close();
+    }
+    return median(times);
+  } finally {
+    await context.close();
+    await site.close();
+  }
+}
+
 async function measure(scale: Scale, root: string) {
   const dir = path.join(root, `cards-${scale.cards}`);
   const input = path.join(dir, 'input');
@@ -157,9 +183,10 @@ async function measure(scale: Scale, root: string) {
   const ordinals = files.flatMap(([rel]) => /^api\/v1\/card\/(\d+)\.json$/.exec(rel)?.[1] ?? []).map(Number).sort((a, b) => a - b);
   const edge = await edgeLatency(out, ordinals);
   const deno = await denoEdgeLatency(out, ordinals);
+  const pageMs = await pageInteractive(out, dir);
   const result = {
     cards: scale.cards, files: files.length, build: median(builds), floor: median(floors),
-    rebuild: median(rebuilds), forced, edge, deno, rss: process.resourceUsage().maxRSS / 1024,
+    rebuild: median(rebuilds), forced, edge, deno, page: pageMs, rss: process.resourceUsage().maxRSS / 1024,
   };
   console.log(
     `${scale.cards} cards, ${scale.accessories} accessories: ${result.files} files, ` +
@@ -167,7 +194,7 @@ async function measure(scale: Scale, root: string) {
     `full builds ${builds.map(seconds).join(' ')} s, floors ${floors.map(seconds).join(' ')} s, ` +
     `rebuilds ${rebuilds.map(seconds).join(' ')} s, forced rebuild (every stage, nothing rewritten) ${seconds(forced)} s, ` +
     `edge p50 ${edge.toFixed(2)} ms, Deno edge (${CDN_LATENCY_MS} ms reads) ${deno.size} ids p50 ${deno.p50.toFixed(1)} ms ` +
-    `in ${deno.reads} reads, peak rss ${result.rss.toFixed(0)} MB`,
+    `in ${deno.reads} reads, page interactive ${pageMs.toFixed(0)} ms, peak rss ${result.rss.toFixed(0)} MB`,
   );
   return result;
 }
@@ -181,7 +208,7 @@ try {
     `bench: cards=${r.cards} files=${r.files} build_s=${seconds(r.build)} floor_s=${seconds(r.floor)} ` +
     `ratio=${(r.build / r.floor).toFixed(2)} rebuild_s=${seconds(r.rebuild)} rebuild_ratio=${(r.rebuild / r.build).toFixed(3)} ` +
     `edge_p50_ms=${r.edge.toFixed(2)} edge${r.deno.size}_p50_ms=${r.deno.p50.toFixed(1)} edge${r.deno.size}_reads=${r.deno.reads} ` +
-    `rss_mb=${r.rss.toFixed(0)}`,
+    `page${r.cards}_interactive_ms=${r.page.toFixed(0)} rss_mb=${r.rss.toFixed(0)}`,
   );
 } finally {
   fs.rmSync(root, { recursive: true, force: true });

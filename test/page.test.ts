@@ -1,20 +1,20 @@
 /**
- * public/index.html in a real browser (Chromium via playwright-core), served by a plain static host:
- * the system's Chromium where one is installed, else the one @sparticuz/chromium ships in npm.
+ * public/index.html in a real browser (Chromium via playwright-core, test/browser.ts), served by a
+ * plain static host: the card list, the views behind its hash routes, What's new, and text from
+ * the data that must stay text.
  */
+import path from 'node:path';
 import fs from 'fs-extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import npmChromium from '@sparticuz/chromium';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { CardListJson, SetListJson } from '../generator/contract/schemas.ts';
 import { buildSample, readJson, tempDir } from './helpers.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
+import { launchBrowser } from './browser.ts';
 
-const SYSTEM_CHROMIUM = '/usr/bin/chromium';
-
-/** The system Chromium, else npm's (unpacked into the temporary folder on first use). */
-const chromiumPath = async () => (fs.existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : npmChromium.executablePath());
 const SCREENSHOT = '/tmp/sif-index-page.png';
+const PHONE_SCREENSHOT = '/tmp/sif-card-phone.png';
+const CHANGES = 'api/v1/changes.json';
 
 let out: string;
 let site: StaticSite;
@@ -24,24 +24,33 @@ let list: CardListJson;
 const failedRequests: string[] = [];
 const pageErrors: string[] = [];
 
-const visibleTiles = () => page.locator('#card-grid > li:not([hidden])').count();
+type Card = any;
+const card = async (ordinal: number): Promise<Card> => (await readJson(out, `api/v1/card/${ordinal}.json`)).cards[0];
+const tiles = (p: Page, list = '#card-grid') => p.locator(`${list} > li`);
+const texts = (p: Page, selector: string) => p.locator(selector).allTextContents();
+
+/** A page of its own that records failed requests and script errors. */
+async function newPage(into = { failed: failedRequests, errors: pageErrors }) {
+  const p = await context.newPage();
+  p.on('pageerror', (error) => into.errors.push(error.message));
+  p.on('response', (response) => { if (response.status() >= 400) into.failed.push(`${response.status()} ${new URL(response.url()).pathname}`); });
+  return p;
+}
+
+/** Opens `hash` on `base` as a fresh load (a deep link) and waits for the page and its view. */
+async function open(p: Page, base: string, hash = '') {
+  await p.goto(`${base}${hash}`);
+  await p.waitForSelector('body[data-ready="true"]');
+  if (hash) await p.waitForSelector('#view:not([aria-busy]) h1');
+}
 
 beforeAll(async () => {
   ({ out } = await buildSample());
   list = await readJson(out, 'api/v1/card_list.json');
   site = await serveStatic(out);
-  context = await chromium.launchPersistentContext(await tempDir('sif-chromium-'), {
-    executablePath: await chromiumPath(),
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 900 },
-  });
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('response', (response) => { if (response.status() >= 400) failedRequests.push(`${response.status()} ${response.url()}`); });
-  await page.goto(site.url);
-  await page.waitForSelector('body[data-ready="true"]');
+  context = await launchBrowser(await tempDir('sif-chromium-'));
+  page = await newPage();
+  await open(page, site.url);
 });
 
 afterAll(async () => {
@@ -49,12 +58,12 @@ afterAll(async () => {
   await site?.close();
 });
 
-describe('index.html: the card browser', () => {
-  it('lists every card of card_list.json, with a JSON link, name, rarity and attribute', async () => {
-    expect(await page.locator('#card-grid > li').count()).toBe(list.stubs.length);
+describe('index.html: the card list', () => {
+  it('lists the cards of card_list.json, each tile opening its card view', async () => {
+    expect(await tiles(page).count()).toBe(Math.min(list.stubs.length, 60));
     const first = list.stubs[0];
-    const tile = page.locator('#card-grid > li').first();
-    expect(await tile.locator('a').getAttribute('href')).toBe(`api/v1/card/${first.ordinal}.json`);
+    const tile = tiles(page).first();
+    expect(await tile.locator('a').getAttribute('href')).toBe(`#card/${first.ordinal}`);
     expect(await tile.locator('.name').textContent()).toBe(first.char_name);
     expect(await tile.locator('.rarity').textContent()).toBe('N');
     expect(await tile.locator('.attribute').textContent()).toBe('Smile');
@@ -77,57 +86,336 @@ describe('index.html: the card browser', () => {
     expect(list.stubs.find((c) => c.ordinal === 9)!.icon).toBeNull();
   });
 
-  it('filters by rarity and attribute, and searches by name', async () => {
+  it('filters by rarity and attribute, and searches by name and #ordinal', async () => {
     const ur = list.stubs.filter((c) => c.rarity === 4);
     await page.click('#rarity-filter button:text("UR")');
-    expect(await visibleTiles()).toBe(ur.length);
+    expect(await tiles(page).count()).toBe(ur.length);
     expect(await page.locator('#card-count').textContent()).toBe(`${ur.length} of ${list.stubs.length} cards`);
 
     await page.click('#attribute-filter button:text("Smile")');
-    expect(await visibleTiles()).toBe(ur.filter((c) => c.attribute === 1).length);
+    expect(await tiles(page).count()).toBe(ur.filter((c) => c.attribute === 1).length);
 
     await page.click('#rarity-filter button:text("UR")');
     await page.click('#attribute-filter button:text("Smile")');
-    expect(await visibleTiles()).toBe(list.stubs.length);
+    expect(await tiles(page).count()).toBe(list.stubs.length);
 
     await page.fill('#search', 'hoshino');
     const hoshino = list.stubs.filter((c) => c.char_name.toLowerCase().includes('hoshino'));
     expect(hoshino.length).toBeGreaterThan(1);
-    expect(await visibleTiles()).toBe(hoshino.length);
+    expect(await tiles(page).count()).toBe(hoshino.length);
+    await page.fill('#search', '#22');
+    expect(await texts(page, '#card-grid .ordinal')).toEqual(['#22']);
     await page.fill('#search', '');
-    expect(await visibleTiles()).toBe(list.stubs.length);
+    expect(await tiles(page).count()).toBe(list.stubs.length);
   });
 
-  it('links only to files that exist on the static host: cards, sets, pairs, accessories, lists and info', async () => {
-    const links = await page.locator('main a[href]').evaluateAll((as: HTMLAnchorElement[]) => as.map((a) => a.href));
-    const apiLinks = links.filter((href) => href.includes('/api/v1/'));
-    for (const section of ['card/', 'set/', 'pair/', 'accessory/', 'list/', 'info.json', 'card_list.json', 'card/set_list.json']) {
-      expect(apiLinks.some((href) => href.includes(`/api/v1/${section}`)), section).toBe(true);
-    }
-    for (const href of apiLinks) {
-      const response = await fetch(href);
-      expect(response.status, href).toBe(200);
-      expect(await response.json(), href).toBeTypeOf('object');
-    }
-  });
-
-  it('shows set previews and pair icons, with no failed request and no script error', async () => {
+  it('shows set previews, pairs, accessories and events, each linking to its view', async () => {
     const setList = await readJson<SetListJson>(out, 'api/v1/card/set_list.json');
-    const previewIcons = setList.sets.reduce((n, s) => n + s.preview.length, 0);
-    expect(await page.locator('#set-list img').count()).toBe(previewIcons);
-    expect(await page.locator('#pair-list li').count()).toBeGreaterThan(0);
-    expect(failedRequests).toEqual([]);
+    expect(await page.locator('#set-list img').count()).toBe(setList.sets.reduce((n, s) => n + s.preview.length, 0));
+    expect(await page.locator('#set-list a').first().getAttribute('href')).toBe(`#set/${setList.sets[0].id}`);
+    expect(await page.locator('#pair-list a').first().getAttribute('href')).toMatch(/^#pair\/\d+$/);
+    expect(await page.locator('#accessory-list a').first().getAttribute('href')).toMatch(/^#accessory\/\d+$/);
+    const events = (await readJson(out, 'api/v1/list/event_t.json')).result;
+    expect(await page.locator('#event-list a').count()).toBe(events.length);
+  });
+
+  it("hides What's new when the site has no changes.json, and fails no other request", async () => {
+    expect(await page.locator('#new').isHidden()).toBe(true);
+    expect(await page.locator('#new-link').isHidden()).toBe(true);
+    expect(failedRequests.filter((r) => !r.endsWith(CHANGES))).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
 
-  it('looks like a page (screenshot for a person to judge)', async () => {
+  it('links only to files that exist on the static host', async () => {
+    const links = await page.locator('#api-files a[href]').evaluateAll((as: HTMLAnchorElement[]) => as.map((a) => a.href));
+    for (const file of ['info.json', 'card_list.json', 'card/set_list.json', 'list/event_t.json']) {
+      expect(links.some((href) => href.endsWith(`/api/v1/${file}`)), file).toBe(true);
+    }
+    for (const href of links) expect((await fetch(href)).status, href).toBe(200);
+  });
+
+  it('looks like a page at desktop width (screenshot for a person to judge)', async () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     expect((await fs.stat(SCREENSHOT)).size).toBeGreaterThan(10_000);
-    // At desktop width the cards form a grid: the first tiles share a row, side by side.
-    const boxes = await page.locator('#card-grid > li').evaluateAll((tiles) =>
-      tiles.slice(0, 2).map((tile) => tile.getBoundingClientRect()).map((r) => ({ top: r.top, left: r.left, width: r.width })));
+    // The cards form a grid: the first tiles share a row, side by side.
+    const boxes = await tiles(page).evaluateAll((li) => li.slice(0, 2).map((t) => t.getBoundingClientRect()).map((r) => ({ top: r.top, left: r.left, width: r.width })));
     expect(boxes[1].top).toBe(boxes[0].top);
     expect(boxes[1].left).toBeGreaterThanOrEqual(boxes[0].left + boxes[0].width);
+  });
+});
+
+describe('card view (#card/<ordinal>)', () => {
+  let subject: Card;
+  let view: Page;
+
+  beforeAll(async () => {
+    // A card with a note-triggered score skill, a center skill with an extra effect, a pair and an estimated release date.
+    const pairs = (await readJson(out, 'api/v1/pair_list.json')).pairs;
+    for (const stub of list.stubs) {
+      const c = await card(stub.ordinal);
+      if (c.skill?.trigger_type === 3 && c.skill.effect_type === 11 && c.center_skill?.extra_effect
+        && c.extra_data.release_date_is_dirty && pairs.some((p: any) => p.ordinals.includes(c.ordinal))) {
+        subject = c;
+        break;
+      }
+    }
+    expect(subject).toBeDefined();
+    view = await newPage();
+    await open(view, site.url, `#card/${subject.ordinal}`);
+  });
+
+  it('opens by URL with both icons, title, names, rarity, attribute, character, year, sub-unit and release date', async () => {
+    expect(await view.locator('#home').isHidden()).toBe(true);
+    expect(await view.locator('#view h1').textContent()).toContain(subject.char_name);
+    expect(await view.locator('.view-head img').count()).toBe(2);
+    expect(await view.locator('.names').first().textContent()).toContain(subject.original_char_name);
+    const character = (await readJson(out, `api/v1/char_t/${subject.type_id}.json`)).result[0];
+    const facts = Object.fromEntries(await view.locator('.facts dt').evaluateAll((dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling!.textContent])));
+    expect(facts.Character).toContain(character.name_en);
+    expect(facts.Year).toBe(character.tags.find((t: any) => t.id === subject.year).name_en);
+    expect(facts['Sub-unit']).toBe(character.tags.find((t: any) => t.id === subject.sub_affiliation).name_en);
+    expect(facts.Released).toBe(`${new Date(subject.extra_data.release_date * 1000).toISOString().slice(0, 10)} (estimated)`);
+  });
+
+  it('says the skill in words and lists every skill level with the values of the JSON', async () => {
+    const s = subject.skill;
+    expect(await view.locator('.skill-text').textContent())
+      .toBe(`Level 1: every ${s.trigger_val[0]} notes, ${s.probability[0]}% chance: score +${s.effect_val[0]}`);
+    const rows = await view.locator('table.skill-levels tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => Number(c.textContent))));
+    expect(rows).toEqual(s.probability.map((_: number, i: number) => [i + 1, s.probability[i], s.trigger_val[i], s.effect_val[i], s.effect_dur[i]]));
+  });
+
+  it('says the center skill in words, with its extra effect for the named members', async () => {
+    const c = subject.center_skill;
+    const attr = ['', 'Smile', 'Pure', 'Cool'];
+    expect(await view.locator('.center-text').textContent())
+      .toBe(`${attr[c.effect_type]} +${c.percent}% for the whole team, and ${attr[c.extra_effect]} +${c.extra_percent}% more for ${c.extra_apply_type_name_en} members`);
+  });
+
+  it('charts smile, pure and cool from level 1 to the cap, marks the cap before idolizing, and tables every level', async () => {
+    const chart = await view.locator('svg.chart').evaluate((svg) => ({
+      max: Number(svg.getAttribute('data-max')),
+      capLabel: svg.querySelector('.cap-label')?.textContent,
+      desc: svg.querySelector('desc')?.textContent,
+      series: Object.fromEntries(Array.from(svg.querySelectorAll('polyline')).map((line) => [line.dataset.stat,
+        line.getAttribute('points')!.split(' ').map((point: string) => point.split(',').map(Number))])),
+    }));
+    expect(chart.capLabel).toContain(`Lv ${subject.normal_max_level}`);
+    expect(chart.desc).toContain(`Level ${subject.smile.length}: Smile ${subject.smile.at(-1)}`);
+    const max = Math.max(...subject.smile, ...subject.pure, ...subject.cool);
+    expect(chart.max).toBe(max);
+    for (const stat of ['smile', 'pure', 'cool']) {
+      const points = chart.series[stat];
+      expect(points.length).toBe(subject[stat].length);
+      // Higher values sit higher (smaller y); equal values at the same height; x grows with the level.
+      const ys = points.map(([, y]: number[]) => y);
+      for (let i = 1; i < points.length; i++) {
+        expect(points[i][0]).toBeGreaterThan(points[i - 1][0]);
+        expect(Math.sign(ys[i - 1] - ys[i])).toBe(Math.sign(subject[stat][i] - subject[stat][i - 1]));
+      }
+    }
+    const rows = await view.locator('table.stat-table tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => Number(c.textContent))));
+    expect(rows).toEqual(subject.smile.map((_: number, i: number) => [i + 1, subject.smile[i], subject.pure[i], subject.cool[i], subject.stamina[i]]));
+  });
+
+  it("links its sets, its pair with the partner's icon, and its JSON files, which exist", async () => {
+    const setLinks = await view.locator('#view section:has(h2:text-is("Sets")) a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(setLinks).toEqual(subject.sets.map((id: string) => `#set/${id}`));
+    const pair = (await readJson(out, 'api/v1/pair_list.json')).pairs.find((p: any) => p.ordinals.includes(subject.ordinal));
+    const partner = pair.ordinals.find((o: number) => o !== subject.ordinal);
+    expect(await view.locator(`#view section:has(h2:text-is("Pair")) a[href="#pair/${pair.pair}"]`).count()).toBe(1);
+    expect(await view.locator(`#view section:has(h2:text-is("Pair")) a[href="#card/${partner}"] img`).count()).toBe(1);
+    const json = await view.locator('.json-links a').evaluateAll((as: HTMLAnchorElement[]) => as.map((a) => a.href));
+    expect(json.length).toBe(5);
+    for (const href of json) expect((await fetch(href)).status, href).toBe(200);
+  });
+
+  it('shows the accessories that belong to a card and the events that reward it', async () => {
+    const accessories = (await readJson(out, 'api/v1/accessory_list.json')).accessories.filter((a: any) => a.unit_ordinal !== null);
+    const withEvents = (await Promise.all(list.stubs.map((s) => card(s.ordinal)))).find((c) => c.events.length);
+    const p = await newPage();
+    await open(p, site.url, `#card/${accessories[0].unit_ordinal}`);
+    expect(await p.locator(`#view .accessories a[href="#accessory/${accessories[0].id}"]`).count()).toBe(1);
+    await open(p, site.url, `#card/${withEvents.ordinal}`);
+    expect(await p.locator('#view section:has(h2:text-is("Events")) a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))))
+      .toEqual(withEvents.events.map((e: any) => `#event/${e.id}`));
+    await p.close();
+  });
+
+  it('opens from a tile with the keyboard, and the back button returns to the list', async () => {
+    const p = await newPage();
+    await open(p, site.url);
+    await p.focus(`#card-grid a[href="#card/${subject.ordinal}"]`);
+    await p.keyboard.press('Enter');
+    await p.waitForSelector('#view:not([aria-busy]) h1');
+    expect(await p.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await p.goBack();
+    await p.waitForSelector('#home:not([hidden])');
+    expect(await p.locator('#view').isHidden()).toBe(true);
+    await p.goForward();
+    await p.waitForSelector('#view:not([aria-busy]) .skill-text');
+    await p.close();
+  });
+
+  it('is readable on a phone, in dark mode (screenshot for a person to judge)', async () => {
+    const p = await newPage();
+    await p.setViewportSize({ width: 390, height: 844 });
+    await p.emulateMedia({ colorScheme: 'dark' });
+    await open(p, site.url, `#card/${subject.ordinal}`);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await p.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(23, 21, 31)');
+    await p.screenshot({ path: PHONE_SCREENSHOT, fullPage: true });
+    expect((await fs.stat(PHONE_SCREENSHOT)).size).toBeGreaterThan(10_000);
+    await p.close();
+  });
+});
+
+describe('skill words: only confirmed codes get words', () => {
+  beforeAll(async () => {
+    // The page's own module, loaded the way the page loads it.
+    await page.addScriptTag({ type: 'module', content: "import * as words from './site/words.js'; window.words = words;" });
+    await page.waitForFunction(() => (window as any).words);
+  });
+
+  it('words each confirmed trigger and effect, and shows unknown codes as numbers', async () => {
+    const said = await page.evaluate(() => {
+      const { skillText } = (window as any).words;
+      const skill = (trigger_type: number, effect_type: number) => ({
+        trigger_type, effect_type, probability: [36], trigger_val: [20], effect_val: [200], effect_dur: [4.5], translated_trigger_target: 'Stella',
+      });
+      return [[3, 11], [1, 9], [4, 4], [5, 5], [6, 2000], [12, 2201], [100, 2100], [7, 11], [3, 77]].map(([t, e]) => skillText(skill(t, e), 0));
+    });
+    expect(said).toEqual([
+      'every 20 notes, 36% chance: score +200',
+      'every 20 seconds, 36% chance: restores 200 stamina',
+      'every 20 combo, 36% chance: greats become perfects for 4.5 seconds',
+      'every 20 points of score, 36% chance: greats and goods become perfects for 4.5 seconds',
+      "every 20 perfects, 36% chance: other skills' activation chance +200% for 4.5 seconds",
+      'every 20 perfect star notes, 36% chance: each perfect scores +200 for 4.5 seconds',
+      'once Stella have all activated their skills, 36% chance: repeats the last skill activated by another member',
+      'trigger type 7 (value 20), 36% chance: score +200',
+      'every 20 notes, 36% chance: effect type 77 (value 200, duration 4.5 s)',
+    ]);
+  });
+
+  it('words center skills by their effect codes, an unknown code as its number', async () => {
+    const said = await page.evaluate(() => {
+      const { centerSkillText } = (window as any).words;
+      const center = (effect_type: number, extra_effect = 0) => ({
+        effect_type, percent: 9, extra_effect, extra_percent: 3, extra_apply_type: 4, extra_apply_type_name: 'ステラ', extra_apply_type_name_en: 'Stella',
+      });
+      return [center(2), center(132), center(3, 3), center(450)].map(centerSkillText);
+    });
+    expect(said).toEqual([
+      'Pure +9% for the whole team',
+      'Pure +9% of Cool for the whole team',
+      'Cool +9% for the whole team, and Cool +3% more for Stella members',
+      'effect type 450 (9%) for the whole team',
+    ]);
+  });
+});
+
+describe('set, pair, accessory and event views', () => {
+  it('a set view shows its name and its cards', async () => {
+    const setList = await readJson<SetListJson>(out, 'api/v1/card/set_list.json');
+    const set = setList.sets[0];
+    const cards = (await readJson(out, `api/v1/set/${set.id}.json`)).cards;
+    const p = await newPage();
+    await open(p, site.url, `#set/${set.id}`);
+    expect(await p.locator('#view h1').textContent()).toBe(set.display_name);
+    expect(await p.locator('#view .cards a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(cards.map((c: any) => `#card/${c.ordinal}`));
+    const pair = (await readJson(out, 'api/v1/pair_list.json')).pairs[0];
+    await open(p, site.url, `#pair/${pair.pair}`);
+    expect(await p.locator('#view .cards a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(pair.ordinals.map((o: number) => `#card/${o}`));
+    await p.close();
+  });
+
+  it('an accessory view tables its levels and names its card; an event view lists its reward cards', async () => {
+    const accessory = (await readJson(out, 'api/v1/accessory_list.json')).accessories.find((a: any) => a.unit_ordinal !== null);
+    const full = (await readJson(out, `api/v1/accessory/${accessory.id}.json`)).accessories[0];
+    const p = await newPage();
+    await open(p, site.url, `#accessory/${accessory.id}`);
+    expect(await p.locator('#view h1').textContent()).toBe(full.name_en);
+    expect(await p.locator('table.accessory-levels tbody tr').count()).toBe(full.smile.length);
+    expect(await p.locator(`#view .cards a[href="#card/${accessory.unit_ordinal}"]`).count()).toBe(1);
+    const event = (await readJson(out, 'api/v1/event_t/1.json')).result[0];
+    await open(p, site.url, '#event/1');
+    expect(await p.locator('#view h1').textContent()).toBe(event.name_en);
+    expect(await p.locator('#view .cards a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(event.reward_ordinals.map((o: number) => `#card/${o}`));
+    await open(p, site.url, '#card/999999');
+    expect(await p.locator('#view h1').textContent()).toBe('No such card');
+    await p.close();
+  });
+});
+
+describe("a site with a change list and hostile texts (a copy of the sample's build)", () => {
+  const HOSTILE = '<img src=x onerror="window.__xss=1">';
+  let copy: StaticSite;
+  let p: Page;
+  let changed: Card;
+  const errors = { failed: [] as string[], errors: [] as string[] };
+
+  beforeAll(async () => {
+    const dir = path.join(await tempDir(), 'public');
+    await fs.copy(out, dir);
+    changed = await card(22);
+    // What a card title, a set name and an event name could hold in a stranger's export.
+    const edit = async (rel: string, change: (json: any) => void) => {
+      const json = await readJson(dir, rel);
+      change(json);
+      await fs.writeJson(path.join(dir, rel), json);
+    };
+    await edit('api/v1/card_list.json', (json) => { json.stubs.find((s: any) => s.ordinal === 22).title_en = HOSTILE; });
+    await edit('api/v1/card/22.json', (json) => { json.cards[0].title_en = HOSTILE; json.cards[0].char_name = HOSTILE; });
+    await edit('api/v1/card/set_list.json', (json) => { json.sets[0].display_name = HOSTILE; });
+    await edit('api/v1/event_t/1.json', (json) => { json.result[0].name_en = HOSTILE; });
+    const empty = { added: [], removed: [], changed: [] };
+    await fs.writeJson(path.join(dir, CHANGES), {
+      from: { truth_version: 'abc', date: 1700000000 },
+      to: { truth_version: 'def', date: 1710000000 },
+      types: {
+        cards: { added: [changed.id], removed: [999], added_ordinals: [22], removed_ordinals: [998],
+          changed: [{ id: 1006, ordinal: 2, fields: [{ field: 'skill.probability', from: [30, 35], to: [31, 36] }] }] },
+        skills: { ...empty, changed: [{ id: 2, fields: [{ field: 'name_en', from: 'a', to: 'b' }] }] },
+        center_skills: empty, accessories: { ...empty, added: [1] }, characters: empty, events: { ...empty, added: [1] },
+        sets: { ...empty, added: ['album-3'] }, pairs: empty,
+      },
+    });
+    copy = await serveStatic(dir);
+    p = await newPage(errors);
+    await open(p, copy.url);
+  });
+
+  afterAll(async () => {
+    await p?.close();
+    await copy?.close();
+  });
+
+  it("shows What's new with each entry linked to its object's view", async () => {
+    expect(await p.locator('#new').isVisible()).toBe(true);
+    expect(await p.locator('.change-versions').textContent()).toBe('From abc (2023-11-14) to def (2024-03-09).');
+    expect(await p.locator('.change-group').evaluateAll((groups) => groups.map((g) => (g as HTMLElement).dataset.type)))
+      .toEqual(['cards', 'skills', 'accessories', 'events', 'sets']);
+    expect(await texts(p, '.change-group[data-type="cards"] li')).toEqual(['added #22', 'changed #2: skill.probability', 'removed #998']);
+    const hrefs = await p.locator('.changes a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(['#card/22', '#card/2', 'api/v1/skill_t/2.json', '#accessory/1', '#event/1', '#set/album-3']);
+    await p.click('.changes a[href="#card/2"]');
+    await p.waitForSelector('#view:not([aria-busy]) .skill-text, #view:not([aria-busy]) h1');
+    expect(await p.locator('#view h1').textContent()).toContain((await card(2)).char_name);
+    await p.goBack();
+  });
+
+  it('shows text from the data as text and never runs it', async () => {
+    await p.fill('#search', '#22');
+    expect(await p.locator('#card-grid .title').textContent()).toBe(HOSTILE);
+    expect(await p.locator('#set-list .name').first().textContent()).toBe(HOSTILE);
+    await open(p, copy.url, '#card/22');
+    expect(await p.locator('#view h1').textContent()).toBe(`${HOSTILE}: ${HOSTILE}`);
+    await open(p, copy.url, '#event/1');
+    expect(await p.locator('#view h1').textContent()).toBe(HOSTILE);
+    expect(await p.evaluate(() => (window as any).__xss)).toBeUndefined();
+    expect(await p.locator('img[src="x"]').count()).toBe(0);
+    expect(errors.errors).toEqual([]);
   });
 });

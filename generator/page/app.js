@@ -1,88 +1,30 @@
-// The card browser: plain DOM, no framework. Every URL is relative, so the page works
-// from any static host; the paths come from the build (site-config in index.html).
+// The card browser: plain DOM, no framework. Every URL is relative, so the page works from any
+// static host; the paths come from the build (site-config in index.html). Views are hash routes
+// (#card/<ordinal>, ...), so they are deep links and the back button works without a server.
 'use strict';
+import { ATTRIBUTES, RARITIES, cardTile, config, el, icon, load, pagedList } from './dom.js';
+import { accessoryTile, accessoryView, cardView, eventView, pairView, setView } from './views.js';
+import { renderChanges } from './changes.js';
 
-const config = JSON.parse(document.getElementById('site-config').textContent);
-const RARITIES = [[1, 'N'], [2, 'R'], [3, 'SR'], [5, 'SSR'], [4, 'UR']];
-const ATTRIBUTES = [[1, 'Smile'], [2, 'Pure'], [3, 'Cool'], [5, 'All']];
-const rarityName = new Map(RARITIES);
-const attributeName = new Map(ATTRIBUTES);
-
-const fill = (template, value) => template.replace('{}', encodeURIComponent(String(value)));
-
-/** A DOM element with attributes and children (strings become text, never HTML). */
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === 'class') node.className = value;
-    else if (key === 'dataset') Object.assign(node.dataset, value);
-    else node.setAttribute(key, value === true ? '' : String(value));
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
-
-/** An icon as <picture> (WebP, PNG fallback), or a lettered placeholder when none is published. */
-function icon(templates, name, alt, placeholder) {
-  if (name === null || name === undefined) return el('span', { class: 'icon placeholder', role: 'img', 'aria-label': `${alt} (no picture)` }, placeholder);
-  return el('picture', { class: 'icon' },
-    el('source', { type: 'image/webp', srcset: fill(templates.webp, name) }),
-    el('img', { src: fill(templates.png, name), alt, width: 64, height: 64, loading: 'lazy', decoding: 'async' }));
-}
-
-async function load(path) {
-  const response = await fetch(path);
-  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
-  return response.json();
-}
+const $ = (id) => document.getElementById(id);
 
 function showError(error) {
-  const box = document.getElementById('load-error');
+  const box = $('load-error');
   box.hidden = false;
   box.textContent = `Could not load ${error.message}. Serve this folder over HTTP (for example npx http-server public).`;
 }
 
-// ---- cards ----------------------------------------------------------------
+// ---- cards: filters over card_list.json, only the matches on screen are rendered ----------------
 
 const filters = { rarity: new Set(), attribute: new Set(), text: '' };
 
-function cardTile(card) {
-  const name = card.char_name;
-  const title = card.title_en || card.title;
-  const tile = el('li', {
-    class: `card attr-${card.attribute}`,
-    dataset: { rarity: card.rarity, attribute: card.attribute, search: [name, card.title, card.title_en, `#${card.ordinal}`].filter(Boolean).join(' ').toLowerCase() },
-  },
-  el('a', { href: fill(config.card, card.ordinal), title: `${name}: card #${card.ordinal} as JSON` },
-    icon(config.cardIcon, card.icon, name, rarityName.get(card.rarity) ?? '?'),
-    el('span', { class: 'meta' },
-      el('span', { class: 'name' }, name),
-      title ? el('span', { class: 'title' }, title) : null,
-      el('span', { class: 'tags' },
-        el('span', { class: `badge rarity r${card.rarity}` }, rarityName.get(card.rarity) ?? `rarity ${card.rarity}`),
-        el('span', { class: `badge attribute a${card.attribute}` }, attributeName.get(card.attribute) ?? `attribute ${card.attribute}`),
-        el('span', { class: 'ordinal' }, `#${card.ordinal}`)))));
-  return tile;
-}
+/** What the search box matches: names, titles and "#ordinal", lower-cased once. */
+const searchText = (stub) => [stub.char_name, stub.title, stub.title_en, `#${stub.ordinal}`].filter(Boolean).join(' ').toLowerCase();
 
-function applyFilters(tiles, total) {
-  let shown = 0;
-  for (const tile of tiles) {
-    const { rarity, attribute, search } = tile.dataset;
-    const visible = (!filters.rarity.size || filters.rarity.has(Number(rarity)))
-      && (!filters.attribute.size || filters.attribute.has(Number(attribute)))
-      && (!filters.text || search.includes(filters.text));
-    tile.hidden = !visible;
-    if (visible) shown++;
-  }
-  document.getElementById('card-count').textContent = shown === total ? `${total} cards` : `${shown} of ${total} cards`;
-}
-
-function chips(containerId, options, selected, counts, onChange) {
-  const container = document.getElementById(containerId);
-  for (const [value, label] of options) {
-    if (!counts.get(value)) continue;
+function chips(containerId, options, selected, stubs, key, onChange) {
+  const counts = new Map();
+  for (const stub of stubs) counts.set(stub[key], (counts.get(stub[key]) ?? 0) + 1);
+  $(containerId).replaceChildren(...options.filter(([value]) => counts.get(value)).map(([value, label]) => {
     const button = el('button', { type: 'button', class: 'chip', 'aria-pressed': 'false', dataset: { value } }, label, el('small', {}, String(counts.get(value))));
     button.addEventListener('click', () => {
       const on = !selected.has(value);
@@ -90,93 +32,154 @@ function chips(containerId, options, selected, counts, onChange) {
       button.setAttribute('aria-pressed', String(on));
       onChange();
     });
-    container.append(button);
-  }
-}
-
-function countBy(items, key) {
-  const counts = new Map();
-  for (const item of items) counts.set(item[key], (counts.get(item[key]) ?? 0) + 1);
-  return counts;
+    return button;
+  }));
 }
 
 function renderCards(list) {
-  const grid = document.getElementById('card-grid');
-  const tiles = list.stubs.map(cardTile);
-  grid.replaceChildren(...tiles);
-  const update = () => applyFilters(tiles, list.stubs.length);
-  chips('rarity-filter', RARITIES, filters.rarity, countBy(list.stubs, 'rarity'), update);
-  chips('attribute-filter', ATTRIBUTES, filters.attribute, countBy(list.stubs, 'attribute'), update);
-  document.getElementById('search').addEventListener('input', (event) => {
+  const stubs = list.stubs;
+  const texts = stubs.map(searchText);
+  const update = () => {
+    const matches = stubs.filter((stub, i) => (!filters.rarity.size || filters.rarity.has(stub.rarity))
+      && (!filters.attribute.size || filters.attribute.has(stub.attribute))
+      && (!filters.text || texts[i].includes(filters.text)));
+    pagedList($('card-grid'), matches, cardTile);
+    $('card-count').textContent = matches.length === stubs.length ? `${stubs.length} cards` : `${matches.length} of ${stubs.length} cards`;
+  };
+  chips('rarity-filter', RARITIES, filters.rarity, stubs, 'rarity', update);
+  chips('attribute-filter', ATTRIBUTES, filters.attribute, stubs, 'attribute', update);
+  $('search').addEventListener('input', (event) => {
     filters.text = event.target.value.trim().toLowerCase();
     update();
   });
   update();
-  return new Map(list.stubs.map((c) => [c.ordinal, c]));
 }
 
-// ---- sets, pairs, accessories, files ---------------------------------------
+// ---- the other home sections -------------------------------------------------
+
+const strip = (icons) => el('span', { class: 'strip' }, icons);
 
 function renderSets(list) {
-  document.getElementById('set-list').replaceChildren(...list.sets.map((set) =>
-    el('li', {},
-      el('a', { href: fill(config.set, set.id) },
-        el('span', { class: 'strip' }, ...set.preview.map((name) => icon(config.cardIcon, name, '', ''))),
-        el('span', { class: 'name' }, set.display_name),
-        el('code', {}, set.id)))));
+  return pagedList($('set-list'), list.sets, (set) => el('li', {},
+    el('a', { href: `#set/${encodeURIComponent(set.id)}` },
+      strip(set.preview.map((name) => icon(config.cardIcon, name, '', ''))),
+      el('span', { class: 'name' }, set.display_name),
+      el('code', {}, set.id))));
 }
 
-function renderPairs(list, cardsByOrdinal) {
-  document.getElementById('pair-list').replaceChildren(...list.pairs.map((pair) =>
-    el('li', {},
-      el('a', { href: fill(config.pair, pair.pair) },
-        el('span', { class: 'strip' }, ...pair.ordinals.map((ordinal) => {
-          const card = cardsByOrdinal.get(ordinal);
-          return icon(config.cardIcon, card ? card.icon : null, card ? card.char_name : '', '?');
-        })),
-        el('span', { class: 'name' }, `Pair ${pair.pair}`),
-        el('code', {}, pair.ordinals.map((o) => `#${o}`).join(' + '))))));
+async function renderPairs(list) {
+  const stubs = new Map((await load(config.cardList)).stubs.map((c) => [c.ordinal, c]));
+  return pagedList($('pair-list'), list.pairs, (pair) => el('li', {},
+    el('a', { href: `#pair/${pair.pair}` },
+      strip(pair.ordinals.map((ordinal) => icon(config.cardIcon, stubs.get(ordinal)?.icon, stubs.get(ordinal)?.char_name ?? '', '?'))),
+      el('span', { class: 'name' }, `Pair ${pair.pair}`),
+      el('code', {}, pair.ordinals.map((o) => `#${o}`).join(' + ')))));
 }
 
-function renderAccessories(list) {
-  document.getElementById('accessory-list').replaceChildren(...list.accessories.map((a) =>
-    el('li', {},
-      el('a', { href: fill(config.accessory, a.id) },
-        icon(config.accessoryIcon, a.icon, a.name_en || a.name, '◆'),
-        el('span', { class: 'meta' },
-          el('span', { class: 'name' }, a.name_en || a.name),
-          el('span', { class: 'title' }, [a.is_material ? 'material' : null, a.is_limited && a.unit_ordinal ? `card #${a.unit_ordinal}` : null].filter(Boolean).join(' · ') || `rarity ${a.rarity}`))))));
+const renderAccessories = (list) => pagedList($('accessory-list'), list.accessories, accessoryTile);
+
+const renderEvents = (list) => pagedList($('event-list'), list.result, (event) => el('li', {},
+  el('a', { href: `#event/${event.id}` }, el('span', { class: 'name' }, event.name_en || event.name), el('code', {}, `event ${event.id}`))));
+
+function renderChangeList(list) {
+  $('new-content').replaceChildren(...renderChanges(list));
+  $('new').hidden = false;
+  $('new-link').hidden = false;
+  return true;
 }
 
 function renderFiles() {
-  document.getElementById('api-files').replaceChildren(...config.files.map((file) => el('li', {}, el('a', { href: file }, file))));
+  $('api-files').replaceChildren(...config.files.map((file) => el('li', {}, el('a', { href: file }, file))));
 }
 
-/** Optional sections (pairs, accessories) disappear when the export has none. */
-async function section(id, path, render) {
+/** Optional sections disappear when the export lacks their file or the file lists nothing. */
+async function optional(id, path, render) {
   try {
-    render(await load(path));
+    if (!(await render(await load(path)))) $(id).hidden = true;
   } catch (error) {
-    document.getElementById(id).hidden = true;
-    console.warn(error);
+    $(id).hidden = true;
+    if (error.status !== 404) console.warn(error);
   }
+}
+
+// ---- routes ----------------------------------------------------------------
+
+const ROUTES = [
+  [/^card\/(\d+)$/, cardView, 'card'],
+  [/^set\/([^/]+)$/, setView, 'set'],
+  [/^pair\/(\d+)$/, pairView, 'pair'],
+  [/^accessory\/(\d+)$/, accessoryView, 'accessory'],
+  [/^event\/(\d+)$/, eventView, 'event'],
+];
+
+let homeScroll = 0;
+let routeCount = 0;
+
+async function showView(route, render, kind) {
+  const view = $('view');
+  const mine = ++routeCount;
+  if (!$('home').hidden) homeScroll = window.scrollY;
+  $('home').hidden = true;
+  view.hidden = false;
+  view.setAttribute('aria-busy', 'true');
+  view.replaceChildren(el('p', { class: 'loading' }, 'Loading…'));
+  let content;
+  try {
+    content = await render(route);
+  } catch (error) {
+    content = [el('h1', { tabindex: '-1' }, error.status === 404 ? `No such ${kind}` : 'Could not load this view'), el('p', { class: 'notice' }, error.message)];
+  }
+  if (mine !== routeCount) return; // a later navigation won
+  view.replaceChildren(el('p', { class: 'back' }, el('a', { href: '#cards' }, '← All cards')), ...content.flat().filter(Boolean));
+  view.removeAttribute('aria-busy');
+  window.scrollTo(0, 0);
+  view.querySelector('h1')?.focus({ preventScroll: true });
+  document.title = `${view.querySelector('h1')?.textContent ?? 'View'} · SIF static data API`;
+  document.body.dataset.view = kind;
+}
+
+function showHome(hash) {
+  routeCount++;
+  const wasHidden = $('home').hidden;
+  $('view').hidden = true;
+  $('view').replaceChildren();
+  $('home').hidden = false;
+  document.title = 'SIF static data API: card browser';
+  delete document.body.dataset.view;
+  const target = hash && document.getElementById(hash);
+  if (target && !target.hidden) target.scrollIntoView();
+  else if (wasHidden) window.scrollTo(0, homeScroll);
+}
+
+function route() {
+  const hash = decodeURIComponent(location.hash.slice(1));
+  for (const [pattern, render, kind] of ROUTES) {
+    const match = pattern.exec(hash);
+    if (match) return showView(match[1], render, kind);
+  }
+  return showHome(hash);
 }
 
 async function main() {
   renderFiles();
+  window.addEventListener('hashchange', route);
+  const viewShown = route();
   load(config.info).then((info) => {
-    document.getElementById('version').textContent = `Data version ${info.truth_version}, API v${info.api_major}.${info.api_revision}.`;
+    $('version').textContent = `Data version ${info.truth_version}, API v${info.api_major}.${info.api_revision}.`;
   }).catch(showError);
-  let cardsByOrdinal = new Map();
   try {
-    cardsByOrdinal = renderCards(await load(config.cardList));
+    renderCards(await load(config.cardList));
+    performance.mark('cards-interactive');
   } catch (error) {
     showError(error);
   }
   await Promise.all([
-    section('sets', config.setList, renderSets),
-    section('pairs', config.pairList, (list) => renderPairs(list, cardsByOrdinal)),
-    section('accessories', config.accessoryList, renderAccessories),
+    viewShown,
+    optional('new', config.changes, renderChangeList),
+    optional('sets', config.setList, renderSets),
+    optional('pairs', config.pairList, renderPairs),
+    optional('accessories', config.accessoryList, renderAccessories),
+    optional('events', config.eventList, renderEvents),
   ]);
   document.body.dataset.ready = 'true';
 }

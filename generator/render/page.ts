@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { imagePaths, type ImageFormat } from '../format.ts';
-import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint } from '../contract/endpoints.ts';
+import { OBJECT_TYPE_NAMES, allEndpoints, endpoints, objectEndpoint } from '../contract/endpoints.ts';
 import type { SiteFiles } from './files.ts';
 
 const source = (name: string): Buffer => fs.readFileSync(fileURLToPath(new URL(`../page/${name}`, import.meta.url)));
@@ -22,6 +22,17 @@ const indexFiles = (files: SiteFiles) =>
     .map((endpoint) => endpoint.file())
     .filter((rel) => files.has(rel));
 
+/** The page's scripts (ES modules, app.js the entry) and style, copied into site/. */
+const PAGE_FILES = ['app.js', 'dom.js', 'views.js', 'words.js', 'chart.js', 'changes.js', 'style.css'];
+
+/**
+ * The latest change list (SPEC 3: /api/v1/changes.json). Its declaration lands with the changelog
+ * endpoints; until then the file is where the SPEC's route puts it, which is how every static
+ * route without parameters maps to its file.
+ */
+const CHANGES_ROUTE = '/api/v1/changes.json';
+const changesFile = (): string => allEndpoints().find((e) => e.route === CHANGES_ROUTE)?.file?.() ?? CHANGES_ROUTE.slice(1);
+
 /** Call after every JSON file is rendered: the page links the index files among them. */
 export function renderPage(files: SiteFiles): void {
   const config = {
@@ -36,11 +47,13 @@ export function renderPage(files: SiteFiles): void {
     accessory: template(endpoints.accessory.file),
     cardIcon: iconTemplates(imagePaths.cardIcon),
     accessoryIcon: iconTemplates(imagePaths.accessoryIcon),
+    eventList: objectEndpoint.event_t.list.file(),
+    object: Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, template(objectEndpoint[type].object.file)])),
+    changes: changesFile(),
     files: indexFiles(files),
   };
   // JSON inside <script>: escape "<" so no value can close the element.
   const html = source('index.html').toString().replace('{{CONFIG}}', () => JSON.stringify(config).replace(/</g, '\\u003c'));
   files.set('index.html', Buffer.from(html));
-  files.set('site/app.js', source('app.js'));
-  files.set('site/style.css', source('style.css'));
+  for (const name of PAGE_FILES) files.set(`site/${name}`, source(name));
 }

@@ -1,0 +1,114 @@
+// DOM and data helpers shared by the page's views. Text from the data only ever becomes text
+// nodes or attribute values, never HTML.
+'use strict';
+
+export const config = JSON.parse(document.getElementById('site-config').textContent);
+
+export const RARITIES = [[1, 'N'], [2, 'R'], [3, 'SR'], [5, 'SSR'], [4, 'UR']];
+export const ATTRIBUTES = [[1, 'Smile'], [2, 'Pure'], [3, 'Cool'], [5, 'All']];
+export const rarityName = new Map(RARITIES);
+export const attributeName = new Map(ATTRIBUTES);
+
+/** A path template from the build with its `{}` filled in. */
+export const fill = (template, value) => template.replace('{}', encodeURIComponent(String(value)));
+
+/** A DOM element with attributes and children (strings become text, never HTML). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === 'class') node.className = value;
+    else if (key === 'dataset') Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  node.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
+const placeholder = (alt, text) => el('span', { class: 'icon placeholder', role: 'img', 'aria-label': `${alt} (no picture)` }, text);
+
+/** A picture by URL (PNG, WebP beside it), or a lettered placeholder when there is none. */
+export function pictureAt(png, alt, text = '?') {
+  if (!png) return placeholder(alt, text);
+  return el('picture', { class: 'icon' },
+    el('source', { type: 'image/webp', srcset: png.replace(/\.png$/, '.webp') }),
+    el('img', { src: png, alt, width: 64, height: 64, loading: 'lazy', decoding: 'async' }));
+}
+
+/** An icon by its published name (card_list `icon`, set previews, accessory_list `icon`). */
+export const icon = (templates, name, alt, text) => pictureAt(name === null || name === undefined ? null : fill(templates.png, name), alt, text);
+
+/** A URL inside a response (relative to that response's file) as a URL relative to the page. */
+export const fromFile = (file, url) => (url ? new URL(url, new URL(file, document.baseURI)).href : null);
+
+const cache = new Map();
+
+/** A published JSON file, fetched once per page load. */
+export function load(path) {
+  if (!cache.has(path)) {
+    cache.set(path, fetch(path).then((response) => {
+      if (!response.ok) throw Object.assign(new Error(`${path}: HTTP ${response.status}`), { status: response.status });
+      return response.json();
+    }));
+  }
+  return cache.get(path);
+}
+
+/** Unix seconds as a calendar date (UTC, so every visitor reads the same day). */
+export const day = (seconds) => (seconds === null || seconds === undefined ? 'unknown' : new Date(seconds * 1000).toISOString().slice(0, 10));
+
+export const badges = (item) => [
+  el('span', { class: `badge rarity r${item.rarity}` }, rarityName.get(item.rarity) ?? `rarity ${item.rarity}`),
+  el('span', { class: `badge attribute a${item.attribute}` }, attributeName.get(item.attribute) ?? `attribute ${item.attribute}`),
+];
+
+/** A card tile from a card_list stub: icon, name, title, badges; it opens the card's view. */
+export function cardTile(stub) {
+  const title = stub.title_en || stub.title;
+  return el('li', { class: `card attr-${stub.attribute}` },
+    el('a', { href: `#card/${stub.ordinal}` },
+      icon(config.cardIcon, stub.icon, stub.char_name, rarityName.get(stub.rarity) ?? '?'),
+      el('span', { class: 'meta' },
+        el('span', { class: 'name' }, stub.char_name),
+        title ? el('span', { class: 'title' }, title) : null,
+        el('span', { class: 'tags' }, badges(stub), el('span', { class: 'ordinal' }, `#${stub.ordinal}`)))));
+}
+
+/**
+ * Fills `list` with the first items and puts a "Show more" button after it (also pressed when it
+ * scrolls into view), so a long list costs only what is on screen. Calling it again on the same
+ * list replaces the items and the button. Returns the number of items.
+ */
+export function pagedList(list, items, tile, pageSize = 60) {
+  list.pagedStop?.();
+  let shown = 0;
+  const more = el('button', { type: 'button', class: 'more' });
+  const observer = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) showMore(); }, { rootMargin: '400px' });
+  function showMore() {
+    const next = items.slice(shown, shown + pageSize);
+    shown += next.length;
+    list.append(...next.map(tile));
+    more.textContent = `Show more (${items.length - shown} left)`;
+    more.hidden = shown >= items.length;
+    if (more.hidden) observer.disconnect();
+  }
+  more.addEventListener('click', showMore);
+  list.replaceChildren();
+  list.after(more);
+  list.pagedStop = () => { observer.disconnect(); more.remove(); };
+  showMore();
+  if (!more.hidden) observer.observe(more);
+  return items.length;
+}
+
+/** A definition list from [term, value] pairs, leaving out pairs without a value. */
+export const facts = (pairs) => el('dl', { class: 'facts' },
+  pairs.filter(([, value]) => value !== null && value !== undefined && value !== '')
+    .flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]));
+
+/** A table with a caption, header row and body rows (cells are text or nodes). */
+export const table = (caption, head, rows, attrs = {}) => el('div', { class: 'table-wrap' },
+  el('table', attrs,
+    el('caption', {}, caption),
+    el('thead', {}, el('tr', {}, head.map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, rows.map((row) => el('tr', {}, row.map((cell, i) => el(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row' } : {}, cell)))))));

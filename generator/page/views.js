@@ -1,0 +1,203 @@
+// The detail views behind the hash routes (#card/<ordinal>, #set/<id>, #pair/<id>,
+// #accessory/<id>, #event/<id>). Each reads only published static files.
+'use strict';
+import { badges, cardTile, config, day, el, facts, fill, fromFile, icon, load, pictureAt, table } from './dom.js';
+import { statChart } from './chart.js';
+import { centerSkillText, num, skillText } from './words.js';
+
+const jsonLinks = (files) => el('ul', { class: 'json-links' },
+  files.filter(Boolean).map(([label, file]) => el('li', {}, el('a', { href: file }, label, ' ', el('code', {}, file)))));
+
+const section = (title, ...children) => el('section', { class: 'panel' }, el('h2', {}, title), ...children);
+
+/** Stubs by ordinal, for tiles and partner icons. */
+const stubsByOrdinal = async () => new Map((await load(config.cardList)).stubs.map((s) => [s.ordinal, s]));
+
+const tiles = (stubs) => el('ul', { class: 'cards' }, stubs.filter(Boolean).map(cardTile));
+
+/** The first object of a generic object file (`{"result": [obj]}`), null when it does not exist. */
+async function object(template, id) {
+  try {
+    return (await load(fill(template, id))).result[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+// ---- card ------------------------------------------------------------------
+
+function characterFacts(card, character) {
+  if (!character) return [['Character', `#${card.type_id}`]];
+  const tag = (id) => character.tags.find((t) => t.id === id);
+  const tagName = (t) => (t ? t.name_en || t.name : null);
+  const group = character.tags.find((t) => t.display && t.id > 3 && t.id !== card.sub_affiliation);
+  return [
+    ['Character', [character.name_en || character.name, character.name_en ? ` (${character.name})` : '']],
+    ['Year', card.year ? tagName(tag(card.year)) ?? String(card.year) : null],
+    ['Group', tagName(group)],
+    ['Sub-unit', card.sub_affiliation ? tagName(tag(card.sub_affiliation)) ?? String(card.sub_affiliation) : null],
+  ];
+}
+
+function releaseText(extra) {
+  if (extra.release_date === null) return 'unknown';
+  return extra.release_date_is_dirty ? `${day(extra.release_date)} (estimated)` : day(extra.release_date);
+}
+
+function flags(card) {
+  return [card.is_support_card && 'support card', card.is_costume_card && 'costume card',
+    card.is_pre_transformed && 'always idolized', card.is_transform_disabled && !card.is_pre_transformed && 'cannot be idolized']
+    .filter(Boolean).join(', ');
+}
+
+function skillSection(skill) {
+  if (!skill) return section('Skill', el('p', {}, 'This card has no skill.'));
+  const levels = skill.probability.map((_, i) => i);
+  const last = levels.length - 1;
+  return section('Skill',
+    el('p', { class: 'skill-name' }, skill.name_en || skill.name, skill.name_en ? ` (${skill.name})` : ''),
+    el('p', { class: 'skill-text' }, `Level 1: ${skillText(skill, 0)}`),
+    last > 0 ? el('p', { class: 'skill-text-max' }, `Level ${last + 1}: ${skillText(skill, last)}`) : null,
+    facts([['Targets', skill.translated_target], ['Trigger targets', skill.translated_trigger_target],
+      ['Type codes', `trigger ${skill.trigger_type}, effect ${skill.effect_type}`]]),
+    table('Skill by level', ['Level', 'Chance (%)', 'Trigger value', 'Effect value', 'Duration (s)'],
+      levels.map((i) => [String(i + 1), num(skill.probability[i]), num(skill.trigger_val[i]), num(skill.effect_val[i]), num(skill.effect_dur[i])]),
+      { class: 'skill-levels' }));
+}
+
+function centerSection(center) {
+  if (!center) return section('Center skill', el('p', {}, 'This card has no center skill.'));
+  return section('Center skill',
+    center.name_en || center.name ? el('p', { class: 'skill-name' }, center.name_en || center.name) : null,
+    el('p', { class: 'center-text' }, centerSkillText(center)));
+}
+
+async function pairSection(card, stubs) {
+  const pair = (await load(config.pairList).catch(() => ({ pairs: [] }))).pairs.find((p) => p.ordinals.includes(card.ordinal));
+  if (!pair) return null;
+  const partner = stubs.get(pair.ordinals.find((o) => o !== card.ordinal));
+  return section('Pair',
+    el('p', {}, el('a', { href: `#pair/${pair.pair}` }, `Pair ${pair.pair}`), ': this card\'s art forms one picture with its partner.'),
+    tiles([partner]));
+}
+
+async function accessorySection(card) {
+  const list = (await load(config.accessoryList).catch(() => ({ accessories: [] }))).accessories.filter((a) => a.unit_ordinal === card.ordinal);
+  if (!list.length) return null;
+  return section('Accessories', el('ul', { class: 'accessories' }, list.map(accessoryTile)));
+}
+
+function listSection(title, items, link) {
+  if (!items.length) return null;
+  return section(title, el('ul', { class: 'links' }, items.map((item) => el('li', {}, link(item)))));
+}
+
+export async function cardView(ordinal) {
+  const file = fill(config.card, ordinal);
+  const card = (await load(file)).cards[0];
+  const [stubs, character, setList] = await Promise.all([
+    stubsByOrdinal(), object(config.object.char_t, card.type_id), load(config.setList).catch(() => ({ sets: [] })),
+  ]);
+  const setName = new Map(setList.sets.map((s) => [s.id, s.display_name]));
+  const title = card.title_en || card.title;
+  const names = card.char_name === card.original_char_name ? card.char_name : `${card.char_name} (${card.original_char_name})`;
+  return [
+    el('header', { class: 'view-head' },
+      el('div', { class: 'icons' },
+        pictureAt(fromFile(file, card.images?.icon), `${card.char_name}, not idolized`, '—'),
+        pictureAt(fromFile(file, card.images?.icon_idolized), `${card.char_name}, idolized`, '—')),
+      el('div', {},
+        el('h1', { tabindex: '-1' }, title ? `${title}: ${card.char_name}` : card.char_name),
+        el('p', { class: 'names' }, [card.title && card.title_en && card.title !== card.title_en ? `${card.title} · ` : '', names]),
+        el('p', { class: 'tags' }, badges(card), el('span', { class: 'ordinal' }, `#${card.ordinal} · id ${card.id}`)))),
+    section('About', facts([
+      ...characterFacts(card, character),
+      ['Released', releaseText(card.extra_data)],
+      ['Level cap', `${card.normal_max_level} / ${card.transformed_max_level} idolized`],
+      ['Bond cap', `${card.normal_max_kizuna} / ${card.transformed_max_kizuna} idolized`],
+      ['Notes', flags(card)],
+    ])),
+    skillSection(card.skill),
+    centerSection(card.center_skill),
+    section('Stats by level', statChart(card)),
+    listSection('Sets', card.sets, (id) => el('a', { href: `#set/${encodeURIComponent(id)}` }, setName.get(id) ?? id)),
+    await pairSection(card, stubs),
+    await accessorySection(card),
+    listSection('Events', card.events, (e) => [el('a', { href: `#event/${e.id}` }, e.name_en || e.name), ` (${day(e.start_date)})`]),
+    section('JSON', jsonLinks([
+      ['Card', file], ['Card object', fill(config.object.card_t, card.id)], ['Character', fill(config.object.char_t, card.type_id)],
+      card.skill && ['Skill', fill(config.object.skill_t, card.skill.id)],
+      card.center_skill && ['Center skill', fill(config.object.leader_skill_t, card.center_skill.id)],
+    ])),
+  ];
+}
+
+// ---- sets, pairs, accessories, events ----------------------------------------
+
+export async function setView(id) {
+  const file = fill(config.set, id);
+  const [set, setList, stubs] = await Promise.all([load(file), load(config.setList), stubsByOrdinal()]);
+  const name = setList.sets.find((s) => s.id === id)?.display_name ?? id;
+  return [
+    el('header', { class: 'view-head' }, el('div', {}, el('h1', { tabindex: '-1' }, name), el('p', { class: 'names' }, `Set ${id} · ${set.cards.length} cards`))),
+    section('Cards', tiles(set.cards.map((c) => stubs.get(c.ordinal)))),
+    section('JSON', jsonLinks([['Set', file]])),
+  ];
+}
+
+export async function pairView(id) {
+  const pair = (await load(config.pairList)).pairs.find((p) => String(p.pair) === id);
+  if (!pair) throw Object.assign(new Error(`pair ${id} is not in ${config.pairList}`), { status: 404 });
+  const stubs = await stubsByOrdinal();
+  return [
+    el('header', { class: 'view-head' }, el('div', { class: 'icons' }, pair.ordinals.map((o) => icon(config.cardIcon, stubs.get(o)?.icon, `card #${o}`, '?'))),
+      el('div', {}, el('h1', { tabindex: '-1' }, `Pair ${pair.pair}`), el('p', { class: 'names' }, 'Two cards whose art forms one picture.'))),
+    section('Cards', tiles(pair.ordinals.map((o) => stubs.get(o)))),
+    section('JSON', jsonLinks([['Pair', fill(config.pair, pair.pair)]])),
+  ];
+}
+
+export function accessoryTile(a) {
+  return el('li', {},
+    el('a', { href: `#accessory/${a.id}` },
+      icon(config.accessoryIcon, a.icon, a.name_en || a.name, '◆'),
+      el('span', { class: 'meta' },
+        el('span', { class: 'name' }, a.name_en || a.name),
+        el('span', { class: 'title' }, [a.is_material ? 'material' : null, a.is_limited && a.unit_ordinal ? `card #${a.unit_ordinal}` : null].filter(Boolean).join(' · ') || `rarity ${a.rarity}`))));
+}
+
+export async function accessoryView(id) {
+  const file = fill(config.accessory, id);
+  const a = (await load(file)).accessories[0];
+  const stubs = await stubsByOrdinal();
+  const levels = a.smile.map((_, i) => [String(i + 1), ...['smile', 'pure', 'cool', 'probability', 'trigger_val', 'effect_val', 'effect_dur'].map((k) => (a[k][i] === null ? '—' : num(a[k][i])))]);
+  return [
+    el('header', { class: 'view-head' }, el('div', { class: 'icons' }, pictureAt(fromFile(file, a.icon_image), a.name_en || a.name, '◆')),
+      el('div', {}, el('h1', { tabindex: '-1' }, a.name_en || a.name), el('p', { class: 'names' }, a.name_en ? a.name : ''))),
+    section('About', facts([
+      ['Rarity', String(a.rarity)], ['Level cap', `${a.default_level_max} (${a.level_max} with skill amplification)`],
+      ['Effect', `effect type ${a.effect_type}${a.effect_target_name ? ` on ${a.effect_target_name}` : ''}`],
+      ['Trigger', a.trigger_type === null ? null : `trigger type ${a.trigger_type}`],
+      ['Material', a.is_material ? 'yes: not usable in lives' : null],
+    ])),
+    a.unit_ordinal !== null ? section('Belongs to', tiles([stubs.get(a.unit_ordinal)])) : null,
+    section('Levels', table('Accessory by level', ['Level', 'Smile', 'Pure', 'Cool', 'Chance (%)', 'Trigger value', 'Effect value', 'Duration (s)'], levels, { class: 'accessory-levels' })),
+    section('JSON', jsonLinks([['Accessory', file], ['Accessory object', fill(config.object.accessory_t, a.id)]])),
+  ];
+}
+
+export async function eventView(id) {
+  const event = await object(config.object.event_t, id);
+  if (!event) throw Object.assign(new Error(`event ${id} is not published`), { status: 404 });
+  const stubs = await stubsByOrdinal();
+  return [
+    el('header', { class: 'view-head' }, el('div', {}, el('h1', { tabindex: '-1' }, event.name_en || event.name), el('p', { class: 'names' }, event.name_en ? event.name : ''))),
+    section('About', facts([
+      ['Starts', day(event.start_date)], ['Ends', day(event.end_date)],
+      ['Results until', event.result_end_date === null ? null : day(event.result_end_date)],
+      ['Type', event.type === null ? null : String(event.type)],
+    ])),
+    event.reward_ordinals.length ? section('Reward cards', tiles(event.reward_ordinals.map((o) => stubs.get(o)))) : null,
+    section('JSON', jsonLinks([['Event', fill(config.object.event_t, event.id)]])),
+  ];
+}
