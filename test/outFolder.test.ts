@@ -61,6 +61,27 @@ describe('--out: only a folder this builder recorded as its site is replaced', (
     expect(await fs.readFile(path.join(out, 'api/v1/info.json'), 'utf8')).toBe('mine');
   });
 
+  it('a site an earlier builder recorded (manifest format 1, without the folder) is taken over when its files are the recorded ones', async () => {
+    const { out, before } = await publishedSample();
+    const layout = publishLayout(out);
+    const { folder, ...rest } = await fs.readJson(layout.manifest);
+    expect(folder).toBe((await fs.stat(out)).ino);
+    await fs.writeJson(layout.manifest, { ...rest, format: 1 });
+    const report = await build({ input: SAMPLE_INPUT, out });
+    expect(report.upToDate).toBe(true);
+    expect(await snapshot(out)).toEqual(before);
+  });
+
+  it('a format 1 record is no proof for a folder whose files it does not know', async () => {
+    const { out } = await publishedSample();
+    const layout = publishLayout(out);
+    const { folder: _, ...rest } = await fs.readJson(layout.manifest);
+    await fs.writeJson(layout.manifest, { ...rest, format: 1 });
+    await fs.move(out, `${out}.old`);
+    await fs.copy(`${out}.old`, out); // the same names, other inodes
+    await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/not a site built here/);
+  });
+
   it('a file is refused', async () => {
     const out = path.join(await tempDir(), 'notes.txt');
     await fs.writeFile(out, 'precious');

@@ -34,12 +34,31 @@ export interface Manifest {
 
 export const sameStat = (a: FileStat, b: FileStat): boolean => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 
-/** The manifest when it describes the folder with inode `folder`, else null. */
-export function readManifest(file: string, folder: number | undefined): Manifest | null {
+/**
+ * Sites published before the manifest named its folder (format 1) are taken over when
+ * every file that manifest records is still in `dir` with its recorded inode: only this
+ * builder wrote those inodes there.
+ */
+function upgradeFormat1(manifest: Omit<Manifest, 'format' | 'folder'>, dir: string, folder: number): Manifest | null {
+  const records = Object.entries(manifest.files);
+  const ours = records.length > 0 && records.every(([rel, record]) => {
+    try {
+      return fs.lstatSync(`${dir}/${rel}`).ino === record.ino;
+    } catch {
+      return false;
+    }
+  });
+  return ours ? { ...manifest, format: FORMAT, folder } : null;
+}
+
+/** The manifest when it describes the folder at `dir` (by inode), else null. */
+export function readManifest(file: string, dir: string): Manifest | null {
   try {
-    const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
-    const valid = manifest.format === FORMAT && manifest.files && typeof manifest.fingerprint === 'string';
-    return valid && manifest.folder === folder ? manifest : null;
+    const folder = fs.statSync(dir).ino;
+    const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest | (Omit<Manifest, 'format'> & { format: 1 });
+    if (!manifest.files || typeof manifest.fingerprint !== 'string') return null;
+    if (manifest.format === 1) return upgradeFormat1(manifest, dir, folder);
+    return manifest.format === FORMAT && manifest.folder === folder ? manifest : null;
   } catch {
     return null;
   }

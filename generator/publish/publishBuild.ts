@@ -28,7 +28,7 @@ function recover(layout: PublishLayout, report: BuildReport): void {
     fs.renameSync(layout.previous, layout.out);
     report.warn(`${layout.out} was restored from an interrupted build`);
   }
-  if (readManifest(layout.nextManifest, inodeOf(layout.out))) fs.renameSync(layout.nextManifest, layout.manifest);
+  if (readManifest(layout.nextManifest, layout.out)) fs.renameSync(layout.nextManifest, layout.manifest);
   for (const leftover of [layout.staging, layout.previous, layout.nextManifest]) fs.rmSync(leftover, { recursive: true, force: true });
 }
 
@@ -62,7 +62,7 @@ function checkReplaceable(layout: PublishLayout, manifest: Manifest | null): voi
 
 /** The manifest of the site at `out` (the next one, when a build was killed right after its swap). */
 const siteManifest = (layout: PublishLayout): Manifest | null =>
-  readManifest(layout.manifest, inodeOf(layout.out)) ?? readManifest(layout.nextManifest, inodeOf(layout.out));
+  readManifest(layout.manifest, layout.out) ?? readManifest(layout.nextManifest, layout.out);
 
 /** Two renames; if the second fails the old site is put back. */
 function swap(layout: PublishLayout): void {
@@ -106,7 +106,7 @@ export class PublishSession {
     const session = new PublishSession(layout, report, acquireLock(layout.lock, layout.out));
     try {
       recover(layout, report);
-      session.manifest = readManifest(layout.manifest, inodeOf(layout.out));
+      session.manifest = readManifest(layout.manifest, layout.out);
       checkReplaceable(layout, session.manifest);
     } catch (error) {
       session.release();
