@@ -266,9 +266,14 @@ export const RemovableSkill = named('RemovableSkill', Type.Object({
   description: 'A School Idol Skill (unit_removable_skill_m): the fields above, then every other column of the table as stored.',
 }));
 
-/** A pack file: the objects of one block of ids, keyed by id (format.ts PACK_SIZE). */
-export const Pack = <S extends TSchema>(schema: S) =>
-  Type.Record(Type.String({ pattern: '^[0-9]+$' }), schema, { description: '(extra) Objects of one block of ids, keyed by id.' });
+const Id = Type.String({ pattern: '^[0-9]+$' });
+
+/** A pack file: the objects of one block of ids keyed by id, and where each one's JSON text lies in the file (format.ts PACK_SIZE). */
+export const Pack = <S extends TSchema>(schema: S) => obj({
+  objects: Type.Record(Id, schema),
+  offsets: Type.Record(Id, Type.Array(Int, { minItems: 2, maxItems: 2 }), { description: '[start, end] of each object\'s JSON text, in UTF-16 code units of the file\'s text' }),
+}, '(extra) The objects of one block of ids (the data behind comma lists).');
+export type PackOf<S extends TSchema> = ReturnType<typeof Pack<S>>;
 
 /** `{"result": [...]}`: one entry per requested id in request order, null for a missing id. */
 export const ObjectResult = <S extends TSchema>(schema: S) => obj({ result: Type.Array(nullable(schema)) });

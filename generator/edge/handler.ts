@@ -10,10 +10,10 @@
  */
 import { OBJECT_TYPE_NAMES, endpoints, isObjectType, objectEndpoint, type Endpoint, type ObjectType } from '../contract/endpoints.ts';
 import { matchRoute } from './routes.ts';
-import { HttpError, errorResponse, jsonResponse, methodNotAllowed, preflight, withETag } from './http.ts';
+import { HttpError, errorResponse, jsonResponse, jsonTextResponse, methodNotAllowed, preflight, withETag } from './http.ts';
 import { checkSitePath } from './guard.ts';
 import { isCanonicalId, parseIds } from './ids.ts';
-import { applyShaping, isYes, parseShaping, type Shaping } from './query.ts';
+import { applyShaping, isPlain, isYes, parseShaping, type Shaping } from './query.ts';
 import { genericObjects, objectList, objectListing, randomCard, type ListedKind } from './objects.ts';
 import { happeningAt, parseInstant } from './happening.ts';
 import { readTl } from './readTl.ts';
@@ -39,6 +39,11 @@ function answer(route: Route, body: unknown, headers: Record<string, string> = {
   return jsonResponse(applyShaping(body, route.shaping), 200, headers);
 }
 
+/** JSON text of a route: sent as it is, unless query parameters reshape it. */
+function answerText(route: Route, text: string, headers: Record<string, string> = {}): Response {
+  return isPlain(route.shaping) ? jsonTextResponse(text, 200, headers) : answer(route, JSON.parse(text), headers);
+}
+
 const hasQuery = (route: Route) => route.url.search !== '';
 
 /** A published file read with the host's rewrites, for static paths asked with query parameters. */
@@ -57,7 +62,7 @@ async function staticWithQuery(route: Route): Promise<Response> {
 async function listedFile(route: Route, kind: ListedKind, name: string): Promise<Response | null> {
   const ids = parseIds(name);
   if (isCanonicalId(name, ids) && !hasQuery(route)) return null;
-  return answer(route, await objectList(route.site, kind, ids));
+  return answerText(route, await objectList(route.site, kind, ids));
 }
 
 /**
@@ -68,7 +73,7 @@ async function generic(route: Route, type: ObjectType, name: string): Promise<Re
   const file = name.endsWith('.json') ? name.slice(0, -'.json'.length) : null;
   const ids = parseIds(file ?? name);
   if (file !== null && isCanonicalId(file, ids) && !hasQuery(route)) return null;
-  return answer(route, await genericObjects(route.site, type, ids));
+  return answerText(route, await genericObjects(route.site, type, ids));
 }
 
 /** list/<type>: the published list; an unknown type is an empty list, never an error (seed 7.3). */
@@ -87,7 +92,7 @@ type Handler = (route: Route, params: Record<string, string>) => Promise<Respons
 
 /** What the edge computes, by declared endpoint; any other declared GET route is a static file. */
 const HANDLERS = new Map<Endpoint, Handler>([
-  [endpoints.randomCard, async (route) => answer(route, await randomCard(route.site), NO_STORE)],
+  [endpoints.randomCard, async (route) => answerText(route, await randomCard(route.site), NO_STORE)],
   [endpoints.card, (route, { ordinals }) => listedFile(route, 'card', ordinals)],
   [endpoints.accessory, (route, { ids }) => listedFile(route, 'accessory', ids)],
   [endpoints.happening, (route, { time }) => happening(route, time)],

@@ -20,7 +20,12 @@ const JSON_HEADERS: Readonly<Record<string, string>> = {
 };
 
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+  return jsonTextResponse(JSON.stringify(body), status, headers);
+}
+
+/** A response whose JSON is already text (objects sliced out of packs). */
+export function jsonTextResponse(text: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
 export function errorResponse(error: HttpError): Response {

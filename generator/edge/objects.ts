@@ -3,6 +3,8 @@
  * card, and generic objects (`/api/v1/<type>/1,2,3`). A few ids are read from their
  * single-object files; more from the pack files of the blocks they fall in (format.ts
  * PACK_SIZE), so a list of 1,000 ids costs one read per block touched, not one per id.
+ * They answer JSON text: objects are sliced out of packs and joined, never parsed, unless
+ * query parameters reshape them.
  */
 import type { Static } from '@sinclair/typebox';
 import { packOf } from '../format.ts';
@@ -21,23 +23,33 @@ interface Source {
   pack: (block: number) => string;
 }
 
-/** The object of each id in request order, null where none is published. */
-async function readObjects(site: EdgeSite, source: Source, ids: number[]): Promise<unknown[]> {
+/** The JSON text of each object of a pack by id, sliced at the pack's offsets: no object is parsed. */
+function packTexts(text: string): (id: number) => string | null {
+  const at = text.lastIndexOf(',"offsets":');
+  const offsets = JSON.parse(text.slice(at + ',"offsets":'.length, -1)) as Record<string, [number, number]>;
+  return (id) => (Object.hasOwn(offsets, id) ? text.slice(...offsets[id]) : null);
+}
+
+/** The JSON text of the object of each id in request order, null where none is published. */
+async function readObjects(site: EdgeSite, source: Source, ids: number[]): Promise<(string | null)[]> {
   const distinct = [...new Set(ids)];
-  const found = new Map<number, unknown>();
+  const found = new Map<number, string | null>();
   if (distinct.length <= SINGLE_READS) {
     const files = await Promise.all(distinct.map((id) => readJson<Record<string, unknown[]>>(site, source.single(id))));
-    distinct.forEach((id, i) => found.set(id, files[i]?.[source.key]?.[0] ?? null));
+    distinct.forEach((id, i) => found.set(id, files[i] ? JSON.stringify(files[i]![source.key][0]) : null));
   } else {
     const blocks = [...new Set(distinct.map(packOf))];
-    const packs = new Map(await Promise.all(blocks.map(async (b) => [b, await readJson<Record<string, unknown>>(site, source.pack(b))] as const)));
-    for (const id of distinct) {
-      const pack = packs.get(packOf(id));
-      found.set(id, pack && Object.hasOwn(pack, id) ? pack[id] : null);
-    }
+    const packs = new Map(await Promise.all(blocks.map(async (b) => {
+      const text = await site.read(source.pack(b));
+      return [b, text === null ? () => null : packTexts(text)] as const;
+    })));
+    for (const id of distinct) found.set(id, packs.get(packOf(id))!(id));
   }
   return ids.map((id) => found.get(id) ?? null);
 }
+
+/** `{"<key>":[...]}` from the JSON texts of its entries. */
+const listText = (key: string, texts: string[]) => `{"${key}":[${texts.join(',')}]}`;
 
 /** The kinds with comma lists, keyed by their folder under api/v1/. */
 const LISTED = {
@@ -46,15 +58,15 @@ const LISTED = {
 } as const;
 export type ListedKind = keyof typeof LISTED;
 
-/** The objects of `ids` in request order; unknown ids are left out, 404 when none exists. */
-export async function objectList(site: EdgeSite, kind: ListedKind, ids: number[]): Promise<Record<string, unknown[]>> {
+/** The JSON text of the objects of `ids` in request order; unknown ids are left out, 404 when none exists. */
+export async function objectList(site: EdgeSite, kind: ListedKind, ids: number[]): Promise<string> {
   const { source, noun } = LISTED[kind];
-  const objects = (await readObjects(site, source, ids)).filter((o) => o !== null);
-  if (!objects.length) throw new HttpError(404, `no ${noun} ${ids.slice(0, 20).join(', ')}`);
-  return { [source.key]: objects };
+  const texts = (await readObjects(site, source, ids)).filter((t) => t !== null);
+  if (!texts.length) throw new HttpError(404, `no ${noun} ${ids.slice(0, 20).join(', ')}`);
+  return listText(source.key, texts);
 }
 
-export async function randomCard(site: EdgeSite): Promise<Record<string, unknown[]>> {
+export async function randomCard(site: EdgeSite): Promise<string> {
   const list = await readJson<Static<typeof CardList>>(site, endpoints.cardList.file());
   const stubs = list?.stubs ?? [];
   if (!stubs.length) throw new HttpError(404, 'no cards are published');
@@ -62,10 +74,11 @@ export async function randomCard(site: EdgeSite): Promise<Record<string, unknown
   return objectList(site, 'card', [pick.ordinal]);
 }
 
-/** One entry per id in request order, null for a missing id (never an error: seed 7.4). */
-export async function genericObjects(site: EdgeSite, type: ObjectType, ids: number[]): Promise<{ result: unknown[] }> {
+/** The JSON text of one entry per id in request order, null for a missing id (never an error: seed 7.4). */
+export async function genericObjects(site: EdgeSite, type: ObjectType, ids: number[]): Promise<string> {
   const { object, pack } = objectEndpoint[type];
-  return { result: await readObjects(site, { single: object.file, key: 'result', pack: pack.file }, ids) };
+  const texts = await readObjects(site, { single: object.file, key: 'result', pack: pack.file }, ids);
+  return listText('result', texts.map((t) => t ?? 'null'));
 }
 
 /** list/<type>: the published list, or an empty one for a type that has none (seed 7.3: no errors). */

@@ -64,6 +64,9 @@ function pickKeys(body: unknown, keys: string[]): unknown {
   return record(Object.entries(body).map(([k, v]) => [k, Array.isArray(v) ? v.map(pick) : v]));
 }
 
+/** Shaping that leaves every response as published. */
+export const isPlain = (shaping: Shaping) => !shaping.stubs && shaping.datetime === 'unix' && !shaping.keys;
+
 export function applyShaping(body: unknown, shaping: Shaping): unknown {
   let shaped = body;
   if (shaping.stubs) shaped = mapEntries(shaped, stubbed);

@@ -30,6 +30,12 @@ export function shareJson<T extends object>(value: T): T {
   return value;
 }
 
+/** The compact JSON text of `value`; a shared object's text was serialized once already. */
+export function jsonText(value: unknown): string {
+  const shared = typeof value === 'object' && value !== null ? sharedBytes.get(value) : undefined;
+  return shared ? shared.toString('utf8') : JSON.stringify(value);
+}
+
 /** Compact JSON, so equal values always give equal bytes. */
 export function addJson(files: SiteFiles, path: string, value: unknown): void {
   const objects: object[] = [];
