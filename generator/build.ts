@@ -6,6 +6,7 @@ import { renderSite } from './render/site.ts';
 import { publishImages } from './images/publishImages.ts';
 import { imageCacheDir } from './images/cache.ts';
 import { publishBuild } from './publish/publishBuild.ts';
+import { publishChanges } from './changes/publishChanges.ts';
 import { BuildReport, InputError, type ProgressListener } from './report.ts';
 
 export interface BuildOptions {
@@ -13,6 +14,8 @@ export interface BuildOptions {
   out: string;
   /** Rebuild even when the input, the generator and the published site are unchanged. */
   force?: boolean;
+  /** Compare with the site published in this folder instead of the previous build (the changelog). */
+  since?: string;
   /** Hears each stage's progress (the CLI's progress display). */
   progress?: ProgressListener;
 }
@@ -24,7 +27,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     throw new InputError(`--out ${options.out} must not be inside --input ${options.input} or contain it`);
   }
   const report = new BuildReport(options.progress);
-  await publishBuild(input, out, report, { force: options.force }, async (files, inputDigest) => {
+  const publishOptions = { force: options.force, rerun: options.since !== undefined };
+  await publishBuild(input, out, report, publishOptions, async (files, inputDigest, kept) => {
     const game = await report.stage('read', () => readExport(input, report, inputDigest));
     try {
       const model = await report.stage('model', () => buildModel(game, report));
@@ -32,7 +36,10 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       const images = await report.stage('images', () => publishImages(model, { input, cacheDir: imageCacheDir(out) }, report));
       await report.stage('render', () => renderSite(model, files));
       for (const [rel, bytes] of images) files.set(rel, bytes);
+      // Last: it reads the rendered files and returns the records kept with the site.
+      const records = await report.stage('changes', () => publishChanges(files, { out, since: options.since, date: game.meta.date, kept }, report));
       report.countFiles(files.keys());
+      return records;
     } finally {
       closeExport(game);
     }

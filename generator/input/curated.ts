@@ -15,6 +15,8 @@ export interface Meta {
   region: string | null;
   /** Minutes east of UTC of the export's local times: `timezone`, else the region's, else JP's +09:00. */
   timezoneOffset: number;
+  /** When this version of the game data came out (unix seconds), for the changelog; null when not given. */
+  date: number | null;
 }
 
 /** The zone each client's master data writes its local times in (README, "Input"). */
@@ -40,6 +42,7 @@ export interface CuratedGacha {
 }
 
 const SET_ID = /^[a-z0-9][a-z0-9_-]*$/;
+const TRUTH_VERSION = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** The JSON file `file` under the input folder `root`; undefined when absent. */
 export function readJson(root: string, file: string): unknown {
@@ -65,10 +68,17 @@ export function readMeta(root: string): Meta {
   if (!isObject(json)) fail(file, 'expected an object');
   const truth = json.truth_version;
   if (truth !== undefined && typeof truth !== 'string') fail(file, 'truth_version must be a string');
+  // It names the file api/v1/changes/<truth_version>.json beside changes/index.json.
+  if (truth !== undefined && (!TRUTH_VERSION.test(truth) || truth === 'index')) {
+    fail(file, `truth_version ${JSON.stringify(truth)} must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit, and not "index"`);
+  }
   const region = readRegion(json.region, file);
   const timezone = json.timezone ?? REGION_TIMEZONES[region ?? 'jp'];
   if (typeof timezone !== 'string') fail(file, 'timezone must be a string like +09:00');
-  return { truthVersion: truth ?? null, region, timezoneOffset: parseOffset(timezone, file) };
+  const timezoneOffset = parseOffset(timezone, file);
+  const date = json.date == null ? null : toUnixSeconds(json.date, timezoneOffset);
+  if (json.date != null && date === null) fail(file, 'date must be unix seconds or a date as in release_dates.json');
+  return { truthVersion: truth ?? null, region, timezoneOffset, date };
 }
 
 /** meta.json's region, lower case (any case is accepted); null when it names none. */

@@ -22,6 +22,8 @@ export interface PublishLayout {
   report: string;
   /** A SQLite file whose exclusive lock a build holds, so two builds never publish into one folder at once. */
   lock: string;
+  /** The changelog's snapshots of the site's data (generator/changes/store.ts). */
+  snapshots: string;
 }
 
 export function publishLayout(out: string): PublishLayout {
@@ -36,5 +38,6 @@ export function publishLayout(out: string): PublishLayout {
     nextManifest: path.join(work, 'manifest.next.json'),
     report: path.join(work, 'report.json'),
     lock: path.join(work, 'lock.db'),
+    snapshots: path.join(work, 'snapshots'),
   };
 }

@@ -17,6 +17,8 @@ import { Staging } from './staging.ts';
 export interface PublishOptions {
   /** Rebuild even when nothing changed. */
   force?: boolean;
+  /** Run every stage even when up to date, still trusting recorded hashes (the site depends on more than the input: --since). */
+  rerun?: boolean;
 }
 
 /** The inode of the folder at `dir`, undefined when there is none. */
@@ -99,10 +101,14 @@ function replay(report: BuildReport, manifest: Manifest): void {
   report.warnings.push(...stored.warnings);
   report.unchanged = Object.keys(manifest.files).length;
   report.upToDate = true;
+  report.update = {}; // the data is the published site's
 }
 
-/** Adds every file of the site to `files`; gets the export's digest so nothing hashes the input twice. */
-type Render = (files: SiteFiles, inputDigest: string) => Promise<void>;
+/**
+ * Adds every file of the site to `files`; gets the export's digest so nothing hashes the input
+ * twice, and what the published site's build kept (Manifest.kept); returns what to keep with the new site.
+ */
+type Render = (files: SiteFiles, inputDigest: string, kept: unknown) => Promise<unknown>;
 
 /**
  * Stages what `render` adds to its files, then swaps the staged site in (when anything
@@ -111,18 +117,18 @@ type Render = (files: SiteFiles, inputDigest: string) => Promise<void>;
  */
 async function stageAndSwap(
   layout: PublishLayout, scan: FolderScan, manifest: Manifest | null, fingerprint: string, report: BuildReport,
-  render: Render, inputDigest: string,
+  render: Render, inputDigest: string, kept: unknown,
 ): Promise<void> {
   const staging = new Staging(layout, scan, manifest, (done, total) => report.advance(done, total));
   let swapped = false;
   try {
     const files = staging.files();
-    await render(files, inputDigest);
+    const keep = await render(files, inputDigest, kept);
     await report.stage('write', async () => {
       const removed = [...scan.files.keys()].filter((rel) => !files.has(rel)).length + scan.others;
       const staged = await staging.finish(files.keys(), removed);
       Object.assign(report, { changed: staged.changed, unchanged: staged.unchanged, removed });
-      const record = { fingerprint, report: report.toJSON(), files: staged.records };
+      const record = { fingerprint, report: report.toJSON(), kept: keep, files: staged.records };
       if (!staged.commit) return writeManifest(layout.manifest, { folder: inodeOf(layout.out)!, ...record });
       // Each manifest names its folder by inode, which the renames keep: whenever a build
       // dies, the manifest or the next one describes the folder at `out` (see recover).
@@ -146,11 +152,11 @@ async function publishLocked(layout: PublishLayout, input: string, report: Build
   checkReplaceable(layout, manifest);
   const { digest, scan } = await report.stage('check', () => ({ digest: inputDigest(input), scan: scanFolder(layout.out) }));
   const fingerprint = buildFingerprint(digest);
-  if (!options.force && manifest?.fingerprint === fingerprint && isIntact(scan, manifest)) {
+  if (!options.force && !options.rerun && manifest?.fingerprint === fingerprint && isIntact(scan, manifest)) {
     replay(report, manifest);
   } else {
     // --force trusts no recorded hash: a file edited in place with its size and mtime restored is still repaired.
-    await stageAndSwap(layout, scan, options.force ? null : manifest, fingerprint, report, render, digest);
+    await stageAndSwap(layout, scan, options.force ? null : manifest, fingerprint, report, render, digest, manifest?.kept);
   }
 }
 
