@@ -36,8 +36,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       const images = await report.stage('images', () => publishImages(model, { input, cacheDir: imageCacheDir(out) }, report));
       await report.stage('render', () => renderSite(model, files));
       for (const [rel, bytes] of images) files.set(rel, bytes);
-      // Last: it reads the rendered files and returns the records kept with the site.
-      const records = await report.stage('changes', () => publishChanges(files, { out, since: options.since, date: game.meta.date, kept }, report));
+      // Returns the records kept with the site.
+      const records = await report.stage('changes', () => publishChanges(model, files, { out, since: options.since, date: game.meta.date, kept }, report));
       report.countFiles(files.keys());
       return records;
     } finally {

@@ -12,10 +12,11 @@ import { build, type BuildOptions } from '../generator/build.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import { CHANGE_TYPES } from '../generator/contract/schemas.ts';
 import { diffSnapshots, describeCounts } from '../generator/changes/diff.ts';
-import type { Snapshot } from '../generator/changes/snapshot.ts';
+import { modelSnapshot, type Snapshot } from '../generator/changes/snapshot.ts';
+import { siteSnapshot } from '../generator/changes/site.ts';
 import { loadSqlDump } from '../generator/input/sqlDump.ts';
 import { sampleKey } from '../generator/sample/encrypt.ts';
-import { buildSample, copySample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { buildSample, copySample, modelAt, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { contentDiff, editDump, rewritten, snapshot } from './exportEdits.ts';
 
 const INDEX = endpoints.changeIndex.file();
@@ -253,11 +254,23 @@ describe('--since <dir>', () => {
   });
 });
 
+describe('the snapshot of a site', () => {
+  it('is the same from the model (a build) and from the published files (--since)', async () => {
+    const { out } = await buildSample();
+    const fromFiles = siteSnapshot(out, out);
+    expect(modelSnapshot(modelAt(SAMPLE_INPUT).model, null)).toEqual(fromFiles);
+    expect(fromFiles.objects.cards.size).toBeGreaterThan(30);
+    expect(CHANGE_TYPES.filter((type) => fromFiles.objects[type].size === 0)).toEqual([]);
+    expect([...fromFiles.objects.cards.values()].some((text) => text.includes('"images"'))).toBe(false);
+  });
+});
+
 describe('the change list of two snapshots', () => {
   const version = (truth: string) => ({ truth_version: truth, date: null });
-  const snap = (truth: string, objects: Partial<Snapshot['objects']>): Snapshot => ({
+  /** A snapshot of the given objects by type and id. */
+  const snap = (truth: string, objects: Record<string, Record<string, object>>): Snapshot => ({
     version: version(truth),
-    objects: { ...Object.fromEntries(CHANGE_TYPES.map((t) => [t, {}])), ...objects } as Snapshot['objects'],
+    objects: Object.fromEntries(CHANGE_TYPES.map((t) => [t, new Map(Object.entries(objects[t] ?? {}).map(([id, o]) => [id, JSON.stringify(o)]))])) as Snapshot['objects'],
   });
 
   it('walks nested objects by dot path, compares arrays whole, sorts fields by name and ids ascending', () => {

@@ -27,19 +27,23 @@ function fieldChanges(before: Json, after: Json, path: string, out: FieldChange[
 }
 
 /** Added, removed and changed objects of one type; `idOf` turns a snapshot key back into the published id. */
-function typeChanges<I extends Id>(before: Record<string, JsonObject>, after: Record<string, JsonObject>, idOf: (key: string) => I) {
-  const ids = (objects: Record<string, JsonObject>, test: (key: string) => boolean) => sortIds(Object.keys(objects).filter(test).map(idOf));
-  const changed = ids(after, (key) => Object.hasOwn(before, key))
-    .map((id) => ({ id, fields: fieldChanges(before[String(id)], after[String(id)], '', []).sort((a, b) => (a.field < b.field ? -1 : 1)) }))
-    .filter((c) => c.fields.length);
-  return { added: ids(after, (key) => !Object.hasOwn(before, key)), removed: ids(before, (key) => !Object.hasOwn(after, key)), changed };
+function typeChanges<I extends Id>(before: Map<string, string>, after: Map<string, string>, idOf: (key: string) => I) {
+  const ids = (objects: Map<string, string>, test: (key: string) => boolean) => sortIds([...objects.keys()].filter(test).map(idOf));
+  const differs = (key: string) => before.has(key) && before.get(key) !== after.get(key);
+  const changed = ids(after, differs).map((id) => {
+    const [old, now] = [before, after].map((objects) => JSON.parse(objects.get(String(id))!) as Json);
+    return { id, fields: fieldChanges(old, now, '', []).sort((a, b) => (a.field < b.field ? -1 : 1)) };
+  });
+  return { added: ids(after, (key) => !before.has(key)), removed: ids(before, (key) => !after.has(key)), changed };
 }
+
+/** The ordinal of a card in a snapshot. */
+const ordinalIn = (snapshot: Snapshot) => (id: number) => (JSON.parse(snapshot.objects.cards.get(String(id))!) as JsonObject).ordinal as number;
 
 /** What the update from `from` to `to` changed, type by type in CHANGE_TYPES order. */
 export function diffSnapshots(from: Snapshot, to: Snapshot): ChangeListJson {
   const of = (type: ChangeType) => typeChanges(from.objects[type], to.objects[type], Number);
   const cards = of('cards');
-  const ordinal = (objects: Record<string, JsonObject>) => (id: number) => objects[id].ordinal as number;
   return {
     from: from.version,
     to: to.version,
@@ -47,9 +51,9 @@ export function diffSnapshots(from: Snapshot, to: Snapshot): ChangeListJson {
       cards: {
         added: cards.added,
         removed: cards.removed,
-        added_ordinals: sortIds(cards.added.map(ordinal(to.objects.cards))),
-        removed_ordinals: sortIds(cards.removed.map(ordinal(from.objects.cards))),
-        changed: cards.changed.map(({ id, fields }) => ({ id, ordinal: ordinal(to.objects.cards)(id), fields })),
+        added_ordinals: sortIds(cards.added.map(ordinalIn(to))),
+        removed_ordinals: sortIds(cards.removed.map(ordinalIn(from))),
+        changed: cards.changed.map(({ id, fields }) => ({ id, ordinal: ordinalIn(to)(id), fields })),
       },
       skills: of('skills'),
       center_skills: of('center_skills'),

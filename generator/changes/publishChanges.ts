@@ -15,7 +15,8 @@ import { emit, type SiteFiles } from '../render/files.ts';
 import type { BuildReport } from '../report.ts';
 import { countsOf, diffSnapshots, isEmpty } from './diff.ts';
 import { siteHistory, siteSnapshot } from './site.ts';
-import { snapshotOf, type SiteReader, type Snapshot } from './snapshot.ts';
+import { modelSnapshot, type Snapshot } from './snapshot.ts';
+import type { Model } from '../model/buildModel.ts';
 import { loadSnapshot, pruneSnapshots, saveSnapshot, type StoredSnapshot } from './store.ts';
 
 /** What the stage keeps with the site (in its manifest) for the next build. */
@@ -46,13 +47,6 @@ interface Previous {
 
 const isRecords = (kept: unknown): kept is ChangeRecords =>
   !!kept && typeof (kept as ChangeRecords).snapshot === 'string' && ['string', 'object'].includes(typeof (kept as ChangeRecords).base);
-
-/** The rendered files of this build, read as a site. */
-const renderedReader = (files: SiteFiles): SiteReader => (rel) => {
-  const bytes = files.get(rel);
-  if (!bytes) throw new Error(`${rel} was not rendered`);
-  return JSON.parse(bytes.toString('utf8'));
-};
 
 function previousSite(options: ChangesOptions, store: string, report: BuildReport): Previous | null {
   const folderSite = (folder: string, label: string): Previous => ({ current: { snapshot: siteSnapshot(folder, label), name: null }, base: null, folder });
@@ -99,13 +93,13 @@ function nextHistory(previous: Previous, current: Snapshot, report: BuildReport)
 }
 
 /**
- * Publishes the change lists into `files` (after every other file is rendered), records in
+ * Publishes the change lists of `model`'s site into `files`, records in
  * the report what this build changed, and returns the records to keep with the new site.
  */
-export function publishChanges(files: SiteFiles, options: ChangesOptions, report: BuildReport): ChangeRecords {
+export function publishChanges(model: Model, files: SiteFiles, options: ChangesOptions, report: BuildReport): ChangeRecords {
   const store = publishLayout(options.out).snapshots;
   const previous = previousSite(options, store, report);
-  const current: StoredSnapshot = { snapshot: snapshotOf(renderedReader(files), options.date), name: null };
+  const current: StoredSnapshot = { snapshot: modelSnapshot(model, options.date), name: null };
   const { lists, base } = previous ? nextHistory(previous, current.snapshot, report) : { lists: [], base: null };
   emitHistory(files, lists);
   const kept = isRecords(options.kept) ? options.kept : null;

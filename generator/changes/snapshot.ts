@@ -1,11 +1,16 @@
 /**
  * A compact snapshot of what clients see: the published objects of every changelog type,
  * keyed by id, without the fields that only say which pictures were published (a picture
- * change is not a data change). It is made from published JSON files, so a build's
- * snapshot (from the files it renders) and an older site's (from its folder) are the same
- * function of the same files.
+ * change is not a data change). A build's snapshot comes from its model through the
+ * renderers (no JSON parsed back); an older site's from its published files (--since).
+ * Both give the same objects (test/changes.test.ts checks it), made into text by one function.
  */
+import type { Model } from '../model/buildModel.ts';
 import { endpoints, objectEndpoint, type ObjectType } from '../contract/endpoints.ts';
+import { renderCard, renderCenterSkill, renderSkill } from '../render/cards.ts';
+import { renderAccessory } from '../render/accessories.ts';
+import { renderCharacter, renderEventObject } from '../render/objects.ts';
+import { renderPairEntry } from '../render/pairs.ts';
 import type { CHANGE_TYPES, PairListJson, SetListJson } from '../contract/schemas.ts';
 import { packOf } from '../format.ts';
 
@@ -24,8 +29,11 @@ export interface DataVersion {
 
 export interface Snapshot {
   version: DataVersion;
-  /** The objects of each type by id (set ids are strings, the others numbers). */
-  objects: Record<ChangeType, Record<string, JsonObject>>;
+  /**
+   * The objects of each type as JSON text, by id (set ids are strings, the others numbers):
+   * equal texts are equal objects, so only the few objects an update changes are parsed again.
+   */
+  objects: Record<ChangeType, Map<string, string>>;
 }
 
 /** A published file (path relative to the site root) parsed; throws when the site lacks it. */
@@ -36,22 +44,20 @@ const PUBLISHED_AS: Record<Exclude<ChangeType, 'sets' | 'pairs'>, ObjectType> = 
   cards: 'card_t', skills: 'skill_t', center_skills: 'leader_skill_t', accessories: 'accessory_t', characters: 'char_t', events: 'event_t',
 };
 
-/** Fields (dot paths) that only reflect publishing: picture URLs and icon names. */
-const PUBLISHING_ONLY: Partial<Record<ChangeType, string[]>> = {
-  cards: ['images'],
-  accessories: ['icon_image', 'unit_stub.icon'],
+/** Objects without the fields that only reflect publishing: picture URLs and icon names. */
+const WITHOUT_PICTURES: Partial<Record<ChangeType, (object: JsonObject) => JsonObject>> = {
+  cards: ({ images: _, ...card }) => card,
+  accessories: ({ icon_image: _, unit_stub, ...accessory }) => {
+    if (!isJsonObject(unit_stub)) return { ...accessory, unit_stub };
+    const { icon: _icon, ...stub } = unit_stub;
+    return { ...accessory, unit_stub: stub };
+  },
 };
 
 export const isJsonObject = (value: unknown): value is JsonObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
-/** A copy of `object` without the fields at `paths`, keeping the order of the others. */
-function omit(object: JsonObject, paths: string[]): JsonObject {
-  return Object.fromEntries(Object.entries(object).flatMap(([key, value]) => {
-    if (paths.includes(key)) return [];
-    const nested = paths.filter((p) => p.startsWith(`${key}.`)).map((p) => p.slice(key.length + 1));
-    return [[key, nested.length && isJsonObject(value) ? omit(value, nested) : value]];
-  }));
-}
+const texts = (objects: Record<string, JsonObject>, shape: (object: JsonObject) => JsonObject = (o) => o) =>
+  new Map(Object.entries(objects).map(([id, object]) => [id, JSON.stringify(shape(object))]));
 
 /** Every object of a generic type: the ids of its list, each read from the pack of its block. */
 function publishedObjects(read: SiteReader, type: ObjectType): Record<string, JsonObject> {
@@ -76,27 +82,48 @@ function setsOf(read: SiteReader, cards: Record<string, JsonObject>): Record<str
 }
 
 /** The newest date the data itself knows: the latest card release or event start. */
-function newestDate(objects: Snapshot['objects']): number | null {
+function newestDate(cards: Record<string, JsonObject>, events: Record<string, JsonObject>): number | null {
   const dates = [
-    ...Object.values(objects.cards).map((card) => (card.extra_data as JsonObject | null)?.release_date),
-    ...Object.values(objects.events).map((event) => event.start_date),
+    ...Object.values(cards).map((card) => (card.extra_data as JsonObject | null)?.release_date),
+    ...Object.values(events).map((event) => event.start_date),
   ].filter((date): date is number => typeof date === 'number');
   return dates.length ? Math.max(...dates) : null;
 }
 
+/** Published objects of every type by id, as the renderers make them. */
+type Published = Record<ChangeType, Record<string, JsonObject>>;
+
+function snapshotFrom(published: Published, truthVersion: string, date: number | null): Snapshot {
+  const objects = Object.fromEntries(Object.entries(published).map(([type, all]) => [type, texts(all, WITHOUT_PICTURES[type as ChangeType])]));
+  return { version: { truth_version: truthVersion, date: date ?? newestDate(published.cards, published.events) }, objects: objects as Snapshot['objects'] };
+}
+
 /** The snapshot of the site `read` reads; its date is `date`, else the newest date its data knows. */
 export function snapshotOf(read: SiteReader, date: number | null): Snapshot {
-  const generic = Object.fromEntries(Object.entries(PUBLISHED_AS).map(([type, publishedAs]) => {
-    const omitted = PUBLISHING_ONLY[type as ChangeType] ?? [];
-    const objects = publishedObjects(read, publishedAs);
-    return [type, omitted.length ? Object.fromEntries(Object.entries(objects).map(([id, o]) => [id, omit(o, omitted)])) : objects];
-  })) as Record<keyof typeof PUBLISHED_AS, Record<string, JsonObject>>;
+  const generic = Object.fromEntries(Object.entries(PUBLISHED_AS).map(([type, as]) => [type, publishedObjects(read, as)])) as
+    Record<keyof typeof PUBLISHED_AS, Record<string, JsonObject>>;
   const pairs = (read(endpoints.pairList.file()) as PairListJson).pairs;
-  const objects = {
+  const truthVersion = (read(endpoints.info.file()) as { truth_version: string }).truth_version;
+  return snapshotFrom({
     ...generic,
     sets: setsOf(read, generic.cards),
     pairs: Object.fromEntries(pairs.map((pair) => [pair.pair, pair as unknown as JsonObject])),
-  };
-  const truthVersion = (read(endpoints.info.file()) as { truth_version: string }).truth_version;
-  return { version: { truth_version: truthVersion, date: date ?? newestDate(objects) }, objects };
+  }, truthVersion, date);
+}
+
+/** The snapshot of a model's site, made by the renderers that publish it; dated as snapshotOf. */
+export function modelSnapshot(model: Model, date: number | null): Snapshot {
+  const byId = <T>(items: Iterable<T>, key: (item: T) => number | string, render: (item: T) => object) =>
+    Object.fromEntries([...items].map((item) => [key(item), render(item) as JsonObject]));
+  const id = (item: { id: number | string }) => item.id;
+  return snapshotFrom({
+    cards: byId(model.cards, id, renderCard),
+    skills: byId(model.skills.values(), id, renderSkill),
+    center_skills: byId(model.centerSkills.values(), id, renderCenterSkill),
+    accessories: byId(model.accessories, id, renderAccessory),
+    characters: byId(model.characters.values(), id, (c) => renderCharacter(c, model.tags, model.cards)),
+    events: byId(model.events, id, renderEventObject),
+    sets: byId(model.sets, id, (set) => ({ id: set.id, display_name: set.displayName, cards: set.cardIds })),
+    pairs: byId(model.pairs, id, renderPairEntry),
+  }, model.truthVersion, date);
 }

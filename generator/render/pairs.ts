@@ -1,19 +1,22 @@
 /** /api/v1/pair/<pair>.json (the two cards) and /api/v1/pair_list.json (the valid pair ids). */
 import type { Model } from '../model/buildModel.ts';
 import { endpoints } from '../contract/endpoints.ts';
+import type { Pair } from '../model/types.ts';
+import type { PairListJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
 import { renderCard } from './cards.ts';
 
+/** A pair as pair_list.json lists it. */
+export const renderPairEntry = (p: Pair): PairListJson['pairs'][number] => ({
+  pair: p.id,
+  unit_ids: p.members.map((m) => m.card.id),
+  ordinals: p.members.map((m) => m.card.ordinal),
+  members: p.members.map((m) => ({
+    unit_pair_id: m.unitPairId, unit_id: m.card.id, ordinal: m.card.ordinal, position: m.position, rank: m.rank,
+  })),
+});
+
 export function renderPairs(model: Model, files: SiteFiles): void {
   for (const pair of model.pairs) emit(files, endpoints.pair, [pair.id], { cards: pair.members.map((m) => renderCard(m.card)) });
-  emit(files, endpoints.pairList, [], {
-    pairs: model.pairs.map((p) => ({
-      pair: p.id,
-      unit_ids: p.members.map((m) => m.card.id),
-      ordinals: p.members.map((m) => m.card.ordinal),
-      members: p.members.map((m) => ({
-        unit_pair_id: m.unitPairId, unit_id: m.card.id, ordinal: m.card.ordinal, position: m.position, rank: m.rank,
-      })),
-    })),
-  });
+  emit(files, endpoints.pairList, [], { pairs: model.pairs.map(renderPairEntry) });
 }
