@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { endpoints } from '../contract/endpoints.ts';
 import type { ChangeListJson } from '../contract/schemas.ts';
 import { publishLayout } from '../publish/layout.ts';
@@ -104,5 +105,7 @@ export function publishChanges(model: Model, files: SiteFiles, options: ChangesO
   emitHistory(files, lists);
   const kept = isRecords(options.kept) ? options.kept : null;
   pruneSnapshots(store, [kept?.snapshot, kept?.base]);
-  return { snapshot: saveSnapshot(store, current), base: base && saveSnapshot(store, base) };
+  // Unchanged data keeps the previous snapshot's file (not serialized and hashed again).
+  const unchanged = previous && isEmpty(report.update!) && isDeepStrictEqual(previous.current.snapshot.version, current.snapshot.version);
+  return { snapshot: saveSnapshot(store, unchanged ? previous.current : current), base: base && saveSnapshot(store, base) };
 }
