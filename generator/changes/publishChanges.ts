@@ -46,8 +46,10 @@ interface Previous {
   folder: string;
 }
 
-const isRecords = (kept: unknown): kept is ChangeRecords =>
-  !!kept && typeof (kept as ChangeRecords).snapshot === 'string' && ['string', 'object'].includes(typeof (kept as ChangeRecords).base);
+const isRecords = (kept: unknown): kept is ChangeRecords => {
+  const records = kept as ChangeRecords | null;
+  return typeof records?.snapshot === 'string' && (records.base === null || typeof records.base === 'string');
+};
 
 function previousSite(options: ChangesOptions, store: string, report: BuildReport): Previous | null {
   const folderSite = (folder: string, label: string): Previous => ({ current: { snapshot: siteSnapshot(folder, label), name: null }, base: null, folder });

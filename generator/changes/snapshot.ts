@@ -13,6 +13,7 @@ import { renderCharacter, renderEventObject } from '../render/objects.ts';
 import { renderPairEntry } from '../render/pairs.ts';
 import type { CHANGE_TYPES, PairListJson, SetListJson } from '../contract/schemas.ts';
 import { packOf } from '../format.ts';
+import { InputError } from '../report.ts';
 
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 export type Json = null | boolean | number | string | Json[] | JsonObject;
@@ -68,7 +69,7 @@ function publishedObjects(read: SiteReader, type: ObjectType): Record<string, Js
     const block = packOf(id);
     if (!packs.has(block)) packs.set(block, read(pack.file(block)) as Record<string, JsonObject>);
     const object = packs.get(block)![id];
-    if (!isJsonObject(object)) throw new Error(`${pack.file(block)}: no object ${id}, which ${list.file()} lists`);
+    if (!isJsonObject(object)) throw new InputError(`${pack.file(block)}: no object ${id}, which ${list.file()} lists`);
     return [id, object];
   }));
 }
