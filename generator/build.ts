@@ -1,5 +1,5 @@
 /**
- * The build, top to bottom: check -> read -> model -> images -> render -> write. Each stage
+ * The build, top to bottom: check -> read -> model -> images -> render -> changes -> write. Each stage
  * returns what the next one needs; the model is read-only once built (the image stage
  * returns which pictures it published instead of writing them into the model).
  */
@@ -7,7 +7,9 @@ import path from 'node:path';
 import { readExport, closeExport } from './input/readExport.ts';
 import { buildModel } from './model/buildModel.ts';
 import { publishImages } from './images/publishImages.ts';
+import { renderContext } from './render/context.ts';
 import { renderSite } from './render/site.ts';
+import { publishChanges } from './changes/publishChanges.ts';
 import { PublishSession } from './publish/publishBuild.ts';
 import { UserError } from './errors.ts';
 import { BuildReport, type ProgressListener } from './report.ts';
@@ -17,6 +19,8 @@ export interface BuildOptions {
   out: string;
   /** Rebuild even when the input, the generator and the published site are unchanged. */
   force?: boolean;
+  /** Compare with the site published in this folder instead of the previous build (the changelog). */
+  since?: string;
   /** Hears each stage's progress (the CLI's progress display). */
   progress?: ProgressListener;
 }
@@ -39,7 +43,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const report = new BuildReport(options.progress);
   const session = PublishSession.open(out, report);
   try {
-    const { upToDate, inputDigest } = await report.stage('check', () => session.check(input, options.force));
+    // --since compares with another site, so it runs every stage even when the input is unchanged.
+    const rerun = options.since !== undefined;
+    const { upToDate, inputDigest } = await report.stage('check', () => session.check(input, { force: options.force, rerun }));
     if (!upToDate) {
       const game = await report.stage('read', () => readExport(input, report, inputDigest));
       const model = await report.stage('model', () => {
@@ -51,10 +57,13 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       });
       const images = await report.stage('images', () => publishImages(model, { input, cacheDir: session.layout.images }, report));
       const files = session.files();
-      await report.stage('render', () => renderSite(model, images.published, files));
+      const context = renderContext(model, images.published);
+      await report.stage('render', () => renderSite(context, files));
       for (const [rel, bytes] of images.files) files.set(rel, bytes);
+      const changeOptions = { out, since: options.since, date: game.meta.date, kept: session.kept };
+      const kept = await report.stage('changes', () => publishChanges(context, files, changeOptions, report));
       report.countFiles(files.keys());
-      await report.stage('write', () => session.publish(files));
+      await report.stage('write', () => session.publish(files, kept));
     }
   } catch (error) {
     await session.close(error);

@@ -5,6 +5,7 @@ import type { BuildReport } from './report.ts';
 import { StageError, explain } from './errors.ts';
 import { progressDisplay } from './progress.ts';
 import { publishLayout } from './publish/layout.ts';
+import { describeCounts } from './changes/diff.ts';
 
 function summary(report: BuildReport, reportFile: string): string {
   const upToDate = report.upToDate ? ' (up to date: same input and generator, site untouched)' : '';
@@ -19,6 +20,7 @@ function summary(report: BuildReport, reportFile: string): string {
   lines.push(`timings: ${Object.entries(report.timings).map(([k, v]) => `${k}=${v}ms`).join(' ')}`);
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   lines.push(`report: ${reportFile}`);
+  if (report.update) lines.push(`update: ${describeCounts(report.update)}`);
   return lines.join('\n');
 }
 
@@ -27,7 +29,8 @@ const program = new Command('build')
   .option('-i, --input <dir>', 'game export folder', 'input')
   .option('-o, --out <dir>', 'output folder (replaced atomically)', 'public')
   .option('-f, --force', 'rebuild even when the input and generator are unchanged')
-  .action(async (options: { input: string; out: string; force?: boolean }) => {
+  .option('-s, --since <dir>', 'publish the changes since the site in <dir> (instead of since the previous build)')
+  .action(async (options: { input: string; out: string; force?: boolean; since?: string }) => {
     const layout = publishLayout(options.out);
     try {
       const report = await build({ ...options, progress: progressDisplay(process.stderr) });

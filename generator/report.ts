@@ -38,6 +38,8 @@ export class BuildReport {
   readonly images = { published: 0, encoded: 0, reused: 0, missing: 0, unreadable: 0 };
   /** The input and generator were unchanged and the output intact, so nothing ran. */
   upToDate = false;
+  /** What this build changed in the data, per changelog type (generator/changes/); null when nothing was compared (a first build). */
+  update: Record<string, { added: number; removed: number; changed: number }> | null = null;
   private current = '';
 
   constructor(private readonly listener: ProgressListener | null = null) {}
@@ -88,6 +90,7 @@ export class BuildReport {
     return {
       counts: this.counts, unreadable: this.unreadable, warnings: this.warnings, timings_ms: this.timings,
       changed: this.changed, unchanged: this.unchanged, removed: this.removed, images: this.images, up_to_date: this.upToDate,
+      update: this.update,
     };
   }
 }

@@ -8,6 +8,7 @@ import { inputDigest } from '../generator/input/treeDigest.ts';
 import { openSql } from '../generator/input/sqlDump.ts';
 import { buildModel, type Model } from '../generator/model/buildModel.ts';
 import { renderSite } from '../generator/render/site.ts';
+import { renderContext } from '../generator/render/context.ts';
 import { BuildReport } from '../generator/report.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
 import { tempDir } from './tempDirs.ts';
@@ -34,7 +35,7 @@ export function renderInMemory(input: string) {
   const report = new BuildReport();
   const game = readExport(input, report, inputDigest(input));
   try {
-    const files = renderSite(buildModel(game, report), new Set());
+    const files = renderSite(renderContext(buildModel(game, report), new Set()));
     const json = <T = any>(rel: string): T => {
       const bytes = files.get(rel);
       if (!bytes) throw new Error(`${rel} was not rendered`);

@@ -8,7 +8,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { PACK_SIZE } from '../format.ts';
 import {
-  AccessoriesResponse, Accessory, AccessoryList, Card, CardBrief, CardList, CardsResponse, CenterSkill, Character, GameEvent,
+  AccessoriesResponse, Accessory, AccessoryList, Card, CardBrief, CardList, CardsResponse, CenterSkill, ChangeIndex, ChangeList, Character, GameEvent,
   Happening, Info, ObjectBrief, ObjectList, ObjectResult, Pack, PairList, ReadTlBody, RemovableSkill, SetList, Skill, TranslationIndex,
   Translations,
 } from './schemas.ts';
@@ -248,6 +248,35 @@ export const endpoints = {
     parameters: [{ name: 'shard', description: 'a shard number below tl/index.json\'s count' }],
     response: Translations,
     file: (shard: number) => `api/v1/tl/${shard}.json`,
+    extra: true,
+  }),
+  latestChanges: declare({
+    route: '/api/v1/changes.json',
+    summary: 'What the latest game update changed (absent until a build has seen an update)',
+    host: 'static',
+    query: [],
+    response: ChangeList,
+    file: () => 'api/v1/changes.json',
+    extra: true,
+  }),
+  changeIndex: declare({
+    route: '/api/v1/changes/index.json',
+    summary: 'Every published change list with its counts, newest first',
+    host: 'static',
+    query: [],
+    response: ChangeIndex,
+    file: () => 'api/v1/changes/index.json',
+    extra: true,
+  }),
+  changes: declare({
+    route: '/api/v1/changes/{truth_version}.json',
+    summary: 'What the update to a truth version changed',
+    host: 'static',
+    parameters: [{ name: 'truth_version', description: 'a truth version from changes/index.json' }],
+    query: [],
+    response: ChangeList,
+    errors: [404],
+    file: (truthVersion: string) => `api/v1/changes/${truthVersion}.json`,
     extra: true,
   }),
 };

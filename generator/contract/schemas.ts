@@ -275,6 +275,60 @@ export const Pack = <S extends TSchema>(schema: S) => obj({
 }, '(extra) The objects of one block of ids (the data behind comma lists).');
 export type PackOf<S extends TSchema> = ReturnType<typeof Pack<S>>;
 
+/** A version of the game data: its truth version and when it came out (unix seconds, null when unknown). */
+const DataVersion = obj({ truth_version: Str, date: nullable(Int) });
+
+const FieldChange = obj({
+  field: Str,
+  from: Type.Unknown(),
+  to: Type.Unknown(),
+}, 'A changed field: its dot-separated path in the published object, its old and new value (arrays whole; null where absent).');
+
+/** What an update did to the objects of one type. */
+const TypeChanges = <S extends TSchema>(id: S) => obj({
+  added: Type.Array(id),
+  removed: Type.Array(id),
+  changed: Type.Array(obj({ id, fields: Type.Array(FieldChange) })),
+});
+
+const CardChanges = obj({
+  added: ints,
+  removed: ints,
+  added_ordinals: ints,
+  removed_ordinals: ints,
+  changed: Type.Array(obj({ id: Int, ordinal: Int, fields: Type.Array(FieldChange) })),
+}, 'Cards by id, added and removed also by ordinal; a changed card carries its new ordinal.');
+
+/** The changelog's object types, in the order change lists name them. */
+export const CHANGE_TYPES = ['cards', 'skills', 'center_skills', 'accessories', 'characters', 'events', 'sets', 'pairs'] as const;
+
+export const ChangeList = named('ChangeList', obj({
+  from: DataVersion,
+  to: DataVersion,
+  types: obj({
+    cards: CardChanges,
+    skills: TypeChanges(Int),
+    center_skills: TypeChanges(Int),
+    accessories: TypeChanges(Int),
+    characters: TypeChanges(Int),
+    events: TypeChanges(Int),
+    sets: TypeChanges(Str),
+    pairs: TypeChanges(Int),
+  }),
+}, '(extra) What a game update changed, per object type: ids in ascending order, changed objects in id order with their fields in name order.'));
+
+const ChangeCounts = obj({ added: Int, removed: Int, changed: Int });
+
+export const ChangeIndex = named('ChangeIndex', obj({
+  changes: Type.Array(obj({
+    truth_version: Str,
+    from_truth_version: Str,
+    date: nullable(Int),
+    counts: obj(Object.fromEntries(CHANGE_TYPES.map((type) => [type, ChangeCounts])) as Record<(typeof CHANGE_TYPES)[number], typeof ChangeCounts>),
+  })),
+}, '(extra) Every published change list, newest first.'));
+
+/** A pack file: the objects of one block of ids, keyed by id (format.ts PACK_SIZE). */
 /** `{"result": [...]}`: one entry per requested id in request order, null for a missing id. */
 export const ObjectResult = <S extends TSchema>(schema: S) => obj({ result: Type.Array(nullable(schema)) });
 
@@ -328,4 +382,6 @@ export type PairListJson = Static<typeof PairList>;
 export type AccessoriesJson = Static<typeof AccessoriesResponse>;
 export type AccessoryListJson = Static<typeof AccessoryList>;
 export type InfoJson = Static<typeof Info>;
+export type ChangeListJson = Static<typeof ChangeList>;
+export type ChangeIndexJson = Static<typeof ChangeIndex>;
 export type ObjectListJson = { result: (ObjectBriefJson | CardBriefJson)[] };

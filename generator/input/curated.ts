@@ -18,6 +18,8 @@ export interface Meta {
   region: string | null;
   /** Minutes east of UTC of the export's local times: `timezone`, else the region's, else JP's +09:00. */
   timezoneOffset: number;
+  /** When this version of the game data came out (unix seconds), for the changelog; null when not given. */
+  date: number | null;
 }
 
 /** The zone each client's master data writes its local times in (README, "Input"). */
@@ -65,7 +67,12 @@ const DateValue = Type.Union([Type.Number(), Type.String()], { description: 'uni
 const Ordinals = Type.Array(Type.Integer());
 export const CURATED = {
   meta: Type.Object({
-    truth_version: Type.Optional(Type.String()),
+    // It names the file api/v1/changes/<truth_version>.json beside changes/index.json.
+    truth_version: Type.Optional(Type.String({
+      pattern: '^(?!index$)[A-Za-z0-9][A-Za-z0-9._-]{0,127}$',
+      description: '1-128 letters, digits, ".", "_" or "-", starting with a letter or digit, not "index"',
+    })),
+    date: Type.Optional(Type.Union([DateValue, Type.Null()])),
     region: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     timezone: Type.Optional(Type.String()),
   }),
@@ -107,7 +114,8 @@ export function readMeta(root: string): Meta {
   const json = readCurated(root, file, CURATED.meta, {});
   const region = readRegion(json.region, file);
   const timezone = json.timezone ?? REGION_TIMEZONES[region ?? 'jp'];
-  return { truthVersion: json.truth_version ?? null, region, timezoneOffset: parseOffset(timezone, file) };
+  const meta: Meta = { truthVersion: json.truth_version ?? null, region, timezoneOffset: parseOffset(timezone, file), date: null };
+  return { ...meta, date: json.date == null ? null : dateOf(file, '/date', json.date, meta) };
 }
 
 /** meta.json's region, lower case (any case is accepted); null when it names none. */

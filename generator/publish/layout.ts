@@ -24,6 +24,8 @@ export interface PublishLayout {
   lock: string;
   /** Encoded pictures kept between builds (images/cache.ts). */
   images: string;
+  /** The changelog's snapshots of the site's data (generator/changes/store.ts). */
+  snapshots: string;
 }
 
 export function publishLayout(out: string): PublishLayout {
@@ -41,5 +43,6 @@ export function publishLayout(out: string): PublishLayout {
     report: path.join(work, 'report.json'),
     lock: path.join(work, 'lock.db'),
     images: cache('images'),
+    snapshots: path.join(work, 'snapshots'),
   };
 }

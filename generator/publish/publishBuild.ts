@@ -85,6 +85,7 @@ function replay(report: BuildReport, manifest: Manifest): void {
   report.warnings.push(...stored.warnings);
   report.unchanged = Object.keys(manifest.files).length;
   report.upToDate = true;
+  report.update = {}; // the data is the published site's
 }
 
 export class PublishSession {
@@ -92,6 +93,8 @@ export class PublishSession {
   private scan: FolderScan | null = null;
   private fingerprint = '';
   private staging: Staging | null = null;
+  /** What the published site's build kept for this one (Manifest.kept: the changelog's records). */
+  kept: unknown = undefined;
 
   private constructor(readonly layout: PublishLayout, private readonly report: BuildReport, private readonly release: () => void) {}
 
@@ -120,11 +123,13 @@ export class PublishSession {
    * generator, site intact, no `force`): the stored report is replayed and nothing else
    * needs to run. Returns the input's digest for the read stage.
    */
-  check(input: string, force = false): { upToDate: boolean; inputDigest: string } {
+  check(input: string, { force = false, rerun = false } = {}): { upToDate: boolean; inputDigest: string } {
     const digest = inputDigest(input);
     this.scan = scanFolder(this.layout.out);
     this.fingerprint = buildFingerprint(digest);
-    const upToDate = !force && this.manifest?.fingerprint === this.fingerprint && isIntact(this.scan, this.manifest);
+    this.kept = this.manifest?.kept;
+    // `rerun`: the site depends on more than the input (--since), so every stage runs, still trusting recorded hashes.
+    const upToDate = !force && !rerun && this.manifest?.fingerprint === this.fingerprint && isIntact(this.scan, this.manifest);
     if (upToDate) replay(this.report, this.manifest!);
     // --force trusts no recorded hash: a file edited in place with its size and mtime restored is still repaired.
     if (force) this.manifest = null;
@@ -139,14 +144,15 @@ export class PublishSession {
 
   /**
    * The write stage: finishes staging `files` and swaps the staged site in when anything
-   * changed. A failure after the swap is a StageError marked `sitePublished`.
+   * changed, recording `kept` for the next build. A failure after the swap is a StageError
+   * marked `sitePublished`.
    */
-  async publish(files: SiteFiles): Promise<void> {
+  async publish(files: SiteFiles, kept: unknown): Promise<void> {
     const { layout, report, scan } = this;
     const removed = [...scan!.files.keys()].filter((rel) => !files.has(rel)).length + scan!.others;
     const staged = await this.staging!.finish(files.keys(), removed);
     Object.assign(report, { changed: staged.changed, unchanged: staged.unchanged, removed });
-    const record = { fingerprint: this.fingerprint, report: report.toJSON(), files: staged.records };
+    const record = { fingerprint: this.fingerprint, report: report.toJSON(), kept, files: staged.records };
     if (!staged.commit) return writeManifest(layout.manifest, { folder: inodeOf(layout.out)!, ...record });
     // Each manifest names its folder by inode, which the renames keep: whenever a build
     // dies, the manifest or the next one describes the folder at `out` (see recover).

@@ -32,7 +32,7 @@ const cardBrief = (cards: CardRenderer) => (card: Card): Omit<CardBriefJson, 're
   return { id: c.id, name: c.title, name_en: c.title_en, ordinal: c.ordinal, char_name: c.char_name, rarity: c.rarity, attribute: c.attribute };
 };
 
-function renderCharacter(character: Character, tags: Map<number, MemberTag>, cards: Card[]): CharacterJson {
+export function renderCharacter(character: Character, tags: Map<number, MemberTag>, cards: Card[]): CharacterJson {
   return {
     id: character.id,
     name: character.name.original,
@@ -48,7 +48,7 @@ function renderCharacter(character: Character, tags: Map<number, MemberTag>, car
   };
 }
 
-const renderEventObject = (event: GameEvent): EventJson => ({ ...renderEvent(event), reward_ordinals: event.rewardCards.map((c) => c.ordinal) });
+export const renderEventObject = (event: GameEvent): EventJson => ({ ...renderEvent(event), reward_ordinals: event.rewardCards.map((c) => c.ordinal) });
 
 /** The named fields first, then the table's other columns as stored (never overriding a named field). */
 function renderRemovableSkill(skill: RemovableSkill): RemovableSkillJson {

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { imagePaths, type ImageFormat } from '../format.ts';
-import { OBJECT_TYPE_NAMES, allEndpoints, endpoints, objectEndpoint } from '../contract/endpoints.ts';
+import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint } from '../contract/endpoints.ts';
 import type { SiteFiles } from './files.ts';
 
 const source = (name: string): Buffer => fs.readFileSync(fileURLToPath(new URL(`../page/${name}`, import.meta.url)));
@@ -25,14 +25,6 @@ const indexFiles = (files: SiteFiles) =>
 /** The page's scripts (ES modules, app.js the entry) and style, copied into site/. */
 const PAGE_FILES = ['app.js', 'dom.js', 'views.js', 'words.js', 'chart.js', 'changes.js', 'style.css'];
 
-/**
- * The latest change list (SPEC 3: /api/v1/changes.json). Its declaration lands with the changelog
- * endpoints; until then the file is where the SPEC's route puts it, which is how every static
- * route without parameters maps to its file.
- */
-const CHANGES_ROUTE = '/api/v1/changes.json';
-const changesFile = (): string => allEndpoints().find((e) => e.route === CHANGES_ROUTE)?.file?.() ?? CHANGES_ROUTE.slice(1);
-
 /** Call after every JSON file is rendered: the page links the index files among them. */
 export function renderPage(files: SiteFiles): void {
   const config = {
@@ -49,7 +41,7 @@ export function renderPage(files: SiteFiles): void {
     accessoryIcon: iconTemplates(imagePaths.accessoryIcon),
     eventList: objectEndpoint.event_t.list.file(),
     object: Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, template(objectEndpoint[type].object.file)])),
-    changes: changesFile(),
+    changes: endpoints.latestChanges.file(),
     files: indexFiles(files),
   };
   // JSON inside <script>: escape "<" so no value can close the element.

@@ -1,18 +1,21 @@
 /** /api/v1/pair/<pair>.json (the two cards) and /api/v1/pair_list.json (the valid pair ids). */
 import { endpoints } from '../contract/endpoints.ts';
+import type { Pair } from '../model/types.ts';
+import type { PairListJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
 import type { RenderContext } from './context.ts';
 
+/** A pair as pair_list.json lists it. */
+export const renderPairEntry = (p: Pair): PairListJson['pairs'][number] => ({
+  pair: p.id,
+  unit_ids: p.members.map((m) => m.card.id),
+  ordinals: p.members.map((m) => m.card.ordinal),
+  members: p.members.map((m) => ({
+    unit_pair_id: m.unitPairId, unit_id: m.card.id, ordinal: m.card.ordinal, position: m.position, rank: m.rank,
+  })),
+});
+
 export function renderPairs({ model, cards }: RenderContext, files: SiteFiles): void {
   for (const pair of model.pairs) emit(files, endpoints.pair, [pair.id], { cards: pair.members.map((m) => cards.card(m.card)) });
-  emit(files, endpoints.pairList, [], {
-    pairs: model.pairs.map((p) => ({
-      pair: p.id,
-      unit_ids: p.members.map((m) => m.card.id),
-      ordinals: p.members.map((m) => m.card.ordinal),
-      members: p.members.map((m) => ({
-        unit_pair_id: m.unitPairId, unit_id: m.card.id, ordinal: m.card.ordinal, position: m.position, rank: m.rank,
-      })),
-    })),
-  });
+  emit(files, endpoints.pairList, [], { pairs: model.pairs.map(renderPairEntry) });
 }

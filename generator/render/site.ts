@@ -1,7 +1,6 @@
 /** Renders every static response of the site from the model. */
-import type { Model } from '../model/buildModel.ts';
 import type { SiteFiles } from '../publish/siteFiles.ts';
-import { renderContext } from './context.ts';
+import type { RenderContext } from './context.ts';
 import { renderCardEndpoints } from './cardEndpoints.ts';
 import { renderSets } from './sets.ts';
 import { renderPairs } from './pairs.ts';
@@ -15,12 +14,11 @@ import { renderContract } from './contract.ts';
 import { renderHostRules } from './hostRules.ts';
 
 /**
- * Adds every JSON file and page of the site to `files`, linking only the pictures in
- * `publishedImages` (PNG site paths). `files` may be a map that publishes each file as it
- * is added (publish/staging.ts).
+ * Adds every JSON file and page of the site to `files` (see render/context.ts: only
+ * published pictures are linked). `files` may be a map that publishes each file as it is
+ * added (publish/staging.ts).
  */
-export function renderSite(model: Model, publishedImages: ReadonlySet<string>, files: SiteFiles = new Map()): SiteFiles {
-  const context = renderContext(model, publishedImages);
+export function renderSite(context: RenderContext, files: SiteFiles = new Map()): SiteFiles {
   renderCardEndpoints(context, files);
   renderSets(context, files);
   renderPairs(context, files);

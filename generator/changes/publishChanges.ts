@@ -1,0 +1,113 @@
+/**
+ * The changelog stage: compares the data of the site being built with the previous site's
+ * and publishes the change lists (api/v1/changes.json, changes/<truth_version>.json,
+ * changes/index.json), carrying the previous site's lists forward. The previous site's
+ * snapshot comes from the build records (store.ts), or from the folder `--since` names.
+ * A truth version's list compares with the last site of an earlier truth version (its
+ * base), so a rebuild of the same version (a key arrived) updates that version's list.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { endpoints } from '../contract/endpoints.ts';
+import type { ChangeListJson } from '../contract/schemas.ts';
+import { publishLayout } from '../publish/layout.ts';
+import { emit, type SiteFiles } from '../render/files.ts';
+import type { BuildReport } from '../report.ts';
+import { countsOf, diffSnapshots, isEmpty } from './diff.ts';
+import { siteHistory, siteSnapshot } from './site.ts';
+import { modelSnapshot, type Snapshot } from './snapshot.ts';
+import type { RenderContext } from '../render/context.ts';
+import { loadSnapshot, pruneSnapshots, saveSnapshot, type StoredSnapshot } from './store.ts';
+
+/** What the stage keeps with the site (in its manifest) for the next build. */
+export interface ChangeRecords {
+  /** The site's snapshot. */
+  snapshot: string;
+  /** The snapshot its truth version's change list is computed from (null on a first build). */
+  base: string | null;
+}
+
+export interface ChangesOptions {
+  /** The output folder: its build records hold the previous snapshot. */
+  out: string;
+  /** A site this builder published, compared with instead of the previous build (--since). */
+  since?: string;
+  /** meta.json's date of this version; null when it gives none. */
+  date: number | null;
+  /** The records the published site's build returned; anything else counts as none. */
+  kept: unknown;
+}
+
+/** The site compared with: its snapshot, its base (see ChangeRecords) and the folder holding its change lists. */
+interface Previous {
+  current: StoredSnapshot;
+  base: StoredSnapshot | null;
+  folder: string;
+}
+
+const isRecords = (kept: unknown): kept is ChangeRecords => {
+  const records = kept as ChangeRecords | null;
+  return typeof records?.snapshot === 'string' && (records.base === null || typeof records.base === 'string');
+};
+
+function previousSite(options: ChangesOptions, store: string, report: BuildReport): Previous | null {
+  const folderSite = (folder: string, label: string): Previous => ({ current: { snapshot: siteSnapshot(folder, label), name: null }, base: null, folder });
+  if (options.since !== undefined) return folderSite(path.resolve(options.since), `--since ${options.since}`);
+  const kept = isRecords(options.kept) ? options.kept : null;
+  const current = kept && loadSnapshot(store, kept.snapshot);
+  if (current) return { current, base: kept.base === null ? null : loadSnapshot(store, kept.base), folder: options.out };
+  // A site published without records (an older builder, or a deleted .cache): read it back.
+  if (!fs.existsSync(path.join(options.out, endpoints.info.file()))) return null;
+  try {
+    return folderSite(options.out, options.out);
+  } catch (error) {
+    report.warn(`the previous site cannot be compared with (${(error as Error).message}): no change list this build`);
+    return null;
+  }
+}
+
+/** The change lists, newest first, with changes.json (the newest) and the index. */
+function emitHistory(files: SiteFiles, lists: ChangeListJson[]): void {
+  for (const list of lists) emit(files, endpoints.changes, [list.to.truth_version], list);
+  if (lists.length) emit(files, endpoints.latestChanges, [], lists[0]);
+  emit(files, endpoints.changeIndex, [], {
+    changes: lists.map((list) => ({
+      truth_version: list.to.truth_version, from_truth_version: list.from.truth_version, date: list.to.date, counts: countsOf(list),
+    })),
+  });
+}
+
+/**
+ * The change lists after this build, newest first: the previous site's, and when the data
+ * changed, this truth version's list (replacing an older one of the same version).
+ */
+function nextHistory(previous: Previous, current: Snapshot, report: BuildReport): { lists: ChangeListJson[]; base: StoredSnapshot } {
+  const version = current.version.truth_version;
+  // A rebuild of the same version (a key arrived) compares with the base of that version's list.
+  const base = previous.current.snapshot.version.truth_version === version ? previous.base ?? previous.current : previous.current;
+  const update = diffSnapshots(previous.current.snapshot, current);
+  report.update = countsOf(update);
+  const carried = [...siteHistory(previous.folder, report).values()];
+  if (isEmpty(report.update)) return { lists: carried, base };
+  const list = base === previous.current ? update : diffSnapshots(base.snapshot, current);
+  const others = carried.filter((l) => l.to.truth_version !== version);
+  return { lists: isEmpty(countsOf(list)) ? others : [list, ...others], base };
+}
+
+/**
+ * Publishes the change lists of `model`'s site into `files`, records in
+ * the report what this build changed, and returns the records to keep with the new site.
+ */
+export function publishChanges(context: RenderContext, files: SiteFiles, options: ChangesOptions, report: BuildReport): ChangeRecords {
+  const store = publishLayout(options.out).snapshots;
+  const previous = previousSite(options, store, report);
+  const current: StoredSnapshot = { snapshot: modelSnapshot(context, options.date), name: null };
+  const { lists, base } = previous ? nextHistory(previous, current.snapshot, report) : { lists: [], base: null };
+  emitHistory(files, lists);
+  const kept = isRecords(options.kept) ? options.kept : null;
+  pruneSnapshots(store, [kept?.snapshot, kept?.base]);
+  // Unchanged data keeps the previous snapshot's file (not serialized and hashed again).
+  const unchanged = previous && isEmpty(report.update!) && isDeepStrictEqual(previous.current.snapshot.version, current.snapshot.version);
+  return { snapshot: saveSnapshot(store, unchanged ? previous.current : current), base: base && saveSnapshot(store, base) };
+}
