@@ -8,6 +8,9 @@ export const API_MAJOR = 1;
 /** Bumped whenever a published shape changes in a backward-compatible way. */
 export const API_REVISION = 2;
 
+/** Rarity ids with their names, lowest first in game order: SSR (5) ranks between SR (3) and UR (4). */
+export const RARITIES: readonly (readonly [id: number, name: string])[] = [[1, 'N'], [2, 'R'], [3, 'SR'], [5, 'SSR'], [4, 'UR']];
+
 /** Published pictures (SPEC section 5): every picture exists as .png and as .webp. */
 export type ImageFormat = 'png' | 'webp';
 export const IMAGE_FORMATS: readonly ImageFormat[] = ['png', 'webp'];

@@ -4,7 +4,8 @@
 
 export const config = JSON.parse(document.getElementById('site-config').textContent);
 
-export const RARITIES = [[1, 'N'], [2, 'R'], [3, 'SR'], [5, 'SSR'], [4, 'UR']];
+/** Rarity ids and names in game order (format.ts RARITIES, through the build's config). */
+export const RARITIES = config.rarities;
 export const ATTRIBUTES = [[1, 'Smile'], [2, 'Pure'], [3, 'Cool'], [5, 'All']];
 export const rarityName = new Map(RARITIES);
 export const attributeName = new Map(ATTRIBUTES);

@@ -1,7 +1,7 @@
 /** public/index.html with its script and style: the card browser (sources in generator/page/). */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { imagePaths, type ImageFormat } from '../format.ts';
+import { RARITIES, imagePaths, type ImageFormat } from '../format.ts';
 import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint } from '../contract/endpoints.ts';
 import type { SiteFiles } from './files.ts';
 
@@ -28,6 +28,7 @@ const PAGE_FILES = ['app.js', 'dom.js', 'views.js', 'words.js', 'chart.js', 'cha
 /** Call after every JSON file is rendered: the page links the index files among them. */
 export function renderPage(files: SiteFiles): void {
   const config = {
+    rarities: RARITIES,
     info: endpoints.info.file(),
     cardList: endpoints.cardList.file(),
     card: template(endpoints.card.file),

@@ -1,14 +1,13 @@
 /** /api/v1/card/set_list.json and /api/v1/set/<id>.json. */
 import type { Card, CardSet } from '../model/types.ts';
 import { endpoints } from '../contract/endpoints.ts';
+import { RARITIES } from '../format.ts';
 import { emit, type SiteFiles } from './files.ts';
 import type { RenderContext } from './context.ts';
 import type { ImageLinks } from './imageUrls.ts';
 
 const PREVIEW_SIZE = 6;
-/** Rarity ids in game order: SSR (5) ranks between SR (3) and UR (4). */
-const RARITY_RANK: Record<number, number> = { 1: 1, 2: 2, 3: 3, 5: 4, 4: 5 };
-const rank = (card: Card) => RARITY_RANK[card.rarity] ?? 0;
+const rank = (card: Card) => RARITIES.findIndex(([id]) => id === card.rarity);
 
 /**
  * Icons of the set's highest-rarity cards (ties by ordinal); `t` names the idolized icon.
