@@ -256,17 +256,6 @@ describe('POST /api/v1/read_tl', () => {
     await fails('/api/v1/read_tl', 400, /not JSON/, post('nope'));
     await fails('/api/v1/read_tl', 400, /array of strings/, post('[1, 2]'));
   });
-
-  it('answers the CORS preflight', async () => {
-    const response = await get('/api/v1/read_tl', {
-      method: 'OPTIONS',
-      headers: { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
-    });
-    expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
-    expect(response.headers.get('access-control-allow-headers')).toBe('content-type');
-  });
 });
 
 describe('limits on every route', () => {
