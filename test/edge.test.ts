@@ -88,6 +88,12 @@ describe('/api/v1/card/<ordinals>.json', () => {
     expect(ordinals(await ok('/api/v1/card/002,0001.json'))).toEqual([2, 1]);
   });
 
+  it('answers a pair id with leading zeros from the pair\'s file; an unknown one is a 404', async () => {
+    expect(await ok('/api/v1/pair/01.json')).toEqual(await readJson(out, 'api/v1/pair/1.json'));
+    expect(await call('/api/v1/pair/1.json')).toBeNull();
+    await fails('/api/v1/pair/0099.json', 404, /no pair 99/);
+  });
+
   it('is a 400 for a malformed id or no id at all', async () => {
     for (const name of ['1,x', '1,-2', '1,2.5', 'abc', '1234567890']) await fails(`/api/v1/card/${name}.json`, 400, /malformed id/);
     for (const name of [',', ',,']) await fails(`/api/v1/card/${name}.json`, 400, /no id/);

@@ -82,6 +82,15 @@ async function listing(route: Route, type: string): Promise<Response | null> {
   return answer(route, await objectListing(route.site, type));
 }
 
+/** pair/<id>.json: `01` is `1` on every route, so a non-canonical id is answered from the canonical file. */
+async function pairFile(route: Route, name: string): Promise<Response | null> {
+  const id = /^\d{1,9}$/.test(name) ? Number(name) : null;
+  if (id === null || String(id) === name) return hasQuery(route) ? staticWithQuery(route) : null;
+  const text = await route.site.read(endpoints.pair.file(id));
+  if (text === null) throw new HttpError(404, `no pair ${id}`);
+  return answerText(route, text);
+}
+
 async function happening(route: Route, time: string): Promise<Response> {
   const extended = isYes(route.url.searchParams.getAll('extended_time_period_for_events').at(-1) ?? null);
   const body = await happeningAt(route.site, parseInstant(time, route.site), extended);
@@ -96,6 +105,7 @@ const HANDLERS = new Map<Endpoint, Handler>([
   [endpoints.card, (route, { ordinals }) => listedFile(route, 'card', ordinals)],
   [endpoints.accessory, (route, { ids }) => listedFile(route, 'accessory', ids)],
   [endpoints.happening, (route, { time }) => happening(route, time)],
+  [endpoints.pair, (route, { pair_id }) => pairFile(route, pair_id)],
   ...OBJECT_TYPE_NAMES.flatMap((type): [Endpoint, Handler][] => [
     [objectEndpoint[type].object, (route, { ids }) => generic(route, type, ids)],
     [objectEndpoint[type].list, (route) => listing(route, type)],
