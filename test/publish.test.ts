@@ -202,7 +202,7 @@ describe('an interrupted build never breaks the next one', () => {
   it('a build killed while writing leaves the old or the new site whole', async () => {
     const dir = await tempDir();
     const input = path.join(dir, 'input');
-    await writeSampleExport(input, { cards: 2000, accessories: 200, format: 'sqlite', images: false });
+    await writeSampleExport(input, { cards: 800, accessories: 100, format: 'sqlite', images: false });
     const out = path.join(dir, 'public');
     await build({ input: SAMPLE_INPUT, out });
     const old = await snapshot(out);
