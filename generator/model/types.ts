@@ -2,6 +2,7 @@
  * The domain model: what the game export says, resolved and cross-linked, before
  * any response shape is chosen. Renderers turn it into the published JSON.
  */
+import type { CuratedGacha } from '../input/curated.ts';
 
 /** A text in the export's language and in the secondary language (English export, then `*_en`). */
 export interface Text {
@@ -232,14 +233,7 @@ export interface RemovableSkill {
   columns: Record<string, string | number | null>;
 }
 
-/** A curated gacha (input/gachas.json). */
-export interface Gacha {
-  id: string;
+/** A curated gacha (input/gachas.json), its name with a secondary text. */
+export interface Gacha extends Omit<CuratedGacha, 'name'> {
   name: Text;
-  start: number;
-  end: number;
-  ordinals: number[];
-  type: number | null;
-  subtype: number | null;
-  rates: Record<string, number> | null;
 }
