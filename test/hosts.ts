@@ -82,7 +82,7 @@ export async function denoEdge(dir: string, latencyMs = 0): Promise<Host & { sta
   const staticLayer = await netlifyStatic(dir);
   let staticRequests = 0;
   const staticHost = await serveHttp((request) => (staticRequests++, staticLayer(request)), latencyMs);
-  const args = ['run', '--node-modules-dir=manual', '--no-remote', '--no-prompt', '--allow-net=127.0.0.1', 'test/hosts/denoEdge.ts', staticHost.url];
+  const args = ['run', '--no-config', '--no-remote', '--no-npm', '--no-prompt', '--allow-net=127.0.0.1', 'test/hosts/denoEdge.ts', staticHost.url];
   // Deno's module cache beside the build's (git-ignored, never in the temporary folder); no update check.
   const edge = await startProcess(denoBinary(), args, { DENO_DIR: `${ROOT}.cache/deno`, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' })
     .catch(async (error) => {

@@ -29,10 +29,12 @@ function fields(schema: Schema): [string, string, string][] {
 }
 
 const host = (e: Endpoint) => ({ static: 'file', edge: 'edge', 'static+edge': 'file, edge for lists and queries' })[e.host];
-const responseName = (e: Endpoint) => typeOf(e.response as Schema);
+/** Named object schemas with fields: the docs describe them field by field (not the generated per-type envelopes). */
+const isDescribed = (name: string) => components[name]?.type === 'object' && !!components[name].properties && !/_(result|list|pack)$|Pack$/.test(name);
+const described = () => Object.entries<Schema>(components).filter(([name]) => isDescribed(name));
 
-/** Object schemas that have fields, in declaration order: the ones the docs describe field by field. */
-const described = () => Object.entries<Schema>(components).filter(([, s]) => s.type === 'object' && s.properties);
+/** A response by its described schema's name, else its shape in brief (`{result: (Card | null)[]}`). */
+const responseName = (e: Endpoint) => (isDescribed(e.response) ? e.response : typeOf(components[e.response] as Schema));
 
 export function apiMarkdown(): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');

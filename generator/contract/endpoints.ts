@@ -1,17 +1,20 @@
 /**
  * Every published endpoint, declared once: the URL clients call, the file that holds the
- * response (for static ones), its parameters, its response schema and its errors.
- * Renderers publish through these declarations (render/files.ts `emit`, typed by the
- * schema), the edge handler reads the same files, and openapi.json, the API reference
- * page and the README's API section are generated from them.
+ * response (for static ones), its parameters, its response schema (by its name in
+ * schemas.ts RESPONSES) and its errors. Renderers publish through these declarations
+ * (render/files.ts `emit`, typed by the schema), the edge handler routes and reads by
+ * them, and openapi.json, the API reference page and the README's API section are
+ * generated from them. Schemas are imported as types only: this module, which the edge
+ * function loads, needs no package at run time.
  */
-import { Type, type TSchema } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import { PACK_SIZE } from '../format.ts';
-import {
-  AccessoriesResponse, Accessory, AccessoryList, Card, CardBrief, CardList, CardsResponse, CenterSkill, ChangeIndex, ChangeList, Character, GameEvent,
-  Happening, Info, ObjectBrief, ObjectList, ObjectResult, Pack, PairList, ReadTlBody, RemovableSkill, SetList, Skill, TranslationIndex,
-  Translations,
-} from './schemas.ts';
+import type { RESPONSES } from './schemas.ts';
+
+/** The name of a response schema (schemas.ts RESPONSES, openapi.json components). */
+export type ResponseName = keyof typeof RESPONSES;
+/** The JSON a response of that schema holds. */
+export type ResponseOf<N extends ResponseName> = Static<(typeof RESPONSES)[N]>;
 
 /** Query parameters every JSON GET route takes (edge; SPEC 4). */
 export const QUERY_PARAMETERS = {
@@ -29,7 +32,7 @@ export interface PathParameter {
 /** Who answers: a static file, the edge function, or a static file with edge-computed variants (lists, queries). */
 export type Host = 'static' | 'edge' | 'static+edge';
 
-export interface Endpoint<S extends TSchema = TSchema> {
+export interface Endpoint<N extends ResponseName = ResponseName> {
   method: 'get' | 'post';
   /** As clients call it, parameters in braces. */
   route: string;
@@ -37,12 +40,12 @@ export interface Endpoint<S extends TSchema = TSchema> {
   host: Host;
   parameters: PathParameter[];
   query: QueryParameter[];
-  response: S;
+  response: N;
   /** Statuses of `{"error"}` answers. */
   errors: number[];
   /** The published file holding the response, relative to the site root (static and static+edge). */
   file?: (...args: never[]) => string;
-  requestBody?: TSchema;
+  requestBody?: ResponseName;
   /** Not part of the original services' API. */
   extra?: boolean;
 }
@@ -50,22 +53,22 @@ export interface Endpoint<S extends TSchema = TSchema> {
 const SHAPING: QueryParameter[] = ['stubs', 'datetime', 'keys'];
 const ID_LIST = 'decimal ids separated by commas (at most 1,000; empty parts ignored; leading zeros allowed)';
 
-type Declaration<S extends TSchema, F> = Partial<Omit<Endpoint<S>, 'file'>> & Pick<Endpoint<S>, 'route' | 'summary' | 'host' | 'response'> & { file?: F };
+type Declaration<N extends ResponseName, F> = Partial<Omit<Endpoint<N>, 'file'>> & Pick<Endpoint<N>, 'route' | 'summary' | 'host' | 'response'> & { file?: F };
 
 /** An endpoint with defaults filled in; its `file` keeps its own parameter types. */
-function declare<S extends TSchema, F extends ((...args: never[]) => string) | undefined = undefined>(endpoint: Declaration<S, F>): Endpoint<S> & { file: F } {
-  return { method: 'get', parameters: [], query: SHAPING, errors: [], ...endpoint } as Endpoint<S> & { file: F };
+function declare<N extends ResponseName, F extends ((...args: never[]) => string) | undefined = undefined>(endpoint: Declaration<N, F>): Endpoint<N> & { file: F } {
+  return { method: 'get', parameters: [], query: SHAPING, errors: [], ...endpoint } as Endpoint<N> & { file: F };
 }
 
-/** Generic object types (starlight's object API): schema of an object and of its list entry. */
+/** Generic object types (starlight's object API), each with its responses `<type>_result`, `<type>_list` and `<type>_pack`. */
 export const OBJECT_TYPES = {
-  card_t: { object: Card, brief: CardBrief, about: 'a card by internal id (unit_id)' },
-  char_t: { object: Character, brief: ObjectBrief, about: 'a character (unit_type_id)' },
-  skill_t: { object: Skill, brief: ObjectBrief, about: 'a card skill (unit_skill_id)' },
-  leader_skill_t: { object: CenterSkill, brief: ObjectBrief, about: 'a center skill (unit_leader_skill_id)' },
-  accessory_t: { object: Accessory, brief: ObjectBrief, about: 'an accessory (accessory_id)' },
-  event_t: { object: GameEvent, brief: ObjectBrief, about: 'an event (event_id)' },
-  removable_skill_t: { object: RemovableSkill, brief: ObjectBrief, about: 'a School Idol Skill (unit_removable_skill_id)' },
+  card_t: 'a card by internal id (unit_id)',
+  char_t: 'a character (unit_type_id)',
+  skill_t: 'a card skill (unit_skill_id)',
+  leader_skill_t: 'a center skill (unit_leader_skill_id)',
+  accessory_t: 'an accessory (accessory_id)',
+  event_t: 'an event (event_id)',
+  removable_skill_t: 'a School Idol Skill (unit_removable_skill_id)',
 } as const;
 export type ObjectType = keyof typeof OBJECT_TYPES;
 export const OBJECT_TYPE_NAMES = Object.keys(OBJECT_TYPES) as ObjectType[];
@@ -75,37 +78,37 @@ export const isObjectType = (name: string): name is ObjectType => Object.hasOwn(
 export const objectRef = (type: ObjectType, id: number) => `/api/v1/${type}/${id}`;
 
 /** The pack files of one kind (format.ts PACK_SIZE): the data behind its comma lists. */
-function packEndpoint<S extends TSchema>(kind: string, object: S, key: 'id' | 'ordinal') {
+function packEndpoint<N extends ResponseName>(kind: string, response: N, key: 'id' | 'ordinal') {
   return declare({
     route: `/api/v1/pack/${kind}/{block}.json`,
     summary: `The ${kind} objects whose ${key} divided by ${PACK_SIZE} is {block}, keyed by ${key} (the data behind comma lists)`,
     host: 'static',
     parameters: [{ name: 'block', description: `floor(${key} / ${PACK_SIZE})` }],
     query: [],
-    response: Pack(object),
+    response,
     file: (block: number) => `api/v1/pack/${kind}/${block}.json`,
     extra: true,
   });
 }
 
 function objectEndpoints<T extends ObjectType>(type: T) {
-  const { object, brief, about } = OBJECT_TYPES[type];
+  const about = OBJECT_TYPES[type];
   return {
     object: declare({
       route: `/api/v1/${type}/{ids}`,
       summary: `${type}: ${about}; one result entry per id, null when it does not exist`,
       host: 'static+edge',
       parameters: [{ name: 'ids', description: ID_LIST }],
-      response: ObjectResult(object),
+      response: `${type}_result` as const,
       errors: [400],
       file: (id: number) => `api/v1/${type}/${id}.json`,
     }),
-    pack: packEndpoint(type, object, 'id'),
+    pack: packEndpoint(type, `${type}_pack` as const, 'id'),
     list: declare({
       route: `/api/v1/list/${type}`,
       summary: `Brief descriptions of every ${type} object, in id order`,
       host: 'static+edge',
-      response: ObjectList(brief),
+      response: `${type}_list` as const,
       file: () => `api/v1/list/${type}.json`,
     }),
   };
@@ -120,7 +123,7 @@ export const endpoints = {
     route: '/api/v1/info',
     summary: 'Instance information: API version and the version of the game data',
     host: 'static',
-    response: Info,
+    response: 'Info',
     file: () => 'api/v1/info.json',
   }),
   card: declare({
@@ -128,30 +131,30 @@ export const endpoints = {
     summary: 'Cards by album ordinal; a comma list answers several in request order, unknown ordinals left out',
     host: 'static+edge',
     parameters: [{ name: 'ordinals', description: `an ordinal, or ${ID_LIST}` }],
-    response: CardsResponse,
+    response: 'CardsResponse',
     errors: [400, 404],
     file: (ordinal: number) => `api/v1/card/${ordinal}.json`,
   }),
-  cardPack: packEndpoint('card', Card, 'ordinal'),
+  cardPack: packEndpoint('card', 'CardPack', 'ordinal'),
   randomCard: declare({
     route: '/api/v1/card/random.json',
     summary: 'One random card',
     host: 'edge',
-    response: CardsResponse,
+    response: 'CardsResponse',
     errors: [404],
   }),
   cardList: declare({
     route: '/api/v1/card_list.json',
     summary: 'Counts and a short description (stub) of every card, in ordinal order',
     host: 'static',
-    response: CardList,
+    response: 'CardList',
     file: () => 'api/v1/card_list.json',
   }),
   setList: declare({
     route: '/api/v1/card/set_list.json',
     summary: 'Every set (release) with preview icons',
     host: 'static',
-    response: SetList,
+    response: 'SetList',
     file: () => 'api/v1/card/set_list.json',
   }),
   set: declare({
@@ -159,7 +162,7 @@ export const endpoints = {
     summary: 'The cards of a set, in ordinal order',
     host: 'static',
     parameters: [{ name: 'name', description: 'a set id from the set list' }],
-    response: CardsResponse,
+    response: 'CardsResponse',
     errors: [404],
     file: (id: string) => `api/v1/set/${id}.json`,
   }),
@@ -168,7 +171,7 @@ export const endpoints = {
     summary: 'The two cards whose art forms one picture, in position order',
     host: 'static',
     parameters: [{ name: 'pair_id', description: 'a pair id from pair_list.json' }],
-    response: CardsResponse,
+    response: 'CardsResponse',
     errors: [404],
     file: (pair: number) => `api/v1/pair/${pair}.json`,
   }),
@@ -176,7 +179,7 @@ export const endpoints = {
     route: '/api/v1/pair_list.json',
     summary: 'The valid pair ids with their cards',
     host: 'static',
-    response: PairList,
+    response: 'PairList',
     file: () => 'api/v1/pair_list.json',
     extra: true,
   }),
@@ -185,16 +188,16 @@ export const endpoints = {
     summary: 'Accessories by id; a comma list answers several in request order, unknown ids left out',
     host: 'static+edge',
     parameters: [{ name: 'ids', description: `an accessory id, or ${ID_LIST}` }],
-    response: AccessoriesResponse,
+    response: 'AccessoriesResponse',
     errors: [400, 404],
     file: (id: number) => `api/v1/accessory/${id}.json`,
   }),
-  accessoryPack: packEndpoint('accessory', Accessory, 'id'),
+  accessoryPack: packEndpoint('accessory', 'AccessoryPack', 'id'),
   accessoryList: declare({
     route: '/api/v1/accessory_list.json',
     summary: 'Every accessory id with whether it can be used in a live',
     host: 'static',
-    response: AccessoryList,
+    response: 'AccessoryList',
     file: () => 'api/v1/accessory_list.json',
   }),
   happening: declare({
@@ -203,14 +206,14 @@ export const endpoints = {
     host: 'edge',
     parameters: [{ name: 'time', description: '"now" or unix seconds' }],
     query: [...SHAPING, 'extended_time_period_for_events'],
-    response: Happening,
+    response: 'Happening',
     errors: [400],
   }),
   timeline: declare({
     route: '/api/v1/happening.json',
     summary: 'Every event and gacha, newest first (the data behind happening)',
     host: 'static',
-    response: Happening,
+    response: 'Happening',
     file: () => 'api/v1/happening.json',
     extra: true,
   }),
@@ -220,15 +223,15 @@ export const endpoints = {
     summary: 'Crowd translations of the given strings (those that have one)',
     host: 'edge',
     query: [],
-    requestBody: ReadTlBody,
-    response: Translations,
+    requestBody: 'ReadTlBody',
+    response: 'Translations',
     errors: [400, 405, 413],
   }),
   translationIndex: declare({
     route: '/api/v1/tl/index.json',
     summary: 'How many shard files hold the crowd translations (the data behind read_tl)',
     host: 'static',
-    response: TranslationIndex,
+    response: 'TranslationIndex',
     file: () => 'api/v1/tl/index.json',
     extra: true,
   }),
@@ -237,7 +240,7 @@ export const endpoints = {
     summary: 'This contract as an OpenAPI 3.1 document',
     host: 'static',
     query: [],
-    response: Type.Object({ openapi: Type.String(), info: Type.Object({}), paths: Type.Object({}) }),
+    response: 'OpenApi',
     file: () => 'api/v1/openapi.json',
     extra: true,
   }),
@@ -246,7 +249,7 @@ export const endpoints = {
     summary: 'One shard of the crowd translations: the originals whose FNV-1a-32 hash modulo the shard count is {shard}',
     host: 'static',
     parameters: [{ name: 'shard', description: 'a shard number below tl/index.json\'s count' }],
-    response: Translations,
+    response: 'Translations',
     file: (shard: number) => `api/v1/tl/${shard}.json`,
     extra: true,
   }),
@@ -255,7 +258,7 @@ export const endpoints = {
     summary: 'What the latest game update changed (absent until a build has seen an update)',
     host: 'static',
     query: [],
-    response: ChangeList,
+    response: 'ChangeList',
     file: () => 'api/v1/changes.json',
     extra: true,
   }),
@@ -264,7 +267,7 @@ export const endpoints = {
     summary: 'Every published change list with its counts, newest first',
     host: 'static',
     query: [],
-    response: ChangeIndex,
+    response: 'ChangeIndex',
     file: () => 'api/v1/changes/index.json',
     extra: true,
   }),
@@ -274,7 +277,7 @@ export const endpoints = {
     host: 'static',
     parameters: [{ name: 'truth_version', description: 'a truth version from changes/index.json' }],
     query: [],
-    response: ChangeList,
+    response: 'ChangeList',
     errors: [404],
     file: (truthVersion: string) => `api/v1/changes/${truthVersion}.json`,
     extra: true,

@@ -1,5 +1,4 @@
 /** openapi.json (OpenAPI 3.1), derived from the endpoint declarations and their schemas. */
-import type { TSchema } from '@sinclair/typebox';
 import { API_MAJOR, API_REVISION } from '../format.ts';
 import { QUERY_PARAMETERS, allEndpoints, type Endpoint, type QueryParameter } from './endpoints.ts';
 import { components } from './schemas.ts';
@@ -17,7 +16,8 @@ const QUERY_DESCRIPTIONS: Record<QueryParameter, string> = {
 };
 
 const ERROR = { $ref: '#/components/schemas/Error' };
-const json = (schema: TSchema | object) => ({ 'application/json': { schema } });
+const json = (schema: object) => ({ 'application/json': { schema } });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** Parameter names of a route template, in order. */
 const templateNames = (route: string) => [...route.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -30,9 +30,9 @@ function operation(endpoint: Endpoint) {
     summary: endpoint.summary,
     description: `${hosts[endpoint.host]}${endpoint.extra ? ' Beyond the original services.' : ''}`,
     ...(path.length || query.length ? { parameters: [...path, ...query] } : {}),
-    ...(endpoint.requestBody ? { requestBody: { required: true, content: json(endpoint.requestBody) } } : {}),
+    ...(endpoint.requestBody ? { requestBody: { required: true, content: json(ref(endpoint.requestBody)) } } : {}),
     responses: {
-      200: { description: 'OK', content: json(endpoint.response) },
+      200: { description: 'OK', content: json(ref(endpoint.response)) },
       ...Object.fromEntries(endpoint.errors.map((status) => [status, { description: STATUS_TEXT[status], content: json(ERROR) }])),
     },
   };

@@ -385,3 +385,45 @@ export type InfoJson = Static<typeof Info>;
 export type ChangeListJson = Static<typeof ChangeList>;
 export type ChangeIndexJson = Static<typeof ChangeIndex>;
 export type ObjectListJson = { result: (ObjectBriefJson | CardBriefJson)[] };
+
+export const OpenApi = named('OpenApi', Type.Object(
+  { openapi: Str, info: Type.Object({}), paths: Type.Object({}) },
+  { description: 'An OpenAPI 3.1 document (its standard schema applies).' },
+));
+
+/** Registers a schema under `name` and returns it as it is (composites listed among the responses). */
+function register<S extends TSchema>(name: string, schema: S): S {
+  components[name] = schema;
+  return schema;
+}
+
+type ObjectResponses<T extends string, O extends TSchema, B extends TSchema> =
+  Record<`${T}_result`, ReturnType<typeof ObjectResult<O>>> & Record<`${T}_list`, ReturnType<typeof ObjectList<B>>> & Record<`${T}_pack`, PackOf<O>>;
+
+/** The three responses of a generic object type: objects by id, its list, its packs. */
+function objectResponses<T extends string, O extends TSchema, B extends TSchema>(type: T, object: O, brief: B): ObjectResponses<T, O, B> {
+  return {
+    [`${type}_result`]: register(`${type}_result`, ObjectResult(object)),
+    [`${type}_list`]: register(`${type}_list`, ObjectList(brief)),
+    [`${type}_pack`]: register(`${type}_pack`, Pack(object)),
+  } as ObjectResponses<T, O, B>;
+}
+
+/**
+ * Every response schema, by the name endpoints.ts declares it with and openapi.json
+ * publishes it under (components). endpoints.ts imports only their types, so the edge
+ * handler, which reads the endpoint declarations, never loads a schema library.
+ */
+export const RESPONSES = {
+  Info, CardsResponse, CardList, SetList, PairList, AccessoriesResponse, AccessoryList, Happening, Translations, TranslationIndex,
+  ChangeList, ChangeIndex, OpenApi, ReadTlBody,
+  CardPack: register('CardPack', Pack(Card)),
+  AccessoryPack: register('AccessoryPack', Pack(Accessory)),
+  ...objectResponses('card_t', Card, CardBrief),
+  ...objectResponses('char_t', Character, ObjectBrief),
+  ...objectResponses('skill_t', Skill, ObjectBrief),
+  ...objectResponses('leader_skill_t', CenterSkill, ObjectBrief),
+  ...objectResponses('accessory_t', Accessory, ObjectBrief),
+  ...objectResponses('event_t', GameEvent, ObjectBrief),
+  ...objectResponses('removable_skill_t', RemovableSkill, ObjectBrief),
+};

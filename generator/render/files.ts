@@ -1,6 +1,6 @@
 /** Serializing responses into the site's files: compact JSON, shared objects encoded once. */
 import { randomUUID } from 'node:crypto';
-import type { Static, TSchema } from '@sinclair/typebox';
+import type { ResponseName, ResponseOf } from '../contract/endpoints.ts';
 import type { SiteFiles } from '../publish/siteFiles.ts';
 
 export type { SiteFiles };
@@ -59,8 +59,8 @@ export function addJson(files: SiteFiles, path: string, value: unknown): void {
 }
 
 /** Publishes the response of a declared static endpoint: the body is typed by the endpoint's schema. */
-export function emit<S extends TSchema, A extends unknown[]>(
-  files: SiteFiles, endpoint: { response: S; file: (...args: A) => string }, args: A, body: Static<S>,
+export function emit<N extends ResponseName, A extends unknown[]>(
+  files: SiteFiles, endpoint: { response: N; file: (...args: A) => string }, args: A, body: ResponseOf<N>,
 ): void {
   addJson(files, endpoint.file(...args), body);
 }

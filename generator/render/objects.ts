@@ -2,9 +2,8 @@
  * Generic objects: api/v1/<type>/<id>.json as `{"result": [object]}` and the brief
  * listings api/v1/list/<type>.json, for every type of contract/endpoints.ts OBJECT_TYPES.
  */
-import type { Static } from '@sinclair/typebox';
 import type { Card, Character, GameEvent, MemberTag, RemovableSkill, Text } from '../model/types.ts';
-import { OBJECT_TYPES, objectEndpoint, objectRef, type ObjectType } from '../contract/endpoints.ts';
+import { objectEndpoint, objectRef, type ObjectType, type ResponseOf } from '../contract/endpoints.ts';
 import type { CardBriefJson, CharacterJson, EventJson, RemovableSkillJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
 import { emitPacks } from './packs.ts';
@@ -13,8 +12,8 @@ import type { RenderContext } from './context.ts';
 import { renderAccessory } from './accessories.ts';
 import { renderEvent } from './happening.ts';
 
-type ObjectOf<T extends ObjectType> = Static<(typeof OBJECT_TYPES)[T]['object']>;
-type BriefOf<T extends ObjectType> = Omit<Static<(typeof OBJECT_TYPES)[T]['brief']>, 'ref'>;
+type ObjectOf<T extends ObjectType> = NonNullable<ResponseOf<`${T}_result`>['result'][number]>;
+type BriefOf<T extends ObjectType> = Omit<ResponseOf<`${T}_list`>['result'][number], 'ref'>;
 
 /** How one type is published: its objects by id, and the brief entry of each. */
 interface ObjectSource<T extends ObjectType, I extends { id: number }> {
@@ -66,9 +65,10 @@ function publish<T extends ObjectType, I extends { id: number }>(files: SiteFile
   const { object, pack, list } = objectEndpoint[type];
   const items = [...source.items].sort((a, b) => a.id - b.id);
   const rendered = items.map((item) => [item.id, source.render(item)] as const);
-  for (const [id, json] of rendered) emit(files, object, [id], { result: [json] });
-  emitPacks(files, pack, rendered);
-  emit(files, list, [], { result: items.map((item) => ({ ...source.brief(item), ref: objectRef(type, item.id) })) });
+  // TypeScript cannot relate `${T}_result` to ObjectOf<T> for a generic T; ObjectSource<T> checks each caller's renderer.
+  for (const [id, json] of rendered) emit(files, object, [id], { result: [json] } as ResponseOf<`${T}_result`>);
+  emitPacks(files, pack, rendered as [number, ResponseOf<`${T}_pack`>['objects'][string]][]);
+  emit(files, list, [], { result: items.map((item) => ({ ...source.brief(item), ref: objectRef(type, item.id) })) } as ResponseOf<`${T}_list`>);
 }
 
 export function renderObjects(context: RenderContext, files: SiteFiles): void {

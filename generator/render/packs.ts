@@ -4,9 +4,8 @@
  * locate each object's JSON text in the file's text, so the edge slices the objects a
  * request names out of a pack without parsing any of them.
  */
-import type { Static, TSchema } from '@sinclair/typebox';
 import { packOf } from '../format.ts';
-import type { PackOf } from '../contract/schemas.ts';
+import type { ResponseName, ResponseOf } from '../contract/endpoints.ts';
 import { jsonText, type SiteFiles } from './files.ts';
 
 /** The text of one pack: objects in id order, then their offsets (in UTF-16 units of the text). */
@@ -22,12 +21,16 @@ function packText(entries: (readonly [number, unknown])[]): string {
   return `${text}},"offsets":${JSON.stringify(offsets)}}`;
 }
 
-export function emitPacks<S extends TSchema>(
+/** Names of pack responses; an object of one is `PackObject<N>`. */
+type PackName = Extract<ResponseName, 'CardPack' | 'AccessoryPack' | `${string}_pack`>;
+type PackObject<N extends PackName> = ResponseOf<N>['objects'][string];
+
+export function emitPacks<N extends PackName>(
   files: SiteFiles,
-  endpoint: { response: PackOf<S>; file: (block: number) => string },
-  entries: Iterable<readonly [id: number, object: Static<S>]>,
+  endpoint: { response: N; file: (block: number) => string },
+  entries: Iterable<readonly [id: number, object: PackObject<N>]>,
 ): void {
-  const packs = new Map<number, (readonly [number, Static<S>])[]>();
+  const packs = new Map<number, (readonly [number, PackObject<N>])[]>();
   for (const entry of entries) {
     const block = packOf(entry[0]);
     packs.get(block)?.push(entry) ?? packs.set(block, [entry]);
