@@ -48,8 +48,11 @@ describe('index.html with 4,000 cards', () => {
     expect(first).toBeGreaterThan(0);
     expect(first).toBeLessThan(200);
     await page.click('#cards .more');
-    expect(await rendered()).toBe(first * 2);
-    expect(await page.locator('#cards .more').textContent()).toBe(`Show more (${list.stubs.length - first * 2} left)`);
+    // The button also presses itself when it scrolls into view, so one click shows one page or more.
+    const after = await rendered();
+    expect(after).toBeGreaterThan(first);
+    expect(after % first).toBe(0);
+    expect(await page.locator('#cards .more').textContent()).toBe(`Show more (${list.stubs.length - after} left)`);
   });
 
   it('filters and searches over every card, not only the rendered ones', async () => {
