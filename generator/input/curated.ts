@@ -69,8 +69,8 @@ export const CURATED = {
   meta: Type.Object({
     // It names the file api/v1/changes/<truth_version>.json beside changes/index.json.
     truth_version: Type.Optional(Type.String({
-      pattern: '^(?!index$)[A-Za-z0-9][A-Za-z0-9._-]{0,127}$',
-      description: '1-128 letters, digits, ".", "_" or "-", starting with a letter or digit, not "index"',
+      pattern: '^(?!index$)(?!\\.)[^/\\\\\\u0000-\\u001f]{1,128}$',
+      description: '1-128 characters that can name a file: no "/", "\\" or control characters, not starting with ".", not "index"',
     })),
     date: Type.Optional(Type.Union([DateValue, Type.Null()])),
     region: Type.Optional(Type.Union([Type.String(), Type.Null()])),
