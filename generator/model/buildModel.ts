@@ -73,15 +73,15 @@ export function buildModel(game: GameExport, report: BuildReport): Model {
   const centerSkills = buildCenterSkills(game.unit, english, tags);
   const cards = uniqueOrdinals(buildCards(game.unit, english, { skills, centerSkills, characters }, report), report);
   const events = buildEvents(game.events, {
-    offsetMinutes: game.meta.timezoneOffset, english: new EnglishTexts(game.englishEvents), translations: game.translations,
+    offsetMinutes: game.meta.timezoneOffset, english: new EnglishTexts(game.englishEvents, game.translations),
   }, report);
   linkEventRewards(game.events, events, cards, report);
   assignReleaseDates(cards, game.releaseDates);
   const sets = buildSets(game.unit, english, game.sets, cards, report);
   const pairs = buildPairs(game.unit, cards, report);
   const accessories = buildAccessories(game.unit, english, { tags, characters, cards }, report);
-  const removableSkills = buildRemovableSkills(game.unit, english, game.translations);
-  const gachas = buildGachas(game.gachas, game.translations);
+  const removableSkills = buildRemovableSkills(game.unit, english);
+  const gachas = buildGachas(game.gachas, english);
   return {
     truthVersion: game.meta.truthVersion ?? game.inputHash, tags, characters, skills, centerSkills, cards, sets, pairs, accessories,
     removableSkills, events, gachas, translations: game.translations,

@@ -8,24 +8,19 @@ import type { CuratedGacha } from '../input/curated.ts';
 import { toUnixSeconds } from '../input/time.ts';
 import type { BuildReport } from '../report.ts';
 import type { EnglishTexts } from './english.ts';
-import type { Gacha, GameEvent, Text } from './types.ts';
-import { num, numOrNull, text } from './values.ts';
+import type { Gacha, GameEvent } from './types.ts';
+import { num, numOrNull } from './values.ts';
 
 const byStart = <T extends { start: number }>(a: T, b: T) => a.start - b.start;
 
-function translated(name: string, translations: Map<string, string>): Text {
-  return text(name, translations.get(name));
-}
-
-/** How event_m rows are read: the export's time zone and where secondary names come from. */
+/** How event_m rows are read: the export's time zone and the English export's event texts (with the crowd translations). */
 export interface EventSources {
   offsetMinutes: number;
   english: EnglishTexts;
-  translations: Map<string, string>;
 }
 
 /** One event_m row, or null (with a warning naming the row) when its start or end is unreadable. */
-function readEvent(row: DbRow, { offsetMinutes, english, translations }: EventSources, report: BuildReport): GameEvent | null {
+function readEvent(row: DbRow, { offsetMinutes, english }: EventSources, report: BuildReport): GameEvent | null {
   const id = num(row.event_id);
   const start = toUnixSeconds(row.start_date, offsetMinutes);
   const end = toUnixSeconds(row.end_date, offsetMinutes);
@@ -36,7 +31,7 @@ function readEvent(row: DbRow, { offsetMinutes, english, translations }: EventSo
   const name = typeof row.name === 'string' ? row.name : '';
   return {
     id,
-    name: text(name, english.get('event_m', 'event_id', id), translations.get(name)),
+    name: english.text(name, english.get('event_m', 'event_id', id)),
     type: numOrNull(row.event_category_id),
     start,
     end,
@@ -59,8 +54,8 @@ export function buildEvents(db: MasterDb | null, sources: EventSources, report: 
 }
 
 /** Gachas in start order (then id). */
-export function buildGachas(curated: CuratedGacha[], translations: Map<string, string>): Gacha[] {
+export function buildGachas(curated: CuratedGacha[], texts: EnglishTexts): Gacha[] {
   return curated
-    .map((g) => ({ ...g, name: translated(g.name, translations) }))
+    .map((g) => ({ ...g, name: texts.text(g.name) }))
     .sort((a, b) => byStart(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -2,7 +2,7 @@
 import type { MasterDb, DbRow } from '../input/masterDb.ts';
 import type { EnglishTexts } from './english.ts';
 import type { RemovableSkill, Text } from './types.ts';
-import { num, text } from './values.ts';
+import { num } from './values.ts';
 
 const TABLE = 'unit_removable_skill_m';
 
@@ -15,19 +15,17 @@ const NOT_COLUMNS = new Set([
 const cell = (value: unknown): string | number | null => (typeof value === 'string' || typeof value === 'number' ? value : null);
 
 /** `column` (name or description) with its secondary: English export, `<column>_en`, crowd translation. */
-function localized(row: DbRow, column: string, english: EnglishTexts, translations: Map<string, string>): Text {
-  const original = row[column];
-  const translation = typeof original === 'string' ? translations.get(original) : undefined;
-  return text(original, english.get(TABLE, 'unit_removable_skill_id', num(row.unit_removable_skill_id), column), row[`${column}_en`], translation);
+function localized(row: DbRow, column: string, english: EnglishTexts): Text {
+  return english.text(row[column], english.get(TABLE, 'unit_removable_skill_id', num(row.unit_removable_skill_id), column), row[`${column}_en`]);
 }
 
 /** In id order; none when the export lacks the table. */
-export function buildRemovableSkills(db: MasterDb, english: EnglishTexts, translations: Map<string, string>): RemovableSkill[] {
+export function buildRemovableSkills(db: MasterDb, english: EnglishTexts): RemovableSkill[] {
   return db.rows(TABLE)
     .map((row) => ({
       id: num(row.unit_removable_skill_id),
-      name: localized(row, 'name', english, translations),
-      description: typeof row.description === 'string' ? localized(row, 'description', english, translations) : null,
+      name: localized(row, 'name', english),
+      description: typeof row.description === 'string' ? localized(row, 'description', english) : null,
       columns: Object.fromEntries(Object.entries(row).filter(([column]) => !NOT_COLUMNS.has(column)).map(([column, value]) => [column, cell(value)])),
     }))
     .sort((a, b) => a.id - b.id);
