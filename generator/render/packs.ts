@@ -5,6 +5,7 @@
  * request names out of a pack without parsing any of them.
  */
 import { packOf } from '../format.ts';
+import { groupBy } from '../model/values.ts';
 import type { ResponseName, ResponseOf } from '../contract/endpoints.ts';
 import { jsonText, type SiteFiles } from './files.ts';
 
@@ -30,10 +31,7 @@ export function emitPacks<N extends PackName>(
   endpoint: { response: N; file: (block: number) => string },
   entries: Iterable<readonly [id: number, object: PackObject<N>]>,
 ): void {
-  const packs = new Map<number, (readonly [number, PackObject<N>])[]>();
-  for (const entry of entries) {
-    const block = packOf(entry[0]);
-    packs.get(block)?.push(entry) ?? packs.set(block, [entry]);
+  for (const [block, pack] of groupBy([...entries], ([id]) => packOf(id))) {
+    files.set(endpoint.file(block), Buffer.from(packText(pack.sort((a, b) => a[0] - b[0]))));
   }
-  for (const [block, pack] of packs) files.set(endpoint.file(block), Buffer.from(packText(pack.sort((a, b) => a[0] - b[0]))));
 }
