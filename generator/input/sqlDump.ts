@@ -207,14 +207,20 @@ function value(r: Reader): SqlParameter {
   return r.fail(`values must be literals, found "${token.text}"`);
 }
 
-function call(fn: string, r: Reader): string {
+/** `(value, value, ...)`: the arguments of a call, or one row of VALUES. */
+function values(r: Reader): SqlParameter[] {
   r.expect('(');
-  const args: SqlParameter[] = [value(r)];
+  const list: SqlParameter[] = [value(r)];
   while (r.peek()?.text === ',') {
     r.next();
-    args.push(value(r));
+    list.push(value(r));
   }
   r.expect(')');
+  return list;
+}
+
+function call(fn: string, r: Reader): string {
+  const args = values(r);
   const text = (i: number) => (typeof args[i] === 'string' ? (args[i] as string) : r.fail(`${fn.toLowerCase()}: argument ${i + 1} must be text`));
   if (fn === 'CHAR') {
     if (!args.every((a) => typeof a === 'bigint' && a >= 0n && a <= 0x10ffffn)) r.fail('char: arguments must be code points');
@@ -243,13 +249,7 @@ function insert(db: Database.Database, r: Reader, prepared: Map<string, Database
   }
   if (!r.accept('VALUES')) r.fail(`INSERT INTO ${table}: only VALUES of literals are allowed`);
   do {
-    r.expect('(');
-    const row: SqlParameter[] = [value(r)];
-    while (r.peek()?.text === ',') {
-      r.next();
-      row.push(value(r));
-    }
-    r.expect(')');
+    const row = values(r);
     if (bookkeeping) continue;
     const sql = `INSERT INTO ${quote(table)} ${columns} VALUES (${row.map(() => '?').join(', ')})`;
     let statement = prepared.get(sql);
