@@ -32,19 +32,14 @@ export async function buildInto(input: string) {
  * rule tests that only look at the JSON. `json(rel)` is a rendered file parsed (`files.has(rel)` says whether one is).
  */
 export function renderInMemory(input: string) {
-  const report = new BuildReport();
-  const game = readExport(input, report, inputDigest(input));
-  try {
-    const files = renderSite(renderContext(buildModel(game, report), new Set()));
-    const json = <T = any>(rel: string): T => {
-      const bytes = files.get(rel);
-      if (!bytes) throw new Error(`${rel} was not rendered`);
-      return JSON.parse(bytes.toString('utf8')) as T;
-    };
-    return { files, report, json };
-  } finally {
-    closeExport(game);
-  }
+  const { model, report } = modelAt(input);
+  const files = renderSite(renderContext(model, new Set()));
+  const json = <T = any>(rel: string): T => {
+    const bytes = files.get(rel);
+    if (!bytes) throw new Error(`${rel} was not rendered`);
+    return JSON.parse(bytes.toString('utf8')) as T;
+  };
+  return { files, report, json };
 }
 
 /** The shipped sample, built once per run (test/globalSetup.ts): read it, never change it. */
@@ -76,7 +71,7 @@ export async function writeDb(dir: string, rel: string, tables: TableDump[]): Pr
 /** Reads an export folder and builds its model, as the build's read and model stages do. */
 export function modelAt(input: string): { model: Model; report: BuildReport } {
   const report = new BuildReport();
-  const game = readExport(input, report, '0'.repeat(64));
+  const game = readExport(input, report, inputDigest(input));
   try {
     return { model: buildModel(game, report), report };
   } finally {
