@@ -8,7 +8,7 @@ import type { BuildReport } from '../report.ts';
 import { isJsonObject, snapshotOf, type Snapshot, type SiteReader } from './snapshot.ts';
 
 /** Reads published files of the folder `dir`; `label` names the site in errors (`--since <dir>`). */
-export function folderReader(dir: string, label: string): SiteReader {
+function folderReader(dir: string, label: string): SiteReader {
   return (rel) => {
     const file = path.join(dir, rel);
     let text: string;

@@ -284,8 +284,6 @@ export const endpoints = {
   }),
 };
 
-export type EndpointName = keyof typeof endpoints;
-
 /** Every endpoint in documentation order: the named ones, then each generic object type's routes. */
 export function allEndpoints(): Endpoint[] {
   const objects = OBJECT_TYPE_NAMES.flatMap((type) => Object.values(objectEndpoint[type]));

@@ -4,7 +4,7 @@ import { openApiDocument } from '../contract/openapi.ts';
 import { apiReferenceHtml } from '../contract/docs.ts';
 import { emit, type SiteFiles } from './files.ts';
 
-export const API_REFERENCE_PAGE = 'api.html';
+const API_REFERENCE_PAGE = 'api.html';
 
 export function renderContract(files: SiteFiles): void {
   emit(files, endpoints.openapi, [], openApiDocument());
