@@ -60,7 +60,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       const context = renderContext(model, images.published);
       await report.stage('render', () => renderSite(context, files));
       for (const [rel, bytes] of images.files) files.set(rel, bytes);
-      const changeOptions = { out, since: options.since, date: game.meta.date, kept: session.kept };
+      const changeOptions = { out, store: session.layout.snapshots, since: options.since, date: game.meta.date, kept: session.kept };
       const kept = await report.stage('changes', () => publishChanges(context, files, changeOptions, report));
       report.countFiles(files.keys());
       await report.stage('write', () => session.publish(files, kept));

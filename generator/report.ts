@@ -2,6 +2,7 @@
 
 import { NOT_FOUND_FILE, endpointName, endpointOfFile } from './contract/endpoints.ts';
 import { StageError } from './errors.ts';
+import type { Counts } from './changes/diff.ts';
 
 /**
  * What a published file counts for: its endpoint's name ("card", "card_list",
@@ -39,7 +40,7 @@ export class BuildReport {
   /** The input and generator were unchanged and the output intact, so nothing ran. */
   upToDate = false;
   /** What this build changed in the data, per changelog type (generator/changes/); null when nothing was compared (a first build). */
-  update: Record<string, { added: number; removed: number; changed: number }> | null = null;
+  update: Partial<Counts> | null = null;
   private current = '';
 
   constructor(private readonly listener: ProgressListener | null = null) {}

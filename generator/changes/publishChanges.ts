@@ -11,10 +11,9 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { endpoints } from '../contract/endpoints.ts';
 import type { ChangeListJson } from '../contract/schemas.ts';
-import { publishLayout } from '../publish/layout.ts';
 import { emit, type SiteFiles } from '../render/files.ts';
 import type { BuildReport } from '../report.ts';
-import { countsOf, diffSnapshots, isEmpty } from './diff.ts';
+import { countsOf, diffSnapshots, isEmpty, type Counts } from './diff.ts';
 import { siteHistory, siteSnapshot } from './site.ts';
 import { modelSnapshot, type Snapshot } from './snapshot.ts';
 import type { RenderContext } from '../render/context.ts';
@@ -29,8 +28,10 @@ export interface ChangeRecords {
 }
 
 export interface ChangesOptions {
-  /** The output folder: its build records hold the previous snapshot. */
+  /** The output folder: read back when its build records hold no snapshot. */
   out: string;
+  /** Where the build records keep snapshots (publish/layout.ts `snapshots`). */
+  store: string;
   /** A site this builder published, compared with instead of the previous build (--since). */
   since?: string;
   /** meta.json's date of this version; null when it gives none. */
@@ -51,10 +52,10 @@ const isRecords = (kept: unknown): kept is ChangeRecords => {
   return typeof records?.snapshot === 'string' && (records.base === null || typeof records.base === 'string');
 };
 
-function previousSite(options: ChangesOptions, store: string, report: BuildReport): Previous | null {
+function previousSite(options: ChangesOptions, kept: ChangeRecords | null, report: BuildReport): Previous | null {
+  const { store } = options;
   const folderSite = (folder: string, label: string): Previous => ({ current: { snapshot: siteSnapshot(folder, label), name: null }, base: null, folder });
   if (options.since !== undefined) return folderSite(path.resolve(options.since), `--since ${options.since}`);
-  const kept = isRecords(options.kept) ? options.kept : null;
   const current = kept && loadSnapshot(store, kept.snapshot);
   if (current) return { current, base: kept.base === null ? null : loadSnapshot(store, kept.base), folder: options.out };
   // A site published without records (an older builder, or a deleted .cache): read it back.
@@ -82,17 +83,17 @@ function emitHistory(files: SiteFiles, lists: ChangeListJson[]): void {
  * The change lists after this build, newest first: the previous site's, and when the data
  * changed, this truth version's list (replacing an older one of the same version).
  */
-function nextHistory(previous: Previous, current: Snapshot, report: BuildReport): { lists: ChangeListJson[]; base: StoredSnapshot } {
+function nextHistory(previous: Previous, current: Snapshot, report: BuildReport): { lists: ChangeListJson[]; base: StoredSnapshot; update: Counts } {
   const version = current.version.truth_version;
   // A rebuild of the same version (a key arrived) compares with the base of that version's list.
   const base = previous.current.snapshot.version.truth_version === version ? previous.base ?? previous.current : previous.current;
-  const update = diffSnapshots(previous.current.snapshot, current);
-  report.update = countsOf(update);
+  const diff = diffSnapshots(previous.current.snapshot, current);
+  const update = countsOf(diff);
   const carried = [...siteHistory(previous.folder, report).values()];
-  if (isEmpty(report.update)) return { lists: carried, base };
-  const list = base === previous.current ? update : diffSnapshots(base.snapshot, current);
+  if (isEmpty(update)) return { lists: carried, base, update };
+  const list = base === previous.current ? diff : diffSnapshots(base.snapshot, current);
   const others = carried.filter((l) => l.to.truth_version !== version);
-  return { lists: isEmpty(countsOf(list)) ? others : [list, ...others], base };
+  return { lists: isEmpty(countsOf(list)) ? others : [list, ...others], base, update };
 }
 
 /**
@@ -100,14 +101,15 @@ function nextHistory(previous: Previous, current: Snapshot, report: BuildReport)
  * the report what this build changed, and returns the records to keep with the new site.
  */
 export function publishChanges(context: RenderContext, files: SiteFiles, options: ChangesOptions, report: BuildReport): ChangeRecords {
-  const store = publishLayout(options.out).snapshots;
-  const previous = previousSite(options, store, report);
-  const current: StoredSnapshot = { snapshot: modelSnapshot(context, options.date), name: null };
-  const { lists, base } = previous ? nextHistory(previous, current.snapshot, report) : { lists: [], base: null };
-  emitHistory(files, lists);
+  const { store } = options;
   const kept = isRecords(options.kept) ? options.kept : null;
+  const previous = previousSite(options, kept, report);
+  const current: StoredSnapshot = { snapshot: modelSnapshot(context, options.date), name: null };
+  const { lists, base, update } = previous ? nextHistory(previous, current.snapshot, report) : { lists: [], base: null, update: null };
+  report.update = update;
+  emitHistory(files, lists);
   pruneSnapshots(store, [kept?.snapshot, kept?.base]);
   // Unchanged data keeps the previous snapshot's file (not serialized and hashed again).
-  const unchanged = previous && isEmpty(report.update!) && isDeepStrictEqual(previous.current.snapshot.version, current.snapshot.version);
+  const unchanged = previous && isEmpty(update!) && isDeepStrictEqual(previous.current.snapshot.version, current.snapshot.version);
   return { snapshot: saveSnapshot(store, unchanged ? previous.current : current), base: base && saveSnapshot(store, base) };
 }
