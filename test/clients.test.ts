@@ -76,6 +76,8 @@ describe('a team simulator', () => {
     const { cards } = await getJson(`api/v1/card/${ordinals.join(',')}.json`);
     const { stubs } = await getJson('api/v1/card_list.json');
     expect(cards.map((c: any) => c.ordinal)).toEqual(stubs.map((s: any) => s.ordinal));
+    // The checks below that depend on a skill or center skill must meet some.
+    expect(cards.filter((c: any) => c.skill && c.center_skill).length).toBeGreaterThan(5);
     for (const card of cards) {
       const at = `card ${card.ordinal}`;
       expect([card.type_id, card.affiliation, card.year, card.sub_affiliation, card.hp_base, card.attribute].every(isInt), at).toBe(true);
@@ -137,6 +139,7 @@ describe('starlight-style object clients', () => {
       expect(typeof e.name === 'string' && [e.start_date, e.end_date, e.type].every(isInt), `event ${e.id}`).toBe(true);
       expect(e.result_end_date === null || isInt(e.result_end_date)).toBe(true);
     }
+    expect(gachas.length).toBeGreaterThan(0);
     for (const g of gachas) expect(['type', 'subtype', 'rates', 'start_date', 'end_date'].every((k) => k in g)).toBe(true);
   });
 
