@@ -37,6 +37,10 @@ const SEED = {
     extra_apply_type_name_en: 'string', extra_apply_type: 'integer', extra_effect: 'integer', extra_percent: 'integer',
   },
   stub: { id: 'integer', ordinal: 'integer', char_name: 'string', is_transform_disabled: 'flag', is_pre_transformed: 'flag', rarity: 'integer' },
+  counts: { n_count: 'integer', t_count: 'integer', lm_count: 'integer', km_count: 'integer' },
+  set: { id: 'string', preview: 'array', display_name: 'string' },
+  accessoryListEntry: { id: 'integer', is_valid: 'boolean' },
+  info: { api_major: 'integer', api_revision: 'integer', truth_version: 'string' },
   accessory: {
     id: 'integer', rarity: 'integer', name: 'string', name_en: 'string', level_max: 'integer', icon_name: 'string',
     trigger_type: 'null|integer', effect_type: 'integer', effect_targets: 'null|array', effect_target_name: 'null|string',
@@ -82,7 +86,7 @@ async function validateSite(out: string): Promise<{ checked: number; failures: s
   return { checked: files.length, failures, byRoute };
 }
 
-function seedFailures(cards: Json[], stubs: Json[], accessories: Json[]): string[] {
+function seedFailures({ cards, stubs, accessories, lists }: Awaited<ReturnType<typeof publishedObjects>>): string[] {
   const failures: string[] = [];
   const check = (what: string, object: Json, table: Record<string, string>) => {
     const bad = seedMismatches(object, table);
@@ -95,14 +99,27 @@ function seedFailures(cards: Json[], stubs: Json[], accessories: Json[]): string
     check(`card ${c.ordinal} extra_data`, c.extra_data, { release_date: 'integer|null', release_date_is_dirty: 'flag' });
   }
   for (const s of stubs) check(`stub ${s.ordinal}`, s, SEED.stub);
-  for (const a of accessories) check(`accessory ${a.id}`, a, SEED.accessory);
+  for (const a of accessories) {
+    check(`accessory ${a.id}`, a, SEED.accessory);
+    if (a.unit_stub) check(`accessory ${a.id} unit_stub`, a.unit_stub, SEED.stub);
+  }
+  check('card_list.json counts', lists.cardList.counts, SEED.counts);
+  for (const set of lists.setList.sets) check(`set ${set.id}`, set, SEED.set);
+  for (const a of lists.accessoryList.accessories) check(`accessory_list.json ${a.id}`, a, SEED.accessoryListEntry);
+  check('info', lists.info, SEED.info);
   return failures;
 }
 
 async function publishedObjects(out: string) {
   const cards = await Promise.all((await fg('api/v1/card/*.json', { cwd: out, ignore: ['**/set_list.json'] })).map(async (f) => (await readJson(out, f)).cards[0]));
   const accessories = await Promise.all((await fg('api/v1/accessory/*.json', { cwd: out })).map(async (f) => (await readJson(out, f)).accessories[0]));
-  return { cards, stubs: (await readJson(out, 'api/v1/card_list.json')).stubs, accessories };
+  const lists = {
+    cardList: await readJson(out, 'api/v1/card_list.json'),
+    setList: await readJson(out, 'api/v1/card/set_list.json'),
+    accessoryList: await readJson(out, 'api/v1/accessory_list.json'),
+    info: await readJson(out, 'api/v1/info.json'),
+  };
+  return { cards, stubs: lists.cardList.stubs as Json[], accessories, lists };
 }
 
 describe('/api/v1/openapi.json', () => {
@@ -160,8 +177,9 @@ describe('every published file against its schema', () => {
 
   it('holds for the sample: cards, stubs and accessories keep the seed\'s field types', async () => {
     const { out } = await buildSample();
-    const { cards, stubs, accessories } = await publishedObjects(out);
-    expect(seedFailures(cards, stubs, accessories)).toEqual([]);
+    const published = await publishedObjects(out);
+    expect(seedFailures(published)).toEqual([]);
+    const { cards } = published;
     expect(cards.length).toBeGreaterThan(30);
   });
 
@@ -183,9 +201,9 @@ describe('every published file against its schema', () => {
     });
 
     it('keeps the seed\'s field types on every card, stub and accessory', async () => {
-      const { cards, stubs, accessories } = await publishedObjects(out);
-      expect(cards).toHaveLength(stubs.length);
-      expect(seedFailures(cards, stubs, accessories).slice(0, 5)).toEqual([]);
+      const published = await publishedObjects(out);
+      expect(published.cards).toHaveLength(published.stubs.length);
+      expect(seedFailures(published).slice(0, 5)).toEqual([]);
     });
   });
 });
