@@ -128,6 +128,13 @@ describe('reads behind comma lists', () => {
     expect((await readsFor(`/api/v1/card_t/${[...cardIds, 600, 1025].join(',')}`))).toEqual(['api/v1/pack/card_t/1.json', 'api/v1/pack/card_t/2.json']);
     expect((await ok(`/api/v1/card_t/${[...cardIds, 600].join(',')}`)).result).toEqual([...fromPacks.cards, null]);
   });
+
+  it('many accessory ids read accessory_t\'s packs, which hold the same objects', async () => {
+    const ids = [9, 8, 7, 6, 5, 4, 3, 2, 1];
+    expect(await readsFor(`/api/v1/accessory/${ids.join(',')}.json`)).toEqual(['api/v1/pack/accessory_t/0.json']);
+    const files = await Promise.all(ids.map(async (id) => (await readJson(out, `api/v1/accessory/${id}.json`)).accessories[0]));
+    expect((await ok(`/api/v1/accessory/${ids.join(',')}.json`)).accessories).toEqual(files);
+  });
 });
 
 describe('/api/v1/accessory/<ids>.json', () => {

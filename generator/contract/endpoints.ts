@@ -192,7 +192,6 @@ export const endpoints = {
     errors: [400, 404],
     file: (id: number) => `api/v1/accessory/${id}.json`,
   }),
-  accessoryPack: packEndpoint('accessory', 'AccessoryPack', 'id'),
   accessoryList: declare({
     route: '/api/v1/accessory_list.json',
     summary: 'Every accessory id with whether it can be used in a live',

@@ -416,7 +416,6 @@ export const RESPONSES = {
   Info, CardsResponse, CardList, SetList, PairList, AccessoriesResponse, AccessoryList, Happening, Translations, TranslationIndex,
   ChangeList, ChangeIndex, OpenApi, ReadTlBody,
   CardPack: register('CardPack', Pack(Card)),
-  AccessoryPack: register('AccessoryPack', Pack(Accessory)),
   ...objectResponses('card_t', Card, CardBrief),
   ...objectResponses('char_t', Character, ObjectBrief),
   ...objectResponses('skill_t', Skill, ObjectBrief),

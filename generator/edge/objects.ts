@@ -54,7 +54,8 @@ const listText = (key: string, texts: string[]) => `{"${key}":[${texts.join(',')
 /** The kinds with comma lists, keyed by their folder under api/v1/. */
 const LISTED = {
   card: { source: { single: endpoints.card.file, key: 'cards', pack: endpoints.cardPack.file }, noun: 'card with ordinal' },
-  accessory: { source: { single: endpoints.accessory.file, key: 'accessories', pack: endpoints.accessoryPack.file }, noun: 'accessory with id' },
+  // accessory_t's packs hold the same objects under the same ids.
+  accessory: { source: { single: endpoints.accessory.file, key: 'accessories', pack: objectEndpoint.accessory_t.pack.file }, noun: 'accessory with id' },
 } as const;
 export type ListedKind = keyof typeof LISTED;
 

@@ -3,7 +3,6 @@ import type { Accessory } from '../model/types.ts';
 import { endpoints } from '../contract/endpoints.ts';
 import type { AccessoryJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
-import { emitPacks } from './packs.ts';
 import { targetNames } from './cards.ts';
 import type { RenderContext } from './context.ts';
 
@@ -50,9 +49,7 @@ export function renderAccessory({ cards, images }: RenderContext, accessory: Acc
 
 export function renderAccessories(context: RenderContext, files: SiteFiles): void {
   const { model, images } = context;
-  const rendered = model.accessories.map((accessory) => [accessory.id, renderAccessory(context, accessory)] as const);
-  for (const [id, json] of rendered) emit(files, endpoints.accessory, [id], { accessories: [json] });
-  emitPacks(files, endpoints.accessoryPack, rendered);
+  for (const accessory of model.accessories) emit(files, endpoints.accessory, [accessory.id], { accessories: [renderAccessory(context, accessory)] });
   emit(files, endpoints.accessoryList, [], {
     accessories: model.accessories.map((accessory) => ({
       id: accessory.id,

@@ -23,7 +23,7 @@ function packText(entries: (readonly [number, unknown])[]): string {
 }
 
 /** Names of pack responses; an object of one is `PackObject<N>`. */
-type PackName = Extract<ResponseName, 'CardPack' | 'AccessoryPack' | `${string}_pack`>;
+type PackName = Extract<ResponseName, 'CardPack' | `${string}_pack`>;
 type PackObject<N extends PackName> = ResponseOf<N>['objects'][string];
 
 export function emitPacks<N extends PackName>(
