@@ -21,7 +21,8 @@ function matcher(endpoint: Endpoint): Matcher {
 }
 
 const isLiteral = (endpoint: Endpoint) => !endpoint.route.includes('{');
-const MATCHERS: Matcher[] = [...allEndpoints().filter(isLiteral), ...allEndpoints().filter((e) => !isLiteral(e))].map(matcher);
+const ALL = allEndpoints();
+const MATCHERS: Matcher[] = [...ALL.filter(isLiteral), ...ALL.filter((e) => !isLiteral(e))].map(matcher);
 
 /** The declared endpoint of a (decoded) request path and its parameters, or null. */
 export function matchRoute(path: string): { endpoint: Endpoint; params: Record<string, string> } | null {

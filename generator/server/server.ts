@@ -12,7 +12,7 @@ import { handleRequest, type EdgeSite } from '../edge/handler.ts';
 import { HttpError, errorResponse, methodNotAllowed, withETag } from '../edge/http.ts';
 import { checkSitePath } from '../edge/guard.ts';
 import { firstRule, staticHeaders } from '../edge/rewrites.ts';
-import { NOT_FOUND_FILE } from '../contract/endpoints.ts';
+import { NOT_FOUND_FILE, endpoints } from '../contract/endpoints.ts';
 import { diskReader } from './diskSite.ts';
 
 export interface RunningServer {
@@ -21,7 +21,8 @@ export interface RunningServer {
 }
 
 /** The one route that reads a request body (the edge handler caps it at 1 MiB). */
-const BODY_ROUTE = { method: 'POST', path: '/api/v1/read_tl' };
+/** The one route that takes a body (declared as a POST). */
+const BODY_ROUTE = { method: endpoints.readTl.method.toUpperCase(), path: endpoints.readTl.route };
 /** Methods a Web Request cannot carry (the Request constructor throws on them). */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
