@@ -11,7 +11,7 @@ export const API_REVISION = 2;
 /** Rarity ids with their names, lowest first in game order: SSR (5) ranks between SR (3) and UR (4). */
 export const RARITIES: readonly (readonly [id: number, name: string])[] = [[1, 'N'], [2, 'R'], [3, 'SR'], [5, 'SSR'], [4, 'UR']];
 
-/** Published pictures (SPEC section 5): every picture exists as .png and as .webp. */
+/** Published pictures: every picture exists as .png and as .webp. */
 export type ImageFormat = 'png' | 'webp';
 export const IMAGE_FORMATS: readonly ImageFormat[] = ['png', 'webp'];
 export const imagePaths = {

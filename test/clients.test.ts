@@ -1,7 +1,7 @@
 /**
  * Client compatibility: the way real programs written for the original services use the
  * API, replayed over HTTP against `npm start`, reading exactly the keys they read and
- * checking the types they assume (seed sections 2 and 4; SPEC 4).
+ * checking the types they assume (the original services' field tables).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 /**
  * The contract as code: openapi.json is valid OpenAPI 3.1, every published file of the
  * sample and of a generated 4,000-card export validates against the schema its endpoint
- * publishes, the values keep the seed's field types, and the README's API section is the
+ * publishes, the values keep the original services' field types, and docs/api.md is the
  * one generated from the declarations.
  */
 import fs from 'fs-extra';
@@ -17,7 +17,7 @@ import { buildInto, buildSample, readJson, tempDir } from './helpers.ts';
 
 type Json = any;
 
-/** The seed's field tables (sections 2.1-2.10): every listed field, with the seed's type. */
+/** The original services' field tables: every field they documented, with its documented type. */
 const SEED = {
   card: {
     id: 'integer', ordinal: 'integer', title: 'string', title_en: 'string', char_name: 'string', original_char_name: 'string',
@@ -52,7 +52,7 @@ const SEED = {
 const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
 const fits = (value: unknown, type: string) => type.split('|').some((t) => (t === 'flag' ? value === 0 || value === 1 : kindOf(value) === t));
 
-/** Fields of `object` that are missing or not of the seed's type, as "<field>: <value>". */
+/** Fields of `object` that are missing or not of the documented type, as "<field>: <value>". */
 function seedMismatches(object: Json, table: Record<string, string>): string[] {
   return Object.entries(table).filter(([k, t]) => !(k in object) || !fits(object[k], t)).map(([k]) => `${k}: ${JSON.stringify(object[k])}`);
 }
@@ -175,7 +175,7 @@ describe('every published file against its schema', () => {
     fs.rmSync(path.dirname(copy), { recursive: true, force: true });
   });
 
-  it('holds for the sample: cards, stubs and accessories keep the seed\'s field types', async () => {
+  it('holds for the sample: cards, stubs and accessories keep the original services\' field types', async () => {
     const { out } = await buildSample();
     const published = await publishedObjects(out);
     expect(seedFailures(published)).toEqual([]);
@@ -200,7 +200,7 @@ describe('every published file against its schema', () => {
       expect(checked).toBeGreaterThan(8000);
     });
 
-    it('keeps the seed\'s field types on every card, stub and accessory', async () => {
+    it('keeps the original services\' field types on every card, stub and accessory', async () => {
       const published = await publishedObjects(out);
       expect(published.cards).toHaveLength(published.stubs.length);
       expect(seedFailures(published).slice(0, 5)).toEqual([]);
@@ -208,10 +208,10 @@ describe('every published file against its schema', () => {
   });
 });
 
-describe('README API section', () => {
+describe('docs/api.md', () => {
   it('is the one generated from the declarations (npm run docs writes it)', () => {
-    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const section = /<!-- api:begin -->\n([\s\S]*?)<!-- api:end -->/.exec(readme)?.[1];
+    const doc = fs.readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
+    const section = /<!-- api:begin -->\n([\s\S]*?)<!-- api:end -->/.exec(doc)?.[1];
     expect(section).toBe(apiMarkdown());
   });
 });

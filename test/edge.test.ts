@@ -8,7 +8,7 @@ import { handleRequest, type EdgeSite } from '../generator/edge/handler.ts';
 import { checkSitePath } from '../generator/edge/guard.ts';
 import { diskReader } from '../generator/server/diskSite.ts';
 import type { CardJson, CardListJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
-import { MAX_IDS } from '../generator/edge/ids.ts';
+import { MAX_IDS } from '../generator/contract/limits.ts';
 
 let out: string;
 let site: EdgeSite;
@@ -188,7 +188,7 @@ describe('/api/v1/<type>/<ids>', () => {
     expect(await call('/api/v1/skill_t/1.json')).toBeNull();
   });
 
-  it('answers null entries with 200 when ids are missing, even every one (seed 7.4)', async () => {
+  it('answers null entries with 200 when ids are missing, even every one', async () => {
     expect(await ok('/api/v1/char_t/5')).toEqual({ result: [null] });
     expect(await ok('/api/v1/char_t/5,6')).toEqual({ result: [null, null] });
   });
@@ -212,7 +212,7 @@ describe('/api/v1/list/<type>', () => {
     expect(await call('/api/v1/list/card_t')).toBeNull();
   });
 
-  it('never errors: an unknown type is an empty list (seed 7.3)', async () => {
+  it('never errors: an unknown type is an empty list', async () => {
     for (const type of ['foo_t', 'card', 'x.json']) expect(await ok(`/api/v1/list/${type}`), type).toEqual({ result: [] });
   });
 

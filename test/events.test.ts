@@ -1,4 +1,4 @@
-/** Events and release dates from the export itself (SPEC 2.3, issue 13), at the model level. */
+/** Events and release dates from the export itself, at the model level. */
 import { describe, expect, it } from 'vitest';
 import { modelAt, modelOf, SAMPLE_INPUT } from './helpers.ts';
 import { eventTables, unitTables, type EventRewards } from './fixtures.ts';

@@ -1,5 +1,5 @@
 /**
- * Small unit databases built in code, in both schema generations (SPEC 2.1).
+ * Small unit databases built in code, in both schema generations.
  * Each fixture card is a partial unit_m row; everything else is filled in here.
  */
 import type { Row, TableDump } from '../generator/sample/sql.ts';
@@ -120,7 +120,7 @@ export const eventRow = (event: Row): Row => ({
 /** One reward: [event_id, item_id, add_type (default 1001, a card)]. */
 export type Reward = [number, number, number?];
 
-/** The three reward tables of event_common (SPEC 2.3), each with its parent table naming the event. */
+/** The three reward tables of event_common, each with its parent table naming the event. */
 export interface EventRewards {
   pointCount?: Reward[];
   pointRanking?: Reward[];

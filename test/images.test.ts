@@ -1,4 +1,4 @@
-/** Pictures (SPEC 5): icons published through sharp, image URLs in responses, warnings, and the cache. */
+/** Pictures: icons published through sharp, image URLs in responses, warnings, and the cache. */
 import path from 'node:path';
 import fs from 'fs-extra';
 import sharp from 'sharp';

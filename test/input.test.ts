@@ -1,4 +1,4 @@
-/** Input rules (SPEC section 2): where databases are found, both schema generations, encryption, English export. */
+/** Input rules: where databases are found, both schema generations, encryption, English export. */
 import path from 'node:path';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** SPEC 7: every problem of an untrusted export is one clear line naming the file, table or key; links never lead outside it. */
+/** Every problem of an untrusted export is one clear line naming the file, table or key; links never lead outside it. */
 import path from 'node:path';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';

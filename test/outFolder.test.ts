@@ -1,4 +1,4 @@
-/** SPEC 7: a build only ever replaces the site it published, one build at a time, and says what it left behind. */
+/** A build only ever replaces the site it published, one build at a time, and says what it left behind. */
 import path from 'node:path';
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';

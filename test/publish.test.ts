@@ -1,4 +1,4 @@
-/** SPEC section 6: failed builds keep the last site, output is deterministic, rebuilds touch only what changed. */
+/** Failed builds keep the last site, output is deterministic, rebuilds touch only what changed. */
 import path from 'node:path';
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';

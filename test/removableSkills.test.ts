@@ -1,4 +1,4 @@
-/** School Idol Skills: unit_removable_skill_m (SPEC 2.3, issue 13), at the model level. */
+/** School Idol Skills: unit_removable_skill_m, at the model level. */
 import { describe, expect, it } from 'vitest';
 import { modelOf } from './helpers.ts';
 import { unitTables } from './fixtures.ts';

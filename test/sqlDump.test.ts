@@ -1,4 +1,4 @@
-/** SPEC 7: a SQL dump is data. Only the statements a dump is made of load; anything else is refused by file and line. */
+/** A SQL dump is data. Only the statements a dump is made of load; anything else is refused by file and line. */
 import path from 'node:path';
 import fs from 'fs-extra';
 import Database from 'better-sqlite3';

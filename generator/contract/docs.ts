@@ -1,6 +1,6 @@
 /**
  * Human documentation of the contract, generated from the declarations: the API reference
- * page (public/api.html) and the API section of README.md (kept equal by a test).
+ * page (public/api.html) and docs/api.md (kept equal by a test).
  */
 import { QUERY_PARAMETERS, allEndpoints, type Endpoint } from './endpoints.ts';
 import { components } from './schemas.ts';

@@ -3,12 +3,13 @@
  * response (for static ones), its parameters, its response schema (by its name in
  * schemas.ts RESPONSES) and its errors. Renderers publish through these declarations
  * (render/files.ts `emit`, typed by the schema), the edge handler routes and reads by
- * them, and openapi.json, the API reference page and the README's API section are
+ * them, and openapi.json, the API reference page and docs/api.md are
  * generated from them. Schemas are imported as types only: this module, which the edge
  * function loads, needs no package at run time.
  */
 import type { Static } from '@sinclair/typebox';
 import { PACK_SIZE } from '../format.ts';
+import { MAX_IDS } from './limits.ts';
 import type { RESPONSES } from './schemas.ts';
 
 /** The name of a response schema (schemas.ts RESPONSES, openapi.json components). */
@@ -16,7 +17,7 @@ export type ResponseName = keyof typeof RESPONSES;
 /** The JSON a response of that schema holds. */
 export type ResponseOf<N extends ResponseName> = Static<(typeof RESPONSES)[N]>;
 
-/** Query parameters every JSON GET route takes (edge; SPEC 4). */
+/** Query parameters every JSON GET route takes (edge). */
 export const QUERY_PARAMETERS = {
   stubs: 'yes | true | 1 (any case): embedded linked objects (skill, center_skill, unit_stub, ...) become {"ref": "/api/v1/<type>/<id>"}.',
   datetime: 'unix (default) | iso8601: how timestamps (release_date, start_date, end_date, result_end_date) are written.',
@@ -51,7 +52,7 @@ export interface Endpoint<N extends ResponseName = ResponseName> {
 }
 
 const SHAPING: QueryParameter[] = ['stubs', 'datetime', 'keys'];
-const ID_LIST = 'decimal ids separated by commas (at most 1,000; empty parts ignored; leading zeros allowed)';
+const ID_LIST = `decimal ids separated by commas (at most ${MAX_IDS.toLocaleString('en')}; empty parts ignored; leading zeros allowed)`;
 
 type Declaration<N extends ResponseName, F> = Partial<Omit<Endpoint<N>, 'file'>> & Pick<Endpoint<N>, 'route' | 'summary' | 'host' | 'response'> & { file?: F };
 

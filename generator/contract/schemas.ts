@@ -1,11 +1,12 @@
 /**
  * The JSON shapes of every published response, as TypeBox schemas: each is a JSON Schema
  * at run time (published in openapi.json) and a TypeScript type at compile time (renderers
- * are typed by it). Field names and types follow the seed document's tables (SPEC 4);
- * fields beyond the seed are marked "(extra)". Objects are closed (no other keys), so a
+ * are typed by it). Field names and types are the original services';
+ * fields beyond them are marked "(extra)". Objects are closed (no other keys), so a
  * test validating every published file catches any drift between code and contract.
  */
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { MAX_READ_TL_STRINGS } from './limits.ts';
 
 /** Named schemas, published as openapi.json components and referenced by `$ref`. */
 export const components: Record<string, TSchema> = {};
@@ -23,9 +24,9 @@ const Int = Type.Integer();
 const Num = Type.Number();
 const Str = Type.String();
 const Bool = Type.Boolean();
-/** A field beyond the seed's tables. */
+/** A field the original services did not have. */
 const extra = <S extends TSchema>(schema: S, description: string): S => ({ ...schema, description: `(extra) ${description}` });
-/** 0 or 1, as the seed's "integer 0/1" fields. */
+/** 0 or 1, as the original services' "integer 0/1" fields. */
 const Flag = Type.Union([Type.Literal(0), Type.Literal(1)]);
 const ints = Type.Array(Int);
 const nums = Type.Array(Num);
@@ -43,7 +44,7 @@ export const Skill = named('Skill', obj({
   trigger_val: nums,
   translated_target: nullable(Str),
   translated_trigger_target: nullable(Str),
-}, 'A card skill (seed 2.2); the arrays hold one entry per skill level, in level order.'));
+}, 'A card skill; the arrays hold one entry per skill level, in level order.'));
 
 export const CenterSkill = named('CenterSkill', obj({
   id: Int,
@@ -56,7 +57,7 @@ export const CenterSkill = named('CenterSkill', obj({
   extra_apply_type: Int,
   extra_effect: Int,
   extra_percent: Int,
-}, 'A card center skill (seed 2.3); the extra_* fields are 0 / "" when it has no extra effect.'));
+}, 'A card center skill; the extra_* fields are 0 / "" when it has no extra effect.'));
 
 const CardEvent = obj({
   id: Int,
@@ -111,7 +112,7 @@ export const Card = named('Card', obj({
   stamina: ints,
   sell_price: ints,
   exp_given: ints,
-}, 'A card (seed 2.1). Per-level arrays run from level 1 to the highest level cap; the last entry is the idolized max-level value.'));
+}, 'A card. Per-level arrays run from level 1 to the highest level cap; the last entry is the idolized max-level value.'));
 
 export const CardStub = named('CardStub', obj({
   id: Int,
@@ -128,12 +129,12 @@ export const CardStub = named('CardStub', obj({
   is_costume_card: extra(Flag, 'costume card flag'),
   release_date: extra(nullable(Int), 'release date in unix seconds'),
   icon: extra(nullable(Str), 'icon name under images/card/icon/ (as in set previews), null when none is published'),
-}, 'A card stub (seed 2.4): a short description of a card.'));
+}, 'A card stub: a short description of a card.'));
 
 export const CardsResponse = named('CardsResponse', obj({ cards: Type.Array(Card) }));
 
 export const CardList = named('CardList', obj({
-  counts: obj({ n_count: Int, t_count: Int, lm_count: Int, km_count: Int }, 'Card list counts (seed 2.5).'),
+  counts: obj({ n_count: Int, t_count: Int, lm_count: Int, km_count: Int }, 'Card list counts.'),
   stubs: Type.Array(CardStub),
 }));
 
@@ -142,7 +143,7 @@ export const SetList = named('SetList', obj({
     id: Str,
     preview: Type.Array(Str),
     display_name: Str,
-  }, 'A set (seed 2.6); preview entries are "<card id>" or "<card id>t" (idolized icon).')),
+  }, 'A set; preview entries are "<card id>" or "<card id>t" (idolized icon).')),
 }));
 
 export const PairList = named('PairList', obj({
@@ -187,7 +188,7 @@ export const Accessory = named('Accessory', obj({
   grant_exp: extra(Type.Array(nullable(Int)), 'per level'),
   merge_cost: extra(Type.Array(nullable(Int)), 'per level'),
   sale_price: extra(Type.Array(nullable(Int)), 'per level'),
-}, 'An accessory (seed 2.7); per-level arrays have one entry per level row (more than level_max), null for a NULL cell.'));
+}, 'An accessory; per-level arrays have one entry per level row (more than level_max), null for a NULL cell.'));
 
 export const AccessoriesResponse = named('AccessoriesResponse', obj({ accessories: Type.Array(Accessory) }));
 
@@ -204,10 +205,10 @@ export const AccessoryList = named('AccessoryList', obj({
     trigger_type: extra(nullable(Int), 'trigger type'),
     unit_ordinal: extra(nullable(Int), 'ordinal of the card it belongs to'),
     icon: extra(nullable(Str), 'icon name under images/accessory/icon/, null when none is published'),
-  }, 'An accessory list element (seed 2.8).')),
+  }, 'An accessory list element.')),
 }));
 
-export const Info = named('Info', obj({ api_major: Int, api_revision: Int, truth_version: Str }, 'Instance information (seed 2.10).'));
+export const Info = named('Info', obj({ api_major: Int, api_revision: Int, truth_version: Str }, 'Instance information.'));
 
 export const Character = named('Character', obj({
   id: Int,
@@ -328,7 +329,6 @@ export const ChangeIndex = named('ChangeIndex', obj({
   })),
 }, '(extra) Every published change list, newest first.'));
 
-/** A pack file: the objects of one block of ids, keyed by id (format.ts PACK_SIZE). */
 /** `{"result": [...]}`: one entry per requested id in request order, null for a missing id. */
 export const ObjectResult = <S extends TSchema>(schema: S) => obj({ result: Type.Array(nullable(schema)) });
 
@@ -356,7 +356,7 @@ export const TranslationIndex = named('TranslationIndex', obj({ shards: Int }, '
 
 export const Translations = named('Translations', Type.Record(Str, Str, { description: '{original: translation}' }));
 
-export const ReadTlBody = named('ReadTlBody', Type.Array(Str, { maxItems: 1000, description: 'The strings to translate.' }));
+export const ReadTlBody = named('ReadTlBody', Type.Array(Str, { maxItems: MAX_READ_TL_STRINGS, description: 'The strings to translate.' }));
 
 export const ErrorBody = named('Error', obj({ error: Str }, 'The body of every error response.'));
 

@@ -76,7 +76,7 @@ async function generic(route: Route, type: ObjectType, name: string): Promise<Re
   return answerText(route, await genericObjects(route.site, type, ids));
 }
 
-/** list/<type>: the published list; an unknown type is an empty list, never an error (seed 7.3). */
+/** list/<type>: the published list; an unknown type is an empty list, never an error. */
 async function listing(route: Route, type: string): Promise<Response | null> {
   if (isObjectType(type) && !hasQuery(route)) return null;
   return answer(route, await objectListing(route.site, type));

@@ -1,11 +1,8 @@
 /** /api/v1/happening/now and /api/v1/happening/<unix seconds>: the events and gachas active then. */
-import type { Static } from '@sinclair/typebox';
 import { endpoints } from '../contract/endpoints.ts';
-import type { Happening } from '../contract/schemas.ts';
+import type { HappeningJson } from '../contract/schemas.ts';
 import { HttpError } from './http.ts';
 import { readJson, type EdgeSite } from './site.ts';
-
-type HappeningJson = Static<typeof Happening>;
 
 const UNIX_SECONDS = /^\d{1,11}$/;
 

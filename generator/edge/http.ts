@@ -1,4 +1,4 @@
-/** Responses of the edge handler: JSON with the headers every response keeps (SPEC 6), errors and validators. */
+/** Responses of the edge handler: JSON with the headers every response keeps, errors and validators. */
 import type { ErrorJson } from '../contract/schemas.ts';
 
 /** A request the handler refuses: status and message become `{"error": message}`. */

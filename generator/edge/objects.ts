@@ -75,14 +75,14 @@ export async function randomCard(site: EdgeSite): Promise<string> {
   return objectList(site, 'card', [pick.ordinal]);
 }
 
-/** The JSON text of one entry per id in request order, null for a missing id (never an error: seed 7.4). */
+/** The JSON text of one entry per id in request order, null for a missing id (never an error). */
 export async function genericObjects(site: EdgeSite, type: ObjectType, ids: number[]): Promise<string> {
   const { object, pack } = objectEndpoint[type];
   const texts = await readObjects(site, { single: object.file, key: 'result', pack: pack.file }, ids);
   return listText('result', texts.map((t) => t ?? 'null'));
 }
 
-/** list/<type>: the published list, or an empty one for a type that has none (seed 7.3: no errors). */
+/** list/<type>: the published list, or an empty one for a type that has none (never an error). */
 export async function objectListing(site: EdgeSite, type: string): Promise<{ result: unknown[] }> {
   const list = isObjectType(type) ? await readJson<{ result: unknown[] }>(site, objectEndpoint[type].list.file()) : null;
   return list ?? { result: [] };

@@ -1,5 +1,5 @@
 /**
- * Query parameters every JSON route takes (SPEC 4), read as the original services read
+ * Query parameters every JSON route takes, read as the original services read
  * them: a repeated parameter's last value wins, and values never fail a request.
  * `?stubs=yes` replaces embedded linked objects by refs, `?datetime=iso8601` formats
  * timestamps, `?keys=a,b` keeps only those keys in the entries of a response's lists.

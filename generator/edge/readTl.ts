@@ -1,16 +1,15 @@
 /**
  * POST /api/v1/read_tl: a JSON array of strings in, `{original: translation}` out for those
- * with a translation that differs (SPEC 4). Reads only the shards the strings hash to.
+ * with a translation that differs. Reads only the shards the strings hash to.
  */
 import { translationShard } from '../format.ts';
 import { endpoints } from '../contract/endpoints.ts';
+import { MAX_READ_TL_BYTES as MAX_BODY_BYTES, MAX_READ_TL_STRINGS as MAX_STRINGS } from '../contract/limits.ts';
 
 type TranslationShardJson = Record<string, string>;
 import { HttpError } from './http.ts';
 import { readJson, type EdgeSite } from './site.ts';
 
-const MAX_BODY_BYTES = 1024 * 1024;
-const MAX_STRINGS = 1000;
 
 const tooLarge = () => new HttpError(413, `request body is larger than ${MAX_BODY_BYTES} bytes`);
 

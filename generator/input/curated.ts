@@ -22,7 +22,7 @@ export interface Meta {
   date: number | null;
 }
 
-/** The zone each client's master data writes its local times in (README, "Input"). */
+/** The zone each client's master data writes its local times in (docs/input.md). */
 const REGION_TIMEZONES: Record<string, string> = { jp: '+09:00', ww: '+09:00', cn: '+08:00', tw: '+08:00', kr: '+09:00' };
 
 export interface CuratedSet {
@@ -60,7 +60,7 @@ function fail(file: string, message: string): never {
 }
 
 /**
- * The shapes of the curated files (README "Input"), checked with TypeBox: a file that does
+ * The shapes of the curated files (docs/input.md), checked with TypeBox: a file that does
  * not fit fails the build with one line naming the file and the JSON path at fault.
  */
 const DateValue = Type.Union([Type.Number(), Type.String()], { description: 'unix seconds, ISO 8601 or YYYY/MM/DD H:MM:SS' });
@@ -93,7 +93,7 @@ export const CURATED = {
     rates: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Number()), Type.Null()])),
   })),
   translations: Type.Record(Type.String(), Type.String()),
-  /** `{"<release id>": "<base64 key>"}`, or the published list form `[{"id", "key"}]` (SPEC 2.2). */
+  /** `{"<release id>": "<base64 key>"}`, or the published list form `[{"id", "key"}]`. */
   releaseKeys: Type.Union([
     Type.Record(Type.String(), Type.String()),
     Type.Array(Type.Object({ id: Type.Union([Type.Integer(), Type.String()]), key: Type.String() })),

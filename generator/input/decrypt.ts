@@ -1,5 +1,5 @@
 /**
- * Encrypted master-data rows (SPEC 2.2): `release_tag` holds base64 of a 16-byte IV
+ * Encrypted master-data rows: `release_tag` holds base64 of a 16-byte IV
  * followed by AES-128-CBC ciphertext of a JSON object with the row's real values;
  * `_encryption_release_id` names the key in `release_info.json`.
  */
@@ -31,8 +31,7 @@ export function decryptPayload(payload: Buffer, key: Buffer | undefined): Record
   }
 }
 
-/** Parses `{"<release id>": "<base64 key>"}`; `source` names the file in errors. */
-/** Keys as a key file gives them: `{"<release id>": "<base64>"}` or `[{"id": <release id>, "key": "<base64>"}]`. */
+/** Keys as a key file gives them: `{"<release id>": "<base64>"}` or `[{"id": <release id>, "key": "<base64>"}]`; `source` names the file in errors. */
 export function parseReleaseKeys(json: Record<string, string> | { id: number | string; key: string }[], source: string): ReleaseKeys {
   const entries = Array.isArray(json) ? json.map((k) => [String(k.id), k.key] as const) : Object.entries(json);
   const keys: ReleaseKeys = new Map();

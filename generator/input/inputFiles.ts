@@ -1,5 +1,5 @@
 /**
- * The files of an input folder, listed without ever leaving it (SPEC 7): fast-glob walks
+ * The files of an input folder, listed without ever leaving it: fast-glob walks
  * without following links, so a link cycle cannot hang it and a linked folder is not
  * entered; a link to a file is listed only when its target is a file inside the folder.
  */

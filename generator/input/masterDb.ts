@@ -1,7 +1,7 @@
 /**
  * One master database of an export, opened with better-sqlite3: a client file read
  * in place, or a SQL text dump loaded into memory. Rows come back readable: encrypted
- * rows are decrypted with the release keys or left out and counted (SPEC 2.2).
+ * rows are decrypted with the release keys or left out and counted.
  */
 import Database from 'better-sqlite3';
 import { loadSqlDump } from './sqlDump.ts';

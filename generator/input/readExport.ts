@@ -1,4 +1,4 @@
-/** Reads a whole game export folder: databases, keys and curated files (SPEC section 2). */
+/** Reads a whole game export folder: databases, keys and curated files. */
 import path from 'node:path';
 import fs from 'node:fs';
 import { findDatabase } from './discover.ts';

@@ -1,5 +1,5 @@
 /**
- * SQL text dumps are data, never code (SPEC 7). A dump is read statement by statement
+ * SQL text dumps are data, never code. A dump is read statement by statement
  * and only what `sqlite3 .dump` writes is accepted: CREATE TABLE (rebuilt from its
  * column names and declared types, constraints dropped), CREATE INDEX (skipped: the
  * builder reads whole tables), INSERT ... VALUES of literals (bound as parameters),

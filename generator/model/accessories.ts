@@ -18,7 +18,7 @@ export interface AccessoryLinks {
 /** `<stat>_max - <stat>_diff`; null where the level row's cell is NULL. */
 const stat = (max: unknown, diff: unknown) => (numOrNull(diff) === null ? null : num(max) - num(diff));
 
-/** One level row; a NULL cell stays null (SPEC 4: trigger_value is NULL on most rows). */
+/** One level row; a NULL cell stays null (trigger_value is NULL on most rows). */
 function level(accessory: DbRow, row: DbRow): AccessoryLevel {
   return {
     level: num(row.level),

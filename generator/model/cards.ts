@@ -1,4 +1,4 @@
-/** Cards (unit_m) with their caps, flags, per-level stats and linked skills (SPEC 2.1, 4). */
+/** Cards (unit_m) with their caps, flags, per-level stats and linked skills. */
 import type { MasterDb, DbRow } from '../input/masterDb.ts';
 import type { BuildReport } from '../report.ts';
 import type { Card, CenterSkill, Character, LevelStats, Skill } from './types.ts';

@@ -1,5 +1,5 @@
 /**
- * Which cards each event rewards (SPEC 2.3): rows with add_type 1001 (a card, item_id =
+ * Which cards each event rewards: rows with add_type 1001 (a card, item_id =
  * unit_id) in event_common's three reward tables. A reward row belongs to a row of its
  * parent table (point count, point ranking, live ranking), which names the event_id; a
  * reward row that carries its own event_id is taken at its word. Absent tables are

@@ -11,7 +11,7 @@ const NOT_COLUMNS = new Set([
   'unit_removable_skill_id', 'name', 'name_en', 'description', 'description_en', 'release_tag', '_encryption_release_id',
 ]);
 
-/** A cell as stored; decrypted payloads write `false` for NULL (SPEC 2.2). */
+/** A cell as stored; decrypted payloads write `false` for NULL. */
 const cell = (value: unknown): string | number | null => (typeof value === 'string' || typeof value === 'number' ? value : null);
 
 /** `column` (name or description) with its secondary: English export, `<column>_en`, crowd translation. */

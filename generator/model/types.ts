@@ -77,7 +77,7 @@ export interface CenterSkill {
 }
 
 /**
- * A card's stats per level, index 0 being level 1 (SPEC: `<stat>_max - <stat>_diff`).
+ * A card's stats per level, index 0 being level 1 (`<stat>_max - <stat>_diff`).
  * One array per stat rather than one object per level: a game has some 400,000 card levels.
  */
 export interface LevelStats {

@@ -2,6 +2,7 @@
 import type { Text } from './types.ts';
 import type { DbRow, MasterDb } from '../input/masterDb.ts';
 import { UserError } from '../errors.ts';
+import { MAX_ID } from '../contract/limits.ts';
 
 export const num = (value: unknown): number => (value === null || value === undefined || value === '' ? 0 : Number(value));
 
@@ -35,9 +36,7 @@ export function requireUniqueIds(db: MasterDb, table: string, key: string): void
   }
 }
 
-/** The highest ordinal the API can address (ids in requests are 1 to 9 digits). */
-const MAX_ORDINAL = 999_999_999;
 
-/** Whether a row's value is an ordinal: a whole number from 1 to MAX_ORDINAL (not text, not 12.5, not Infinity). */
+/** Whether a row's value is an ordinal: a whole number from 1 to MAX_ID, the highest a request can name (not text, not 12.5, not Infinity). */
 export const isOrdinal = (value: DbRow[string]): value is number =>
-  typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_ORDINAL;
+  typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_ID;

@@ -29,7 +29,7 @@ export interface Manifest {
   fingerprint: string;
   /** The report of the build that produced the site, replayed when nothing changed. */
   report: Record<string, unknown>;
-  /** What the build's render callback keeps for the next build of this site (the changelog's records). */
+  /** What the changes stage keeps for the next build of this site (its change records). */
   kept?: unknown;
   files: Record<string, FileRecord>;
 }

@@ -1,4 +1,4 @@
-/** Card, skill and center skill objects in the published shape (SPEC section 4). */
+/** Card, skill and center skill objects in the published shape. */
 import type { Card, CenterSkill, Skill, Target } from '../model/types.ts';
 import type { ImageLinks } from './imageUrls.ts';
 import { shareJson } from './files.ts';

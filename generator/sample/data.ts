@@ -1,6 +1,6 @@
 /**
  * The invented content of the sample export. Every name here is made up for this
- * project; none is game text. The shapes follow SPEC section 2 (modern schema).
+ * project; none is game text. The shapes are the modern schema's (docs/input.md).
  */
 
 /** [unit_type_id, name, romanized name, member_category, member tag ids] */
@@ -137,7 +137,7 @@ export interface AccessorySpec {
   nameEn: string;
   rarity: number;
   effectType: number;
-  /** NULL in real exports except for the special activation 201 (seed 2.7). */
+  /** NULL in real exports except for the special activation 201. */
   triggerType: number | null;
   triggerEffectType: number | null;
   material?: boolean;

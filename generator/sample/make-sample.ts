@@ -339,7 +339,7 @@ const localMs = (s: string) => {
   return Date.UTC(y, mo - 1, d, h, mi, sec);
 };
 
-/** A reward table and its parent table, one parent row per reward (SPEC 2.3). */
+/** A reward table and its parent table, one parent row per reward. */
 function rewardTables(kind: RewardTable): TableDump[] {
   const rewards = EVENT_REWARDS.filter(([, table]) => table === kind);
   const parentId = `event_${kind}_id`;

@@ -1,7 +1,7 @@
 /**
  * The local server (`npm start`): http-server serving a published folder on 127.0.0.1,
- * with the edge handler mounted in front as a `before` middleware and the same static
- * rules and headers as netlify.toml (edge/rewrites.ts), so it answers like Netlify does.
+ * with the edge handler mounted in front as a `before` middleware and the static rules and
+ * headers derived from the endpoint declarations (edge/rewrites.ts), so it answers like Netlify does.
  */
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -20,8 +20,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The one route that reads a request body (the edge handler caps it at 1 MiB). */
-/** The one route that takes a body (declared as a POST). */
+/** The one route that takes a body (declared as a POST; the edge handler caps it at 1 MiB). */
 const BODY_ROUTE = { method: endpoints.readTl.method.toUpperCase(), path: endpoints.readTl.route };
 /** Methods a Web Request cannot carry (the Request constructor throws on them). */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
