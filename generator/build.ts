@@ -21,6 +21,11 @@ export interface BuildOptions {
   force?: boolean;
   /** Compare with the site published in this folder instead of the previous build (the changelog). */
   since?: string;
+  /**
+   * Where encoded pictures are kept between builds. The cache is content-addressed, so sites
+   * may share one (a CI cache, a test run). Default: $SIF_IMAGE_CACHE, else `.cache/images/<name>` beside `out`.
+   */
+  imageCache?: string;
   /** Hears each stage's progress (the CLI's progress display). */
   progress?: ProgressListener;
 }
@@ -33,6 +38,9 @@ function folders(options: BuildOptions): { input: string; out: string } {
   }
   return { input, out };
 }
+
+const imageCacheOf = (options: BuildOptions, besideOut: string): string =>
+  path.resolve(options.imageCache ?? (process.env.SIF_IMAGE_CACHE || besideOut));
 
 /**
  * Builds the site of `input` into `out`. A failure is a StageError naming its stage; one
@@ -55,7 +63,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
           closeExport(game);
         }
       });
-      const images = await report.stage('images', () => publishImages(model, { input, cacheDir: session.layout.images }, report));
+      const images = await report.stage('images', () => publishImages(model, { input, cacheDir: imageCacheOf(options, session.layout.images) }, report));
       const files = session.files();
       const context = renderContext(model, images.published);
       await report.stage('render', () => renderSite(context, files));

@@ -3,8 +3,6 @@
  * same --out, each change list checked against a direct comparison of the two databases.
  */
 import path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import fs from 'fs-extra';
 import { renderContext } from '../generator/render/context.ts';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +17,7 @@ import { loadSqlDump } from '../generator/input/sqlDump.ts';
 import { sampleKey } from '../generator/sample/encrypt.ts';
 import { buildSample, copySample, modelAt, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { contentDiff, editDump, rewritten, snapshot } from './exportEdits.ts';
+import { runCli } from './cli.ts';
 
 const INDEX = endpoints.changeIndex.file();
 const LATEST = endpoints.latestChanges.file();
@@ -319,7 +318,7 @@ describe('meta.json date and truth_version', () => {
 describe('the build report', () => {
   it('ends with the update line: what this build changed, or none', async () => {
     const v = await successiveVersions();
-    const cli = (...args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', 'generator/cli.ts', '--input', v.input, '--out', v.out, ...args]);
+    const cli = (...args: string[]) => runCli('--input', v.input, '--out', v.out, ...args);
     const first = await cli();
     expect(first.stdout).not.toMatch(/^update:/m);
     await v.version('v2');

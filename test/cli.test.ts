@@ -1,15 +1,10 @@
 /** `npm run build`: the commander CLI, run as a user runs it. */
 import path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { runCli as cli } from './cli.ts';
 
-const run = promisify(execFile);
-const cli = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'generator/cli.ts', ...args], { cwd: path.resolve(SAMPLE_INPUT, '..') })
-    .then((r) => ({ code: 0, ...r }), (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }));
 
 describe('build CLI', () => {
   it('documents --input and --out in --help', async () => {

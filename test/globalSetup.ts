@@ -15,12 +15,17 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The built sample and a copy of its build report's own fields. */
     sample: { out: string; report: Record<string, unknown> };
+    /** One picture cache for every build of the run (content-addressed, so sharing is safe). */
+    imageCache: string;
   }
 }
 
 export default async function setup(project: TestProject) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sif-sample-'));
   const out = path.join(dir, 'public');
+  const imageCache = path.join(dir, 'image-cache');
+  process.env.SIF_IMAGE_CACHE = imageCache;
+  project.provide('imageCache', imageCache);
   const report = await build({ input: SAMPLE_INPUT, out });
   project.provide('sample', { out, report: JSON.parse(JSON.stringify({ ...report })) });
   return () => fs.remove(dir);

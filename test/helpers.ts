@@ -12,6 +12,7 @@ import { renderContext } from '../generator/render/context.ts';
 import { BuildReport } from '../generator/report.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
 import { tempDir } from './tempDirs.ts';
+import { snapshot } from './exportEdits.ts';
 import { SAMPLE_INPUT } from './globalSetup.ts';
 
 export { SAMPLE_INPUT, tempDir };
@@ -40,6 +41,12 @@ export function renderInMemory(input: string) {
     return JSON.parse(bytes.toString('utf8')) as T;
   };
   return { files, report, json };
+}
+
+/** The sample built into a fresh folder that a test may break, with its snapshot: what a refused or failed build must leave alone. */
+export async function publishedSample() {
+  const { out } = await buildInto(SAMPLE_INPUT);
+  return { out, before: await snapshot(out) };
 }
 
 /** The shipped sample, built once per run (test/globalSetup.ts): read it, never change it. */

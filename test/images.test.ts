@@ -210,6 +210,11 @@ describe('missing and unreadable pictures', () => {
 });
 
 describe('the image cache', () => {
+  // These builds keep their own cache beside their folder, not the run's shared one.
+  const shared = process.env.SIF_IMAGE_CACHE;
+  beforeAll(() => void delete process.env.SIF_IMAGE_CACHE);
+  afterAll(() => void (process.env.SIF_IMAGE_CACHE = shared));
+
   it('lets a rebuild reuse every encoded picture, from outside the published folder', async () => {
     const input = await copySample();
     const { out: dir, report: first } = await buildInto(input);

@@ -1,26 +1,16 @@
 /** A build only ever replaces the site it published, one build at a time, and says what it left behind. */
 import path from 'node:path';
-import { execFile, spawn } from 'node:child_process';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
 import { StageError } from '../generator/errors.ts';
-import { copySample, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { copySample, publishedSample, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { ROOT, runCli as cli } from './cli.ts';
 import { contentDiff, editDump, snapshot, withoutChangelog } from './exportEdits.ts';
 
-const ROOT = path.resolve(SAMPLE_INPUT, '..');
-const cli = (...args: string[]) =>
-  promisify(execFile)(process.execPath, ['--import', 'tsx', 'generator/cli.ts', ...args], { cwd: ROOT })
-    .then((r) => ({ code: 0, ...r }), (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }));
-
-async function publishedSample() {
-  const out = path.join(await tempDir(), 'public');
-  await build({ input: SAMPLE_INPUT, out });
-  return { out, before: await snapshot(out) };
-}
 
 /** Builds into `out`, expecting a refusal matching `says` that leaves `out` and its parent folder as they were. */
 async function expectRefused(out: string, says: RegExp) {

@@ -1,7 +1,6 @@
 /** Failed builds keep the last site, output is deterministic, rebuilds touch only what changed. */
 import path from 'node:path';
-import { execFile, spawn } from 'node:child_process';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
 import fs from 'fs-extra';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from '../generator/build.ts';
@@ -13,23 +12,10 @@ import { acquireLock } from '../generator/publish/lock.ts';
 import { StageError } from '../generator/errors.ts';
 import { packOf } from '../generator/format.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
-import { copySample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { copySample, publishedSample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { CLI_ARGS, ROOT, runCli as cli } from './cli.ts';
 import { editDump, contentDiff, dumpToClientDb, rewritten, snapshot, withoutChangelog } from './exportEdits.ts';
 
-const ROOT = path.resolve(SAMPLE_INPUT, '..');
-const runFile = promisify(execFile);
-
-/** `npx tsx generator/cli.ts ...` as a user runs it. */
-const cli = (...args: string[]) =>
-  runFile('npx', ['tsx', 'generator/cli.ts', ...args], { cwd: ROOT })
-    .then((r) => ({ code: 0, ...r }), (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }));
-
-/** A published sample site and its snapshot: what every failed build must leave alone. */
-async function publishedSample() {
-  const out = path.join(await tempDir(), 'public');
-  await build({ input: SAMPLE_INPUT, out });
-  return { out, before: await snapshot(out) };
-}
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -206,7 +192,7 @@ describe('an interrupted build never breaks the next one', () => {
     const out = path.join(dir, 'public');
     await build({ input: SAMPLE_INPUT, out });
     const old = await snapshot(out);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'generator/cli.ts', '--input', input, '--out', out], { cwd: ROOT, stdio: 'ignore' });
+    const child = spawn(process.execPath, [...CLI_ARGS, '--input', input, '--out', out], { cwd: ROOT, stdio: 'ignore' });
     const writing = path.join(publishLayout(out).staging, 'api/v1/card'); // exists once the first files are written
     while (!(await fs.pathExists(writing)) && child.exitCode === null) await new Promise((r) => setTimeout(r, 5));
     expect(child.exitCode).toBeNull();

@@ -1,7 +1,5 @@
 /** The build report: on stdout at the end, as JSON beside the site, and progress on stderr. */
 import path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { Writable } from 'node:stream';
 import fs from 'fs-extra';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,9 +9,8 @@ import { publishLayout } from '../generator/publish/layout.ts';
 import { NOT_FOUND_FILE, endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
 import { buildSample, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { snapshot } from './exportEdits.ts';
+import { runCli as cli } from './cli.ts';
 
-const run = promisify(execFile);
-const cli = (...args: string[]) => run('npx', ['tsx', 'generator/cli.ts', ...args], { cwd: path.resolve(SAMPLE_INPUT, '..') });
 
 describe('counts per endpoint', () => {
   it('files with a fixed path count as themselves, others by their folder', () => {
