@@ -7,13 +7,12 @@
 import fs from 'fs-extra';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { allEndpoints, endpointOfFile } from '../generator/contract/endpoints.ts';
 import { apiMarkdown } from '../generator/contract/docs.ts';
-import { writeSampleExport } from '../generator/sample/make-sample.ts';
-import { buildInto, buildSample, readJson, tempDir } from './helpers.ts';
+import { bigSite, buildSample, readJson, tempDir } from './helpers.ts';
 
 type Json = any;
 
@@ -184,15 +183,10 @@ describe('every published file against its schema', () => {
   });
 
   describe('a generated 4,000-card export', () => {
-    let root: string;
     let out: string;
     beforeAll(async () => {
-      root = await tempDir();
-      const input = path.join(root, 'input');
-      await writeSampleExport(input, { cards: 4000, accessories: 600, format: 'sqlite', images: false });
-      ({ out } = await buildInto(input));
+      ({ out } = await bigSite());
     }, 300_000);
-    afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
     it('publishes only files that validate against their schemas', async () => {
       const { checked, failures } = await validateSite(out);

@@ -17,6 +17,8 @@ declare module 'vitest' {
     sample: { out: string; report: Record<string, unknown> };
     /** One picture cache for every build of the run (content-addressed, so sharing is safe). */
     imageCache: string;
+    /** Where the generated 4,000-card export and its site are built, once, by the first file that asks (helpers.ts bigSite). */
+    bigSiteDir: string;
   }
 }
 
@@ -26,6 +28,7 @@ export default async function setup(project: TestProject) {
   const imageCache = path.join(dir, 'image-cache');
   process.env.SIF_IMAGE_CACHE = imageCache;
   project.provide('imageCache', imageCache);
+  project.provide('bigSiteDir', path.join(dir, 'big'));
   const report = await build({ input: SAMPLE_INPUT, out });
   project.provide('sample', { out, report: JSON.parse(JSON.stringify({ ...report })) });
   return () => fs.remove(dir);

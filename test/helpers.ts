@@ -11,6 +11,7 @@ import { renderSite } from '../generator/render/site.ts';
 import { renderContext } from '../generator/render/context.ts';
 import { BuildReport } from '../generator/report.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
+import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { tempDir } from './tempDirs.ts';
 import { snapshot } from './exportEdits.ts';
 import { SAMPLE_INPUT } from './globalSetup.ts';
@@ -53,6 +54,29 @@ export async function publishedSample() {
 export async function buildSample() {
   const { out, report } = inject('sample');
   return { out, report: Object.assign(new BuildReport(), report) };
+}
+
+/** Cards in the generated export that bigSite builds (with 600 accessories, no pictures). */
+export const BIG_CARDS = 4000;
+
+/**
+ * A generated 4,000-card export and its site, built once per run by the first test file that
+ * asks; files running at the same time wait for it. Read it, never change it.
+ */
+export async function bigSite(): Promise<{ input: string; out: string }> {
+  const dir = inject('bigSiteDir');
+  const site = { input: path.join(dir, 'input'), out: path.join(dir, 'public') };
+  const done = path.join(dir, 'done');
+  try {
+    await fs.mkdir(dir); // atomic: only the first file gets to build
+  } catch {
+    while (!(await fs.pathExists(done))) await new Promise((resolve) => setTimeout(resolve, 100));
+    return site;
+  }
+  await writeSampleExport(site.input, { cards: BIG_CARDS, accessories: 600, format: 'sqlite', images: false });
+  await build({ input: site.input, out: site.out });
+  await fs.writeFile(done, '');
+  return site;
 }
 
 /** A copy of the sample export that a test may change freely. */

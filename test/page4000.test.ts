@@ -2,16 +2,12 @@
  * The card browser on a game-sized export: 4,000 generated cards (the bench's export). Nothing is
  * timed here; `npm run bench` reports the load time (page4000_interactive_ms).
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { CardListJson } from '../generator/contract/schemas.ts';
-import { writeSampleExport } from '../generator/sample/make-sample.ts';
-import { buildInto, readJson, tempDir } from './helpers.ts';
+import { BIG_CARDS as CARDS, bigSite, readJson, tempDir } from './helpers.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 import { launchBrowser } from './browser.ts';
-
-const CARDS = 4000;
 
 let site: StaticSite;
 let context: BrowserContext;
@@ -23,9 +19,7 @@ const rendered = () => page.locator('#card-grid > li').count();
 const count = () => page.locator('#card-count').textContent();
 
 beforeAll(async () => {
-  const input = path.join(await tempDir(), 'input');
-  await writeSampleExport(input, { cards: CARDS, accessories: 600, format: 'sqlite', images: false });
-  ({ out } = await buildInto(input));
+  ({ out } = await bigSite());
   list = await readJson(out, 'api/v1/card_list.json');
   site = await serveStatic(out);
   context = await launchBrowser(await tempDir('sif-chromium-'));
