@@ -274,7 +274,7 @@ describe('rebuilds rewrite only what changed', () => {
     const after = await snapshot(out);
     const expected = [
       endpoints.card.file(5), endpoints.cardPack.file(packOf(5)), objectEndpoint.card_t.object.file(id), objectEndpoint.card_t.pack.file(packOf(id)),
-      ...sets.map(endpoints.set.file),
+      ...sets.map((set) => endpoints.set.file(set)),
       // The change list of the same truth version now shows the new stats too.
       endpoints.latestChanges.file(), endpoints.changeIndex.file(), endpoints.changes.file('sample-2026.11'),
     ].sort();

@@ -44,8 +44,8 @@ export interface Endpoint<N extends ResponseName = ResponseName> {
   response: N;
   /** Statuses of `{"error"}` answers. */
   errors: number[];
-  /** The published file holding the response, relative to the site root (static and static+edge). */
-  file?: (...args: never[]) => string;
+  /** The published file holding the response, relative to the site root (static and static+edge): fileOf(route). */
+  file?: FileOf;
   requestBody?: ResponseName;
   /** Not part of the original services' API. */
   extra?: boolean;
@@ -54,11 +54,27 @@ export interface Endpoint<N extends ResponseName = ResponseName> {
 const SHAPING: QueryParameter[] = ['stubs', 'datetime', 'keys'];
 const ID_LIST = `decimal ids separated by commas (at most ${MAX_IDS.toLocaleString('en')}; empty parts ignored; leading zeros allowed)`;
 
-type Declaration<N extends ResponseName, F> = Partial<Omit<Endpoint<N>, 'file'>> & Pick<Endpoint<N>, 'route' | 'summary' | 'host' | 'response'> & { file?: F };
+/** A file path from its route's parameters, in the route's order. */
+export type FileOf = (...values: (string | number)[]) => string;
 
-/** An endpoint with defaults filled in; its `file` keeps its own parameter types. */
-function declare<N extends ResponseName, F extends ((...args: never[]) => string) | undefined = undefined>(endpoint: Declaration<N, F>): Endpoint<N> & { file: F } {
-  return { method: 'get', parameters: [], query: SHAPING, errors: [], ...endpoint } as Endpoint<N> & { file: F };
+/**
+ * The file that holds a static route's response ("the URL is the file"): the route with its
+ * parameters filled in, without the leading slash, `.json` added where the route has no extension.
+ */
+export function fileOf(route: string): FileOf {
+  const template = route.slice(1) + (route.endsWith('.json') ? '' : '.json');
+  return (...values) => {
+    let next = 0;
+    return template.replace(/\{\w+\}/g, () => String(values[next++]));
+  };
+}
+
+type Declaration<N extends ResponseName, H extends Host> = Partial<Omit<Endpoint<N>, 'file'>> & Pick<Endpoint<N>, 'route' | 'summary' | 'response'> & { host: H };
+
+/** An endpoint with defaults filled in; one a file answers (static, static+edge) gets its file from its route. */
+function declare<N extends ResponseName, H extends Host>(endpoint: Declaration<N, H>): Endpoint<N> & (H extends 'edge' ? unknown : { file: FileOf }) {
+  const file = endpoint.host === 'edge' ? undefined : fileOf(endpoint.route);
+  return { method: 'get', parameters: [], query: SHAPING, errors: [], ...endpoint, file } as Endpoint<N> & { file: FileOf };
 }
 
 /** Generic object types (starlight's object API), each with its responses `<type>_result`, `<type>_list` and `<type>_pack`. */
@@ -87,7 +103,6 @@ function packEndpoint<N extends ResponseName>(kind: string, response: N, key: 'i
     parameters: [{ name: 'block', description: `floor(${key} / ${PACK_SIZE})` }],
     query: [],
     response,
-    file: (block: number) => `api/v1/pack/${kind}/${block}.json`,
     extra: true,
   });
 }
@@ -102,7 +117,6 @@ function objectEndpoints<T extends ObjectType>(type: T) {
       parameters: [{ name: 'ids', description: ID_LIST }],
       response: `${type}_result` as const,
       errors: [400],
-      file: (id: number) => `api/v1/${type}/${id}.json`,
     }),
     pack: packEndpoint(type, `${type}_pack` as const, 'id'),
     list: declare({
@@ -110,7 +124,6 @@ function objectEndpoints<T extends ObjectType>(type: T) {
       summary: `Brief descriptions of every ${type} object, in id order`,
       host: 'static+edge',
       response: `${type}_list` as const,
-      file: () => `api/v1/list/${type}.json`,
     }),
   };
 }
@@ -125,7 +138,6 @@ export const endpoints = {
     summary: 'Instance information: API version and the version of the game data',
     host: 'static',
     response: 'Info',
-    file: () => 'api/v1/info.json',
   }),
   card: declare({
     route: '/api/v1/card/{ordinals}.json',
@@ -134,7 +146,6 @@ export const endpoints = {
     parameters: [{ name: 'ordinals', description: `an ordinal, or ${ID_LIST}` }],
     response: 'CardsResponse',
     errors: [400, 404],
-    file: (ordinal: number) => `api/v1/card/${ordinal}.json`,
   }),
   cardPack: packEndpoint('card', 'CardPack', 'ordinal'),
   randomCard: declare({
@@ -149,14 +160,12 @@ export const endpoints = {
     summary: 'Counts and a short description (stub) of every card, in ordinal order',
     host: 'static',
     response: 'CardList',
-    file: () => 'api/v1/card_list.json',
   }),
   setList: declare({
     route: '/api/v1/card/set_list.json',
     summary: 'Every set (release) with preview icons',
     host: 'static',
     response: 'SetList',
-    file: () => 'api/v1/card/set_list.json',
   }),
   set: declare({
     route: '/api/v1/set/{name}.json',
@@ -165,7 +174,6 @@ export const endpoints = {
     parameters: [{ name: 'name', description: 'a set id from the set list' }],
     response: 'CardsResponse',
     errors: [404],
-    file: (id: string) => `api/v1/set/${id}.json`,
   }),
   pair: declare({
     route: '/api/v1/pair/{pair_id}.json',
@@ -174,14 +182,12 @@ export const endpoints = {
     parameters: [{ name: 'pair_id', description: 'a pair id from pair_list.json' }],
     response: 'CardsResponse',
     errors: [404],
-    file: (pair: number) => `api/v1/pair/${pair}.json`,
   }),
   pairList: declare({
     route: '/api/v1/pair_list.json',
     summary: 'The valid pair ids with their cards',
     host: 'static',
     response: 'PairList',
-    file: () => 'api/v1/pair_list.json',
     extra: true,
   }),
   accessory: declare({
@@ -191,14 +197,12 @@ export const endpoints = {
     parameters: [{ name: 'ids', description: `an accessory id, or ${ID_LIST}` }],
     response: 'AccessoriesResponse',
     errors: [400, 404],
-    file: (id: number) => `api/v1/accessory/${id}.json`,
   }),
   accessoryList: declare({
     route: '/api/v1/accessory_list.json',
     summary: 'Every accessory id with whether it can be used in a live',
     host: 'static',
     response: 'AccessoryList',
-    file: () => 'api/v1/accessory_list.json',
   }),
   happening: declare({
     route: '/api/v1/happening/{time}',
@@ -214,7 +218,6 @@ export const endpoints = {
     summary: 'Every event and gacha, newest first (the data behind happening)',
     host: 'static',
     response: 'Happening',
-    file: () => 'api/v1/happening.json',
     extra: true,
   }),
   readTl: declare({
@@ -232,7 +235,6 @@ export const endpoints = {
     summary: 'How many shard files hold the crowd translations (the data behind read_tl)',
     host: 'static',
     response: 'TranslationIndex',
-    file: () => 'api/v1/tl/index.json',
     extra: true,
   }),
   openapi: declare({
@@ -241,7 +243,6 @@ export const endpoints = {
     host: 'static',
     query: [],
     response: 'OpenApi',
-    file: () => 'api/v1/openapi.json',
     extra: true,
   }),
   translationShard: declare({
@@ -250,7 +251,6 @@ export const endpoints = {
     host: 'static',
     parameters: [{ name: 'shard', description: 'a shard number below tl/index.json\'s count' }],
     response: 'Translations',
-    file: (shard: number) => `api/v1/tl/${shard}.json`,
     extra: true,
   }),
   latestChanges: declare({
@@ -259,7 +259,6 @@ export const endpoints = {
     host: 'static',
     query: [],
     response: 'ChangeList',
-    file: () => 'api/v1/changes.json',
     extra: true,
   }),
   changeIndex: declare({
@@ -268,7 +267,6 @@ export const endpoints = {
     host: 'static',
     query: [],
     response: 'ChangeIndex',
-    file: () => 'api/v1/changes/index.json',
     extra: true,
   }),
   changes: declare({
@@ -279,7 +277,6 @@ export const endpoints = {
     query: [],
     response: 'ChangeList',
     errors: [404],
-    file: (truthVersion: string) => `api/v1/changes/${truthVersion}.json`,
     extra: true,
   }),
 };
@@ -297,9 +294,9 @@ export const NOT_FOUND_FILE = 'api/404.json';
 export const endpointName = (endpoint: Endpoint) =>
   endpoint.route.replace(/^\/api\/v1\//, '').replace(/\/?\{\w+\}/g, '').replace(/\.json$/, '');
 
-/** A regex for the files an endpoint publishes: each parameter of its file template is one path segment part. */
-function filePattern(file: (...args: never[]) => string): RegExp {
-  const template = (file as (...args: string[]) => string)(...Array.from({ length: file.length }, () => '\0'));
+/** A regex for the files an endpoint publishes: each parameter of its route is one path segment part. */
+function filePattern(file: FileOf): RegExp {
+  const template = file('\0', '\0', '\0');
   return new RegExp(`^${template.split('\0').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
 }
 
@@ -307,7 +304,7 @@ let patterns: { endpoint: Endpoint; pattern: RegExp; literal: boolean }[] | unde
 
 /** The endpoint that publishes the file `rel` (a literal path wins over a template), undefined for other files. */
 export function endpointOfFile(rel: string): Endpoint | undefined {
-  patterns ??= allEndpoints().flatMap((endpoint) => (endpoint.file ? [{ endpoint, pattern: filePattern(endpoint.file), literal: !endpoint.file.length }] : []));
+  patterns ??= allEndpoints().flatMap((endpoint) => (endpoint.file ? [{ endpoint, pattern: filePattern(endpoint.file), literal: !endpoint.route.includes('{') }] : []));
   const matching = patterns.filter((p) => p.pattern.test(rel));
   return (matching.find((p) => p.literal) ?? matching[0])?.endpoint;
 }
