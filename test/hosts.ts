@@ -5,11 +5,17 @@
  *   static layer (netlifyStatic) for what it passes through;
  * - npm start: the local server, its own process, over HTTP;
  * - deno edge: netlify/edge-functions/api.ts under Deno in front of the static layer over
- *   HTTP, chained as on Netlify (test/hosts/denoEdge.ts).
+ *   HTTP, chained as on Netlify (test/hosts/denoEdge.ts);
+ * - workerd: the folder as Cloudflare Pages serves it, `_worker.js` and all, under
+ *   `wrangler pages dev` (workerd, offline).
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fs from 'fs-extra';
+import { PAGES_COMPATIBILITY_DATE } from '../generator/render/hostRules.ts';
+import { tempDir } from './tempDirs.ts';
 import { handleRequest } from '../generator/edge/handler.ts';
 import { diskReader } from '../generator/server/diskSite.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
@@ -21,7 +27,7 @@ export interface Host {
   close(): Promise<void>;
 }
 
-export type HostName = 'node handler' | 'npm start' | 'deno edge';
+export type HostName = 'node handler' | 'npm start' | 'deno edge' | 'workerd';
 
 interface Listening {
   url: string;
@@ -29,8 +35,8 @@ interface Listening {
 }
 
 /** Runs `command` as the leader of its own process group and resolves once it prints its URL. */
-function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Listening> {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT): Promise<Listening> {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   // npm start is npm -> sh -> node: end the whole group.
   const stop = async () => {
@@ -41,8 +47,8 @@ function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = 
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
       output += chunk;
-      const url = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
-      if (url) resolve({ url, stop });
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(output)?.[0];
+      if (url) resolve({ url: `${url}/`, stop });
     });
     child.stderr.on('data', (chunk) => (output += chunk));
     child.once('exit', (code) => reject(new Error(`${command} exited with ${code} before listening: ${output}`)));
@@ -60,7 +66,9 @@ async function nodeHandler(dir: string): Promise<Host> {
   return {
     fetch: async (path, init) => {
       const request = new Request(new URL(path, 'http://sif.test/'), init);
-      return (await handleRequest(request, site)) ?? staticLayer(request);
+      const response = (await handleRequest(request, site)) ?? (await staticLayer(request));
+      // As over HTTP: an answer to HEAD has no body.
+      return request.method === 'HEAD' ? new Response(null, response) : response;
     },
     close: async () => {},
   };
@@ -96,8 +104,42 @@ export async function denoEdge(dir: string, latencyMs = 0): Promise<Host & { sta
   return { ...host, staticRequests: () => staticRequests };
 }
 
+/**
+ * The folder `dir` as Cloudflare Pages serves it, under `wrangler pages dev` (workerd) with the
+ * pinned compatibility date; wrangler's state and logs go to a temporary folder. With
+ * `readLatencyMs`, a wrapper worker runs the site's `_worker.js` with an assets binding that
+ * holds every read back that long and counts it (GET /api/__reads answers the count).
+ */
+export async function workerdPages(dir: string, readLatencyMs?: number): Promise<Host & { reads(): Promise<number> }> {
+  const work = await tempDir('sif-workerd-');
+  const args = ['pages', 'dev', path.resolve(dir), '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0',
+    '--compatibility-date', PAGES_COMPATIBILITY_DATE, '--persist-to', path.join(work, 'state'), '--log-level', 'info'];
+  if (readLatencyMs !== undefined) {
+    const wrapper = path.join(work, 'slowReads.js');
+    await fs.writeFile(wrapper, slowReadsWorker(path.resolve(dir, '_worker.js'), readLatencyMs));
+    args.push('--script-path', wrapper);
+  }
+  const env = { WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: path.join(work, 'logs'), NO_COLOR: '1', CI: '1' };
+  const { url, stop } = await startProcess(path.join(ROOT, 'node_modules/.bin/wrangler'), args, env, work);
+  const host = overHttp(url, stop);
+  return { ...host, reads: async () => Number(await (await host.fetch('/api/__reads')).text()) };
+}
+
+const slowReadsWorker = (worker: string, latencyMs: number) => `
+import site from ${JSON.stringify(worker)};
+let reads = 0;
+export default {
+  async fetch(request, env, context) {
+    if (new URL(request.url).pathname === '/api/__reads') return new Response(String(reads));
+    const ASSETS = { fetch: async (file) => (reads++, await new Promise((done) => setTimeout(done, ${latencyMs})), env.ASSETS.fetch(file)) };
+    return site.fetch(request, { ...env, ASSETS }, context);
+  },
+};
+`;
+
 export const HOSTS: Record<HostName, (dir: string) => Promise<Host>> = {
   'node handler': nodeHandler,
   'npm start': npmStart,
   'deno edge': (dir) => denoEdge(dir),
+  workerd: (dir) => workerdPages(dir),
 };

@@ -1,34 +1,132 @@
 /**
- * One suite, three hosts: the same requests against the edge handler in Node, `npm start`, and
+ * One route suite, four hosts: the same requests against the edge handler in Node, `npm start`,
  * the Netlify edge function under Deno in front of a static host that applies the site's own
- * `_redirects` and `_headers` (test/hosts.ts). What a client sees must not depend on the host.
- * Add route tests inside `describe.each` below; they run on every host.
+ * `_redirects` and `_headers`, and the site as Cloudflare Pages serves it under workerd
+ * (test/hosts.ts). What a client sees must not depend on the host. Each host is started once
+ * for the whole file.
+ * - "every declared route": requests derived from the endpoint declarations (one published
+ *   file of each endpoint, its route, its comma list and query variants, a missing one; an
+ *   example for each edge-only route) answer the same status, headers and bytes everywhere.
+ * - "on <host>": what each answer must be, checked on every host.
  */
 import fs from 'fs-extra';
+import fg from 'fast-glob';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSample, readJson } from './helpers.ts';
 import { HOSTS, type Host, type HostName } from './hosts.ts';
-import { STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
+import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
+import { allEndpoints, endpointOfFile, type Endpoint } from '../generator/contract/endpoints.ts';
 import { config as edgeConfig } from '../netlify/edge-functions/api.ts';
 import type { CardJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const JSON_TYPE = 'application/json; charset=utf-8';
 const REVALIDATE = 'public, max-age=0, must-revalidate';
+const HOST_NAMES = Object.keys(HOSTS) as HostName[];
+/** What every host must answer alike (besides status and body). */
+const COMPARED_HEADERS = ['content-type', 'access-control-allow-origin', 'cache-control', 'etag', 'allow'];
 
 let out: string;
+const hosts = {} as Record<HostName, Host>;
 beforeAll(async () => {
   ({ out } = await buildSample());
+  const started = await Promise.allSettled(HOST_NAMES.map(async (name) => (hosts[name] = await HOSTS[name](out))));
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+});
+afterAll(() => Promise.all(Object.values(hosts).map((host) => host.close())));
+
+/** Requests of the edge-only routes (no published file to derive them from), by route. */
+const EDGE_EXAMPLES: Record<string, { path: string; init?: RequestInit }[]> = {
+  '/api/v1/card/random.json': [{ path: '/api/v1/card/random.json?keys=nothing' }],
+  '/api/v1/happening/{time}': [
+    { path: `/api/v1/happening/${Date.parse('2019-04-25T00:00:00Z') / 1000}` },
+    { path: `/api/v1/happening/${Date.parse('2019-04-25T00:00:00Z') / 1000}?datetime=iso8601&extended_time_period_for_events=yes` },
+    { path: '/api/v1/happening/soon' },
+  ],
+  '/api/v1/read_tl': [
+    { path: '/api/v1/read_tl', init: { method: 'POST', body: JSON.stringify(['はじまりの朝', 'nothing']) } },
+    { path: '/api/v1/read_tl', init: { method: 'POST', body: '{' } },
+    { path: '/api/v1/read_tl' },
+  ],
+};
+
+/** The parameter values of a published file of `endpoint`, in the order its file template takes them. */
+function fileParams(endpoint: Endpoint, rel: string): string[] {
+  const template = (endpoint.file as (...args: string[]) => string)(...Array.from({ length: endpoint.file!.length }, () => '\0'));
+  const pattern = template.split('\0').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([^/]+)');
+  return new RegExp(`^${pattern}$`).exec(rel)!.slice(1);
+}
+
+const fillRoute = (endpoint: Endpoint, values: string[]) => {
+  let i = 0;
+  return endpoint.route.replace(/\{\w+\}/g, () => values[i++]);
+};
+
+/**
+ * Requests of every declared route: for each endpoint with published files, the first two files
+ * (by name) give its file URL, its route URL, a comma list of both (id-list routes), query
+ * variants and a missing one; edge-only routes take their EDGE_EXAMPLES.
+ */
+async function declaredRequests(): Promise<{ path: string; init?: RequestInit }[]> {
+  const published = new Map<Endpoint, string[]>();
+  for (const rel of (await fg('api/**', { cwd: out })).sort()) {
+    const endpoint = endpointOfFile(rel);
+    if (endpoint) published.set(endpoint, [...(published.get(endpoint) ?? []), rel]);
+  }
+  return allEndpoints().flatMap((endpoint) => {
+    const files = published.get(endpoint);
+    if (endpoint.host === 'edge') {
+      expect(EDGE_EXAMPLES[endpoint.route], `${endpoint.route}: an edge route; give it an example in EDGE_EXAMPLES`).toBeDefined();
+      return EDGE_EXAMPLES[endpoint.route];
+    }
+    // A static route the sample does not publish (changes.json before any update): a 404 alike everywhere.
+    if (!files) return [{ path: fillRoute(endpoint, endpoint.parameters.map(() => '1')) }];
+    const [first, second = first] = files.map((rel) => fileParams(endpoint, rel));
+    const route = fillRoute(endpoint, first);
+    const isList = endpoint.parameters.some((p) => ['ids', 'ordinals'].includes(p.name));
+    const paths = [
+      `/${files[0]}`, route, `${route}?keys=id,ordinal`, `${route}?stubs=yes&datetime=iso8601`, `${route}?keys=`,
+      ...(isList ? [fillRoute(endpoint, [`${second},${first},`]), fillRoute(endpoint, [`0${first}`])] : []),
+      ...(first.length ? [fillRoute(endpoint, first.map(() => '999999999')), `/${files[0].replace(/\.json$/, '.JSON')}`] : []),
+    ];
+    return [...new Set(paths)].map((p) => ({ path: p }));
+  });
+}
+
+describe('every declared route', () => {
+  it('answers the same status, headers and body on every host, also to HEAD and If-None-Match', async () => {
+    const requests = await declaredRequests();
+    expect(requests.length).toBeGreaterThan(allEndpoints().length);
+    const [reference, ...others] = HOST_NAMES;
+    const snapshot = async (host: Host, p: string, init?: RequestInit) => {
+      const response = await host.fetch(p, init);
+      const headers = Object.fromEntries(COMPARED_HEADERS.map((name) => [name, response.headers.get(name)]));
+      return { status: response.status, headers, body: await response.text() };
+    };
+    for (const { path: p, init } of requests) {
+      const expected = await snapshot(hosts[reference], p, init);
+      if (expected.status !== 204) expect(expected.headers['content-type'], p).toBe(JSON_TYPE);
+      expect(expected.headers['access-control-allow-origin'], p).toBe('*');
+      const variants: [string, RequestInit | undefined][] = [['', init]];
+      if (!init?.method && expected.status === 200) {
+        variants.push(['HEAD', { method: 'HEAD' }], ['If-None-Match', { headers: { 'if-none-match': expected.headers.etag! } }]);
+      }
+      for (const [label, variantInit] of variants) {
+        const want = label ? await snapshot(hosts[reference], p, variantInit) : expected;
+        for (const name of others) expect(await snapshot(hosts[name], p, variantInit), `${name}: ${label} ${p}`).toEqual(want);
+      }
+    }
+  });
 });
 
-describe.each(Object.keys(HOSTS) as HostName[])('on %s', (name) => {
+describe.each(HOST_NAMES)('on %s', (name) => {
   let host: Host;
-  beforeAll(async () => {
-    host = await HOSTS[name](out);
+  beforeAll(() => {
+    host = hosts[name];
   });
-  afterAll(() => host?.close());
 
   /** A JSON answer with the headers every JSON response keeps. */
   async function answered(p: string, status: number, init?: RequestInit): Promise<Response> {
@@ -134,6 +232,39 @@ describe.each(Object.keys(HOSTS) as HostName[])('on %s', (name) => {
         expect(await (await answered(p, 404)).json(), p).toEqual({ error: 'not found' });
       }
     });
+
+    it('a missing <type>/<id>.json is a JSON 404, not a rewrite to <id>.json.json', async () => {
+      for (const p of ['/api/v1/card_t/999999.json', '/api/v1/char_t/999999.json']) {
+        expect(await (await answered(p, 404)).json(), p).toEqual({ error: 'not found' });
+      }
+    });
+
+    it('a path segment longer than a file name can be is a JSON 404', async () => {
+      for (const p of [`/api/v1/set/${'a'.repeat(300)}.json`, `/api/v1/${'é'.repeat(200)}`, `/api/v1/changes/${'b'.repeat(256)}.json`]) {
+        expect(await (await answered(p, 404)).json(), p).toEqual({ error: 'not found' });
+      }
+    });
+
+    it('the JSON 404\'s own file is a 404 too', async () => {
+      expect(await (await answered('/api/404.json', 404)).json()).toEqual({ error: 'not found' });
+    });
+  });
+
+  describe('an encoded slash (%2F)', () => {
+    it('is a 400 wherever it is, encoded once or twice: no host reads it as a separator or a name', async () => {
+      for (const p of ['/api/v1/card%2F1.json', '/api/v1/card_t%2f1003', '/api/v1/card/1%2F2.json', '/api/v1/card%252F1.json']) {
+        expect((await (await answered(p, 400)).json()).error, p).toMatch(/encoded slash/);
+      }
+    });
+  });
+
+  describe('?keys=', () => {
+    it('naming no key keeps every key', async () => {
+      const whole = await file('api/v1/card_t/1003.json');
+      for (const p of ['/api/v1/card_t/1003?keys=', '/api/v1/card_t/1003.json?keys=%20,', '/api/v1/card_t/1003,?keys=']) {
+        expect(await ok(p), p).toEqual(whole);
+      }
+    });
   });
 
   describe('ETag and If-None-Match', () => {
@@ -161,23 +292,39 @@ describe.each(Object.keys(HOSTS) as HostName[])('on %s', (name) => {
   });
 });
 
-describe('host rules (_redirects, _headers, netlify.toml)', () => {
+describe('host rules (_redirects, _headers, _worker.js, _routes.json, netlify.toml)', () => {
+  const site = (rel: string) => fs.readFileSync(path.join(out, rel), 'utf8');
+
   it('the build writes the rule list as _redirects, in order, in the format Netlify and Cloudflare read', () => {
-    const lines = fs.readFileSync(path.join(out, '_redirects'), 'utf8').trim().split('\n');
-    expect(lines).toEqual(STATIC_RULES.map((rule) => `${rule.from}  ${rule.to}  ${rule.status}`));
+    expect(site('_redirects').trim().split('\n')).toEqual(STATIC_RULES.map((rule) => `${rule.from}  ${rule.to}  ${rule.status}`));
   });
 
-  it('the build writes the static headers as _headers', () => {
-    const text = fs.readFileSync(path.join(out, '_headers'), 'utf8');
-    for (const block of STATIC_HEADERS) {
-      const lines = Object.entries(block.values).map(([header, value]) => `  ${header}: ${value}\n`);
-      expect(text).toContain(`${block.for}\n${lines.join('')}`);
+  it('every rewrite is literal and names no published file, so Pages, which applies rules over files, reads it as Netlify does', async () => {
+    const published = new Set((await fg('**', { cwd: out })).map((rel) => `/${rel}`));
+    for (const rule of STATIC_RULES.filter((r) => r.status === 200)) {
+      expect(rule.from, rule.from).not.toMatch(/[*:]/);
+      expect(published.has(rule.from), rule.from).toBe(false);
+      expect(published.has(rule.to), rule.to).toBe(true);
     }
   });
 
-  it('netlify.toml keeps only the build; the edge function declares its own path', () => {
+  it('the build writes the static headers as _headers', () => {
+    for (const block of STATIC_HEADERS) {
+      const lines = Object.entries(block.values).map(([header, value]) => `  ${header}: ${value}\n`);
+      expect(site('_headers')).toContain(`${block.for}\n${lines.join('')}`);
+    }
+  });
+
+  it('the Pages worker is bundled into _worker.js and routed the edge path; a missing path has a 404.html', () => {
+    expect(site('_worker.js')).toMatch(/^\/\/ Cloudflare Pages worker, bundled by npm run build from generator\/edge\/pagesWorker\.ts\./);
+    expect(site('_worker.js')).not.toMatch(/^import /m); // one module: Pages uploads it as it is
+    expect(JSON.parse(site('_routes.json'))).toEqual({ version: 1, include: [EDGE_PATH], exclude: [] });
+    expect(site('404.html')).toContain('<title>Not found</title>');
+  });
+
+  it('netlify.toml keeps only the build; the edge function declares its own path, the edge path', () => {
     const toml = fs.readFileSync(path.join(ROOT, 'netlify.toml'), 'utf8');
     for (const table of ['[[redirects]]', '[[headers]]', '[[edge_functions]]']) expect(toml).not.toContain(table);
-    expect(edgeConfig).toEqual({ path: '/api/*' });
+    expect(edgeConfig).toEqual({ path: EDGE_PATH });
   });
 });

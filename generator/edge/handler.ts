@@ -8,7 +8,7 @@
  * Every path this handler reads is itself such a plain static file, so on Netlify, where
  * reads are fetches that pass through the edge function again, they never recurse.
  */
-import { OBJECT_TYPE_NAMES, endpoints, isObjectType, objectEndpoint, type Endpoint, type ObjectType } from '../contract/endpoints.ts';
+import { NOT_FOUND_FILE, OBJECT_TYPE_NAMES, endpoints, isObjectType, objectEndpoint, type Endpoint, type ObjectType } from '../contract/endpoints.ts';
 import { matchRoute } from './routes.ts';
 import { HttpError, errorResponse, jsonResponse, jsonTextResponse, methodNotAllowed, preflight, withETag } from './http.ts';
 import { checkSitePath } from './guard.ts';
@@ -17,7 +17,7 @@ import { applyShaping, isPlain, isYes, parseShaping, type Shaping } from './quer
 import { genericObjects, objectList, objectListing, randomCard, type ListedKind } from './objects.ts';
 import { happeningAt, parseInstant } from './happening.ts';
 import { readTl } from './readTl.ts';
-import { firstRule } from './rewrites.ts';
+import { firstRule, isEdgePath } from './rewrites.ts';
 import type { EdgeSite } from './site.ts';
 
 export type { EdgeSite, ReadFile } from './site.ts';
@@ -126,8 +126,11 @@ async function undeclared(route: Route, path: string): Promise<Response | null> 
 async function dispatch(request: Request, url: URL, site: EdgeSite): Promise<Response | null> {
   const { method } = request;
   if (method === 'OPTIONS') return preflight(request);
-  // Decoded, so an encoded comma (%2C) separates ids too; checkSitePath has vetted the decoding.
+  // Decoded, so an encoded comma (%2C) separates ids too; checkSitePath has vetted the decoding
+  // and refused an encoded slash, so segments stay as the request gave them.
   const path = url.pathname.split('/').map(decodeURIComponent).join('/');
+  // The body of the host's JSON 404 is a file, but never a 200 answer.
+  if (path === `/${NOT_FOUND_FILE}`) throw new HttpError(404, 'not found');
   const match = matchRoute(path);
   if (match?.endpoint === endpoints.readTl) {
     if (method !== 'POST') throw methodNotAllowed(method, 'POST, OPTIONS');
@@ -143,7 +146,7 @@ async function dispatch(request: Request, url: URL, site: EdgeSite): Promise<Res
 /** The response to `request`, or null when the host should serve it as a static file. */
 export async function handleRequest(request: Request, site: EdgeSite): Promise<Response | null> {
   const url = new URL(request.url);
-  if (!url.pathname.startsWith('/api/')) return null;
+  if (!isEdgePath(url.pathname)) return null;
   try {
     if (request.url.length > MAX_URL_LENGTH) throw new HttpError(414, `request URL is longer than ${MAX_URL_LENGTH} characters`);
     checkSitePath(url.pathname);

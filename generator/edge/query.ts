@@ -21,11 +21,12 @@ const last = (params: URLSearchParams, name: string): string | null => params.ge
 export const isYes = (value: string | null) => value !== null && ['yes', 'true', '1'].includes(value.trim().toLowerCase());
 
 export function parseShaping(params: URLSearchParams): Shaping {
-  const keys = last(params, 'keys');
+  const keys = (last(params, 'keys') ?? '').split(',').map((k) => k.trim().toLowerCase()).filter((k) => k !== '');
   return {
     stubs: isYes(last(params, 'stubs')),
     datetime: last(params, 'datetime')?.trim().toLowerCase() === 'iso8601' ? 'iso8601' : 'unix',
-    keys: keys === null ? null : keys.split(',').map((k) => k.trim().toLowerCase()).filter((k) => k !== ''),
+    // `?keys=` naming no key keeps every key, as no parameter does.
+    keys: keys.length ? keys : null,
   };
 }
 

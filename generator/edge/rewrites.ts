@@ -1,12 +1,23 @@
 /**
  * The static host's rules in Netlify's redirect syntax, the one source for the build's
- * `_redirects` and `_headers` (render/hostRules.ts) and for the local server: extensionless
- * URLs rewritten to their .json files, and a JSON 404 for any other unknown /api/ path.
- * Like Netlify's unforced rules, a rule only applies when no file exists at the requested
- * path; the first matching rule wins.
+ * `_redirects` and `_headers` (render/hostRules.ts), the local server and the Pages worker
+ * (edge/staticHost.ts): declared routes that are not their file's path (`/api/v1/info`,
+ * `/api/v1/list/<type>`) rewritten to that file, and a JSON 404 for any other unknown
+ * /api/ path. Like Netlify's unforced rules, a rule only applies when no file exists at
+ * the requested path; the first matching rule wins.
+ *
+ * Every rewrite is literal and names no published file, so it means the same on Cloudflare
+ * Pages, which applies rules even where a file exists (a `card_t/*` splat would turn
+ * `card_t/4.json` into `4.json.json` there). Routes with parameters (`<type>/<ids>`) are the
+ * edge's. Pages refuses the 404 rule (it knows no status 404) and skips it with a warning;
+ * its worker answers unknown /api/ paths itself, from the same list.
  */
-import { NOT_FOUND_FILE, OBJECT_TYPE_NAMES, endpoints } from '../contract/endpoints.ts';
+import { NOT_FOUND_FILE, allEndpoints } from '../contract/endpoints.ts';
 import { REVALIDATE } from './http.ts';
+
+/** The paths the edge function answers (Netlify's function path, Pages' worker route): the API. */
+export const EDGE_PATH = '/api/*';
+export const isEdgePath = (pathname: string) => pathname.startsWith(EDGE_PATH.slice(0, -1));
 
 export interface StaticRule {
   from: string;
@@ -14,11 +25,15 @@ export interface StaticRule {
   status: 200 | 404;
 }
 
+/** Literal GET routes whose file is elsewhere: the extensionless URLs of static files. */
+const renamedFiles = (): StaticRule[] => allEndpoints().flatMap((endpoint) => {
+  const file = endpoint.method === 'get' && endpoint.file?.length === 0 ? `/${(endpoint.file as () => string)()}` : null;
+  return file && file !== endpoint.route ? [{ from: endpoint.route, to: file, status: 200 as const }] : [];
+});
+
 export const STATIC_RULES: readonly StaticRule[] = [
-  { from: '/api/v1/info', to: `/${endpoints.info.file()}`, status: 200 },
-  { from: '/api/v1/list/*', to: '/api/v1/list/:splat.json', status: 200 },
-  ...OBJECT_TYPE_NAMES.map((type): StaticRule => ({ from: `/api/v1/${type}/*`, to: `/api/v1/${type}/:splat.json`, status: 200 })),
-  { from: '/api/*', to: `/${NOT_FOUND_FILE}`, status: 404 },
+  ...renamedFiles(),
+  { from: EDGE_PATH, to: `/${NOT_FOUND_FILE}`, status: 404 },
 ];
 
 /** The rule's target for `pathname` (a trailing `*` in `from` binds `:splat`), or null when it does not match. */

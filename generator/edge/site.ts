@@ -15,3 +15,31 @@ export async function readJson<T>(site: EdgeSite, path: string): Promise<T | nul
   const text = await site.read(path);
   return text === null ? null : (JSON.parse(text) as T);
 }
+
+/** Longer path segments name no file on any file system a site is published from. */
+const MAX_NAME_BYTES = 255;
+const encoder = new TextEncoder();
+
+/**
+ * Whether `path` can name a published file: no folder (trailing `/`, which Pages would answer
+ * with a page) and no segment longer than a file name can be. Readers answer null for others.
+ */
+export const namesAFile = (path: string): boolean =>
+  path !== '' && !path.endsWith('/') && path.split('/').every((segment) => encoder.encode(segment).length <= MAX_NAME_BYTES);
+
+/**
+ * A reader for hosts whose edge reads the site over HTTP (Netlify: the site's own origin;
+ * Cloudflare Pages: the assets binding): a 404 is an absent file, any other failure an error.
+ */
+export function fetchReader(fetchFile: (url: URL) => Promise<Response>, origin: string): ReadFile {
+  return async (path) => {
+    if (!namesAFile(path)) return null;
+    const response = await fetchFile(new URL(`/${path}`, origin));
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return null;
+    }
+    if (!response.ok) throw new Error(`reading /${path}: HTTP ${response.status}`);
+    return response.text();
+  };
+}

@@ -1,13 +1,49 @@
 /**
- * `_redirects` and `_headers` at the site root: the static host's rules (edge/rewrites.ts)
- * in the plain-text format Netlify and Cloudflare Pages read, so no host config repeats them.
+ * The host configuration files at the site root, which hosts read and never serve: the
+ * static host's rules (edge/rewrites.ts) as `_redirects` and `_headers`, the plain-text
+ * files Netlify and Cloudflare Pages read, and for Pages the edge handler bundled as
+ * `_worker.js` with `_routes.json` sending it the API paths. No host config repeats them.
  */
-import { STATIC_HEADERS, STATIC_RULES } from '../edge/rewrites.ts';
+import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
+import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../edge/rewrites.ts';
 import type { SiteFiles } from './files.ts';
 
 const lines = (rows: string[]) => Buffer.from(rows.map((row) => `${row}\n`).join(''));
 
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const WORKER_ENTRY = 'generator/edge/pagesWorker.ts';
+
+/**
+ * The workerd behaviour the worker is written and tested for (`wrangler pages dev
+ * --compatibility-date`); set the same date in the Pages project.
+ */
+export const PAGES_COMPATIBILITY_DATE = '2025-09-01';
+
+let worker: Buffer | undefined;
+
+/**
+ * generator/edge/pagesWorker.ts and what it imports as one ES module, bundled once per process.
+ * The edge loads no package, so the bundle holds only this repository's code; paths in its
+ * comments are relative to the repository, so it is the same wherever the build runs.
+ */
+function pagesWorker(): Buffer {
+  worker ??= Buffer.from(buildSync({
+    entryPoints: [WORKER_ENTRY],
+    absWorkingDir: ROOT,
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    write: false,
+    banner: { js: `// Cloudflare Pages worker, bundled by npm run build from ${WORKER_ENTRY}.` },
+  }).outputFiles[0].contents);
+  return worker;
+}
+
 export function renderHostRules(files: SiteFiles): void {
   files.set('_redirects', lines(STATIC_RULES.map((rule) => `${rule.from}  ${rule.to}  ${rule.status}`)));
   files.set('_headers', lines(STATIC_HEADERS.flatMap((h) => [h.for, ...Object.entries(h.values).map(([name, value]) => `  ${name}: ${value}`)])));
+  files.set('_worker.js', pagesWorker());
+  files.set('_routes.json', Buffer.from(`${JSON.stringify({ version: 1, include: [EDGE_PATH], exclude: [] })}\n`));
 }

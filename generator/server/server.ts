@@ -9,10 +9,11 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createServer, type Middleware, type UnionRequest, type UnionResponse } from 'http-server';
 import { handleRequest, type EdgeSite } from '../edge/handler.ts';
-import { HttpError, errorResponse, methodNotAllowed, withETag } from '../edge/http.ts';
+import { HttpError, errorResponse, methodNotAllowed } from '../edge/http.ts';
+import { staticApiFile } from '../edge/staticHost.ts';
 import { checkSitePath } from '../edge/guard.ts';
-import { firstRule, staticHeaders } from '../edge/rewrites.ts';
-import { NOT_FOUND_FILE, endpoints } from '../contract/endpoints.ts';
+import { staticHeaders } from '../edge/rewrites.ts';
+import { endpoints } from '../contract/endpoints.ts';
 import { diskReader } from './diskSite.ts';
 
 export interface RunningServer {
@@ -78,18 +79,6 @@ async function send(res: UnionResponse, response: Response, head: boolean): Prom
   res.end(head || !body.length ? undefined : body);
 }
 
-/** A static file under /api/ as Netlify serves it: the file, else the first matching rule, else the JSON 404. */
-async function staticApi(site: EdgeSite, pathname: string): Promise<Response> {
-  const serve = (text: string, status: number) => new Response(text, { status, headers: staticHeaders(pathname) });
-  const direct = await site.read(pathname.slice(1));
-  if (direct !== null) return serve(direct, 200);
-  const match = firstRule(pathname);
-  const target = match ? await site.read(match.target.slice(1)) : null;
-  if (match && target !== null) return serve(target, match.rule.status);
-  const notFound = await site.read(NOT_FOUND_FILE);
-  return notFound === null ? errorResponse(new HttpError(404, 'not found')) : serve(notFound, 404);
-}
-
 function siteMiddleware(site: EdgeSite): Middleware {
   const respond = async (req: UnionRequest, res: UnionResponse, next: () => void) => {
     const head = req.method === 'HEAD';
@@ -106,7 +95,7 @@ function siteMiddleware(site: EdgeSite): Middleware {
     try {
       const response = (await handleRequest(request, site))
         // Static API files get validators too, as Netlify's static files do.
-        ?? (pathname.startsWith('/api/') ? await withETag(request, await staticApi(site, pathname)) : null);
+        ?? (pathname.startsWith('/api/') ? await staticApiFile(site, request, pathname) : null);
       return response ? await send(res, response, head) : next();
     } finally {
       done();

@@ -4,20 +4,13 @@
  * static paths, for which the handler returns nothing, so they never recurse.
  */
 import { handleRequest } from '../../generator/edge/handler.ts';
+import { fetchReader } from '../../generator/edge/site.ts';
 
 export default async function api(request: Request): Promise<Response | undefined> {
-  const origin = new URL(request.url).origin;
-  const read = async (path: string): Promise<string | null> => {
-    const response = await fetch(new URL(`/${path}`, origin));
-    if (response.status === 404) {
-      await response.body?.cancel();
-      return null;
-    }
-    if (!response.ok) throw new Error(`reading /${path}: HTTP ${response.status}`);
-    return response.text();
-  };
+  const read = fetchReader((url) => fetch(url), new URL(request.url).origin);
   // undefined: Netlify continues the chain (redirects, headers, static files).
   return (await handleRequest(request, { read })) ?? undefined;
 }
 
+// Literal, as Netlify reads it without running the module; test/routes.test.ts checks it is EDGE_PATH.
 export const config = { path: '/api/*' };

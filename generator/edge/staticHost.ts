@@ -1,0 +1,27 @@
+/**
+ * A static /api/ file served as Netlify's CDN serves it, for hosts without such a rule
+ * engine (the local server, the Cloudflare Pages worker): the file at the path, else the
+ * target of the first matching rule (edge/rewrites.ts) with that rule's status, else the
+ * JSON 404; with the static headers and, for a 200, an ETag that answers If-None-Match.
+ */
+import { NOT_FOUND_FILE } from '../contract/endpoints.ts';
+import { HttpError, errorResponse, withETag } from './http.ts';
+import { firstRule, staticHeaders } from './rewrites.ts';
+import type { EdgeSite } from './site.ts';
+
+async function resolve(site: EdgeSite, pathname: string): Promise<{ text: string; status: number } | null> {
+  const direct = await site.read(pathname.slice(1));
+  if (direct !== null) return { text: direct, status: 200 };
+  const match = firstRule(pathname);
+  const target = match ? await site.read(match.target.slice(1)) : null;
+  if (match && target !== null) return { text: target, status: match.rule.status };
+  const notFound = await site.read(NOT_FOUND_FILE);
+  return notFound === null ? null : { text: notFound, status: 404 };
+}
+
+/** The response to a GET or HEAD of the static /api/ path `pathname` (as in the request, undecoded). */
+export async function staticApiFile(site: EdgeSite, request: Request, pathname: string): Promise<Response> {
+  const found = await resolve(site, pathname);
+  if (!found) return errorResponse(new HttpError(404, 'not found'));
+  return (await withETag(request, new Response(found.text, { status: found.status, headers: staticHeaders(pathname) })))!;
+}
