@@ -7,12 +7,24 @@ import { progressDisplay } from './progress.ts';
 import { publishLayout } from './publish/layout.ts';
 import { describeCounts } from './changes/diff.ts';
 
+/** Which release keys the unreadable rows need: missing from release_info.json, or given but not opening them. */
+function missingKeys(report: BuildReport): string {
+  const releases = Object.entries(report.unreadableReleases);
+  const ids = (keyGiven: boolean) => releases.filter(([, r]) => r.key_given === keyGiven).map(([id]) => id).join(', ');
+  return [
+    ids(false) && `release_info.json has no key for release ${ids(false)}`,
+    ids(true) && `the key given for release ${ids(true)} does not open them`,
+  ].filter(Boolean).join('; ');
+}
+
 function summary(report: BuildReport, reportFile: string): string {
   const upToDate = report.upToDate ? ' (up to date: same input and generator, site untouched)' : '';
   const lines = [`build: ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed${upToDate}`];
   lines.push(`files: ${Object.entries(report.counts).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  const decrypted = report.databases.filter((d) => d.encryption);
+  if (decrypted.length) lines.push(`decrypted in memory: ${decrypted.map((d) => `${d.file} (${d.encryption} client file)`).join(', ')}`);
   const unreadable = Object.entries(report.unreadable);
-  if (unreadable.length) lines.push(`unreadable encrypted rows: ${unreadable.map(([t, n]) => `${t}=${n}`).join(' ')}`);
+  if (unreadable.length) lines.push(`unreadable encrypted rows: ${unreadable.map(([t, n]) => `${t}=${n}`).join(' ')} (${missingKeys(report)})`);
   const images = report.images;
   if (report.timings.images !== undefined) {
     lines.push(`images: ${images.published} published, ${images.encoded} encoded, ${images.reused} from cache, ${images.missing} missing, ${images.unreadable} unreadable`);

@@ -24,10 +24,43 @@ export type ProgressEvent =
   | { kind: 'end'; stage: string; ms: number };
 export type ProgressListener = (event: ProgressEvent) => void;
 
+/** Full examples kept per warning kind; the rest are counted. */
+export const WARNING_EXAMPLES = 3;
+
+export interface WarningKind {
+  count: number;
+  /** The first few warnings of the kind, in full. */
+  examples: string[];
+}
+
+/** A database the read stage opened, and how. */
+export interface DatabaseRead {
+  file: string;
+  form: 'sqlite' | 'sql dump' | 'client file';
+  /** A client file's encryption ("JP V3"), decrypted in memory. */
+  encryption?: string;
+  /** The base name its key was derived from (the client's name for the file). */
+  keyName?: string;
+}
+
+/** One line per kind: the warning itself when alone, else the count and the first few. */
+function kindLine(kind: string, { count, examples }: WarningKind): string {
+  if (count === 1) return examples[0];
+  const more = count > examples.length ? ` / and ${count - examples.length} more` : '';
+  return `${kind} (${count} warnings): ${examples.join(' / ')}${more}`;
+}
+
 export class BuildReport {
+  /** One line per kind of warning (see warn). */
   readonly warnings: string[] = [];
+  /** Every kind of warning with its count and first examples. */
+  readonly warningKinds: Record<string, WarningKind> = {};
   /** Encrypted rows that no key opened, per table. */
   readonly unreadable: Record<string, number> = {};
+  /** Those rows per release id (`_encryption_release_id`), and whether release_info.json had a key for it (a wrong one). */
+  readonly unreadableReleases: Record<string, { rows: number; key_given: boolean }> = {};
+  /** The databases read, and how (client files decrypted in memory). */
+  readonly databases: DatabaseRead[] = [];
   /** Published files per endpoint (see endpointOf). */
   readonly counts: Record<string, number> = {};
   /** Milliseconds per stage. */
@@ -42,11 +75,27 @@ export class BuildReport {
   /** What this build changed in the data, per changelog type (generator/changes/); null when nothing was compared (a first build). */
   update: Partial<Counts> | null = null;
   private current = '';
+  /** Where each kind's line is in `warnings`. */
+  private readonly lineOfKind = new Map<string, number>();
 
   constructor(private readonly listener: ProgressListener | null = null) {}
 
-  warn(message: string): void {
-    this.warnings.push(message);
+  /**
+   * Records a warning. Warnings of one `kind` (a phrase naming the problem; by default the
+   * message itself) share one line, so an export with thousands of like problems stays readable.
+   */
+  warn(message: string, kind = message): void {
+    const known = Object.hasOwn(this.warningKinds, kind);
+    const group = known ? this.warningKinds[kind] : (this.warningKinds[kind] = { count: 0, examples: [] });
+    group.count++;
+    if (group.examples.length < WARNING_EXAMPLES) group.examples.push(message);
+    const line = kindLine(kind, group);
+    if (!known) {
+      this.lineOfKind.set(kind, this.warnings.length);
+      this.warnings.push(line);
+    } else {
+      this.warnings[this.lineOfKind.get(kind)!] = line;
+    }
   }
 
   /** One warning for many problems of a kind: the count and the first few examples, however many there are. */
@@ -56,8 +105,15 @@ export class BuildReport {
     this.warn(`${what}: ${examples.join(separator)}${more}`);
   }
 
-  countUnreadable(table: string): void {
+  /** An encrypted row no key opened: `releaseId` names its key; `keyGiven` when release_info.json has one that does not open it. */
+  countUnreadable(table: string, releaseId: string, keyGiven: boolean): void {
     this.unreadable[table] = (this.unreadable[table] ?? 0) + 1;
+    const release = (this.unreadableReleases[releaseId] ??= { rows: 0, key_given: keyGiven });
+    release.rows++;
+  }
+
+  noteDatabase(read: DatabaseRead): void {
+    this.databases.push(read);
   }
 
   /** Runs one stage and records how long it took; a failure becomes a StageError naming the stage. */
@@ -89,7 +145,8 @@ export class BuildReport {
 
   toJSON() {
     return {
-      counts: this.counts, unreadable: this.unreadable, warnings: this.warnings, timings_ms: this.timings,
+      counts: this.counts, unreadable: this.unreadable, unreadable_releases: this.unreadableReleases, databases: this.databases,
+      warnings: this.warnings, warning_kinds: this.warningKinds, timings_ms: this.timings,
       changed: this.changed, unchanged: this.unchanged, removed: this.removed, images: this.images, up_to_date: this.upToDate,
       update: this.update,
     };

@@ -94,13 +94,17 @@ describe('duplicate ids in the databases', () => {
 
 describe('unit_number values that are no ordinal', () => {
   const odd = { 1003: '9e999', 1006: '12.5', 1009: "'0x20'", 1012: '-3', 1015: "'text'", 1018: 'NULL' };
-  it('are left out, each with a warning; nothing like card/Infinity.json is published', async () => {
+  it('are left out, counted in one warning line with the first few in full; nothing like card/Infinity.json is published', async () => {
     const input = await copySample();
     await editDump(input, 'unit.sql', Object.entries(odd).map(([id, n]) => `UPDATE unit_m SET unit_number = ${n} WHERE unit_id = ${id};`).join('\n'));
     const { out, report } = await buildInto(input);
-    for (const [id, shown] of [[1003, 'Infinity'], [1006, '12.5'], [1009, '"0x20"'], [1012, '-3'], [1015, '"text"'], [1018, 'null']]) {
-      expect(report.warnings).toContain(`unit_m: unit_id ${id} has unit_number ${shown}, not a whole number from 1 to 999999999; the card is left out`);
-    }
+    const warning = (id: number, shown: string) => `unit_m: unit_id ${id} has unit_number ${shown}, not a whole number from 1 to 999999999; the card is left out`;
+    expect(report.warningKinds['unit_m: rows whose unit_number is no ordinal']).toEqual({
+      count: 6, examples: [warning(1003, 'Infinity'), warning(1006, '12.5'), warning(1009, '"0x20"')],
+    });
+    expect(report.warnings.filter((w) => w.includes('unit_number'))).toEqual([
+      `unit_m: rows whose unit_number is no ordinal (6 warnings): ${warning(1003, 'Infinity')} / ${warning(1006, '12.5')} / ${warning(1009, '"0x20"')} / and 3 more`,
+    ]);
     const published = await fs.readdir(path.join(out, 'api/v1/card'));
     expect(published.filter((name) => !/^(\d+|set_list)\.json$/.test(name))).toEqual([]);
     const list = await readJson(out, endpoints.cardList.file());

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import fs from 'fs-extra';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { endpointOf } from '../generator/report.ts';
+import { BuildReport, endpointOf } from '../generator/report.ts';
 import { progressDisplay } from '../generator/progress.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
 import { NOT_FOUND_FILE, endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
@@ -18,6 +18,23 @@ describe('counts per endpoint', () => {
       endpoints.card.file(12), endpoints.cardList.file(), endpoints.setList.file(), endpoints.set.file('album-1'), objectEndpoint.card_t.object.file(1030),
       objectEndpoint.char_t.list.file(), endpoints.info.file(), NOT_FOUND_FILE, 'images/card/icon/1030t.webp', 'site/app.js', 'index.html',
     ].map(endpointOf)).toEqual(['card', 'card_list', 'card/set_list', 'set', 'card_t', 'list/char_t', 'info', '404', 'images/card', 'site', 'index.html']);
+  });
+});
+
+describe('warnings', () => {
+  it('of one kind share a line with their count and the first three in full; a lone one stays as it is', () => {
+    const report = new BuildReport();
+    report.warn('once only');
+    for (let card = 1; card <= 5; card++) report.warn(`card ${card}: skill 99 does not exist`, 'cards naming a skill that does not exist');
+    report.warn('card 9: character 7 does not exist', 'cards naming a character that does not exist');
+    expect(report.warnings).toEqual([
+      'once only',
+      'cards naming a skill that does not exist (5 warnings): card 1: skill 99 does not exist / card 2: skill 99 does not exist / card 3: skill 99 does not exist / and 2 more',
+      'card 9: character 7 does not exist',
+    ]);
+    expect(report.toJSON().warning_kinds['cards naming a skill that does not exist']).toEqual({
+      count: 5, examples: ['card 1: skill 99 does not exist', 'card 2: skill 99 does not exist', 'card 3: skill 99 does not exist'],
+    });
   });
 });
 
@@ -38,7 +55,10 @@ describe('report.json beside the site', () => {
   });
 
   it('names unreadable rows, warnings, timings of every stage and what changed', () => {
-    expect(report).toMatchObject({ ok: true, error: null, unreadable: { unit_m: 1 }, changed: published.files.size, unchanged: 0, removed: 0 });
+    expect(report).toMatchObject({
+      ok: true, error: null, unreadable: { unit_m: 1 }, unreadable_releases: { 8: { rows: 1, key_given: false } },
+      changed: published.files.size, unchanged: 0, removed: 0,
+    });
     expect(report.warnings).toContain('sets.json: set rainbow-collection names ordinal 36, which is not a readable card');
     expect(Object.keys(report.timings_ms)).toEqual(['check', 'read', 'model', 'images', 'render', 'changes', 'write']);
   });
@@ -54,7 +74,7 @@ describe('the CLI summary', () => {
     const first = await cli('--input', SAMPLE_INPUT, '--out', out);
     expect(first.stdout).toMatch(/^build: \d+ changed, 0 unchanged, 0 removed\n/);
     expect(first.stdout).toMatch(/\nfiles: .*card=35 .*card_list=1/);
-    expect(first.stdout).toMatch(/\nunreadable encrypted rows: unit_m=1\n/);
+    expect(first.stdout).toMatch(/\nunreadable encrypted rows: unit_m=1 \(release_info\.json has no key for release 8\)\n/);
     expect(first.stdout).toMatch(/\ntimings: check=\d+ms read=\d+ms model=\d+ms images=\d+ms render=\d+ms changes=\d+ms write=\d+ms\n/);
     expect(first.stdout).toContain(`\nreport: ${publishLayout(out).report}\n`);
     // Not a terminal: one quiet line per stage on stderr, no bar.

@@ -23,7 +23,7 @@ export interface Meta {
 }
 
 /** The zone each client's master data writes its local times in (docs/input.md). */
-const REGION_TIMEZONES: Record<string, string> = { jp: '+09:00', ww: '+09:00', cn: '+08:00', tw: '+08:00', kr: '+09:00' };
+export const REGION_TIMEZONES: Record<string, string> = { jp: '+09:00', ww: '+09:00', cn: '+08:00', tw: '+08:00', kr: '+09:00' };
 
 export interface CuratedSet {
   id: string;
@@ -167,7 +167,7 @@ export function readTranslations(root: string, report: BuildReport): Map<string,
     const file = path.join(root, name);
     for (const [original, translation] of Object.entries(readCurated(root, file, CURATED.translations, {}))) {
       const previous = merged.get(original);
-      if (previous !== undefined && previous !== translation) report.warn(`${file}: "${original}" overrides an earlier translation`);
+      if (previous !== undefined && previous !== translation) report.warn(`${file}: "${original}" overrides an earlier translation`, 'translations overriding earlier ones');
       merged.set(original, translation);
     }
   }

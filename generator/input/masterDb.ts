@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { loadSqlDump } from './sqlDump.ts';
+import { openDatabaseFile, type ClientEncryption } from './clientFile.ts';
 import { decryptPayload, encryptedPayload, type ReleaseKeys } from './decrypt.ts';
 import { UserError } from '../errors.ts';
 import type { BuildReport } from '../report.ts';
@@ -23,17 +24,27 @@ export class MasterDb {
     private readonly report: BuildReport,
     /** Prefix of this database's tables in the report ("en/" for the English export). */
     private readonly label: string,
+    /** How the client encrypted the file (decrypted in memory); null when it was plain. */
+    readonly encryption: ClientEncryption | null,
   ) {
     this.tables = new Set(this.query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => r.name));
   }
 
-  static open(file: string, keys: ReleaseKeys, report: BuildReport, label = ''): MasterDb {
+  /**
+   * `clientName` is the client's own base name for this database (`unit.db_`): the key of an
+   * encrypted client file depends on it. What was opened, and how, is noted in the report.
+   */
+  static open(file: string, clientName: string, keys: ReleaseKeys, report: BuildReport, label = ''): MasterDb {
+    const dump = /\.sql$/i.test(file);
     let db: Database.Database;
+    let encryption: ClientEncryption | null = null;
     try {
-      if (/\.sql$/i.test(file)) {
+      if (dump) {
         db = loadSqlDump(file);
+        report.noteDatabase({ file, form: 'sql dump' });
       } else {
-        db = new Database(file, { readonly: true, fileMustExist: true });
+        ({ db, encryption } = openDatabaseFile(file, clientName));
+        report.noteDatabase(encryption ? { file, form: 'client file', encryption: encryption.description, keyName: encryption.name } : { file, form: 'sqlite' });
         // Functions in a hostile schema (generated columns, views) must not run when rows are read.
         db.pragma('trusted_schema = OFF');
         const check = db.pragma('quick_check', { simple: true });
@@ -41,10 +52,11 @@ export class MasterDb {
         if (check !== 'ok') throw new Error(`damaged: ${String(check).split('\n').find((line) => !line.startsWith('***'))}`);
       }
     } catch (error) {
-      const what = /\.sql$/i.test(file) ? 'not a loadable SQL dump' : 'not a readable SQLite database';
+      if (error instanceof UserError) throw error;
+      const what = dump ? 'not a loadable SQL dump' : 'not a readable SQLite database';
       throw new UserError(`${file}: ${what} (${(error as Error).message})`);
     }
-    return new MasterDb(file, db, keys, report, label);
+    return new MasterDb(file, db, keys, report, label, encryption);
   }
 
   hasTable(table: string): boolean {
@@ -85,9 +97,11 @@ export class MasterDb {
         readable.push(row);
         continue;
       }
-      const values = decryptPayload(payload, this.keys.get(String(row._encryption_release_id)));
+      const releaseId = String(row._encryption_release_id);
+      const key = this.keys.get(releaseId);
+      const values = decryptPayload(payload, key);
       if (values) readable.push({ ...row, ...values, release_tag: null });
-      else this.report.countUnreadable(this.label + table);
+      else this.report.countUnreadable(this.label + table, releaseId, key !== undefined);
     }
     return readable;
   }

@@ -4,8 +4,10 @@ import fs from 'node:fs';
 import { findDatabase } from './discover.ts';
 import { MasterDb } from './masterDb.ts';
 import { parseReleaseKeys, type ReleaseKeys } from './decrypt.ts';
+import { regionLabel } from './fileCipher.ts';
+import { parseOffset } from './time.ts';
 import {
-  readGachas, CURATED, readCurated, readMeta, readReleaseDates, readSets, readTranslations,
+  REGION_TIMEZONES, readGachas, CURATED, readCurated, readMeta, readReleaseDates, readSets, readTranslations,
   type CuratedGacha, type CuratedSet, type Meta,
 } from './curated.ts';
 import { UserError } from '../errors.ts';
@@ -33,6 +35,21 @@ function readKeys(root: string, file: string): ReleaseKeys {
   return parseReleaseKeys(readCurated(root, file, CURATED.releaseKeys, {}), file);
 }
 
+/**
+ * A CN or TW client file says which clock its local times keep; meta.json decides the time
+ * zone, so when it names no region and its zone differs, the report says so (the file alone
+ * does not change how dates are read: a decrypted copy of it publishes the same).
+ */
+function warnOtherClock(meta: Meta, dbs: (MasterDb | null)[], report: BuildReport): void {
+  if (meta.region !== null) return;
+  for (const db of dbs) {
+    const region = db?.encryption?.scheme.region;
+    if (!db || !region || parseOffset(REGION_TIMEZONES[region], 'region') === meta.timezoneOffset) continue;
+    report.warn(`${db.file}: a ${regionLabel(region)} client file, but meta.json names no region, so its local times (event dates) are read at the zone it gives or JP's +09:00; add "region": "${region}" to meta.json if the export comes from that client`);
+    return;
+  }
+}
+
 /** `inputDigest`: input/treeDigest.ts's digest of `root`, which the build already computed. */
 export function readExport(root: string, report: BuildReport, inputDigest: string): GameExport {
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new UserError(`${root}: input folder does not exist`);
@@ -43,17 +60,21 @@ export function readExport(root: string, report: BuildReport, inputDigest: strin
   const keys = readKeys(root, path.join(root, 'release_info.json'));
   const unitFile = findDatabase(root, 'unit', report);
   if (!unitFile) throw new UserError(`${root}: no unit database found (looked for unit.db_, unit.db, unit.sqlite, unit.db.sql or unit.sql)`);
-  const open = (file: string | undefined, releaseKeys: ReleaseKeys, label = '') =>
-    file ? MasterDb.open(file, releaseKeys, report, label) : null;
+  /** `name` is the database's name in the client (unit, event_common): its file there is `<name>.db_`. */
+  const open = (file: string | undefined, name: string, releaseKeys: ReleaseKeys, label = '') =>
+    file ? MasterDb.open(file, `${name}.db_`, releaseKeys, report, label) : null;
   const englishRoot = path.join(root, 'en');
   const englishKeys = new Map([...keys, ...readKeys(root, path.join(englishRoot, 'release_info.json'))]);
   const hasEnglish = fs.existsSync(englishRoot);
-  const openEnglish = (name: string) => (hasEnglish ? open(findDatabase(englishRoot, name, report), englishKeys, 'en/') : null);
+  const openEnglish = (name: string) => (hasEnglish ? open(findDatabase(englishRoot, name, report), name, englishKeys, 'en/') : null);
   const meta = readMeta(root);
+  const unit = open(unitFile, 'unit', keys)!;
+  const events = open(findDatabase(root, 'event_common', report), 'event_common', keys);
+  warnOtherClock(meta, [unit, events], report);
   return {
     root,
-    unit: open(unitFile, keys)!,
-    events: open(findDatabase(root, 'event_common', report), keys),
+    unit,
+    events,
     english: openEnglish('unit'),
     englishEvents: openEnglish('event_common'),
     meta,

@@ -3,7 +3,7 @@
  * owning card (accessory_special_m) and icon (accessory_asset_m). Legacy exports have none.
  */
 import type { MasterDb, DbRow } from '../input/masterDb.ts';
-import type { BuildReport } from '../report.ts';
+import { WARNING_EXAMPLES, type BuildReport } from '../report.ts';
 import type { Accessory, AccessoryLevel, Card, Character, MemberTag, Target } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { resolveTarget } from './characters.ts';
@@ -48,7 +48,7 @@ function owners(db: MasterDb, report: BuildReport): Map<number, number> {
   const byAccessory = new Map<number, number>();
   for (const row of db.rows('accessory_special_m')) {
     const id = num(row.accessory_id);
-    if (byAccessory.has(id)) report.warn(`accessory_special_m: accessory ${id} names more than one card; the first row is used`);
+    if (byAccessory.has(id)) report.warn(`accessory_special_m: accessory ${id} names more than one card; the first row is used`, 'accessory_special_m: accessories naming more than one card');
     else byAccessory.set(id, num(row.unit_id));
   }
   return byAccessory;
@@ -92,7 +92,9 @@ export function buildAccessories(db: MasterDb, english: EnglishTexts, links: Acc
     };
   });
   if (unreadableOwners.length) {
-    report.warn(`accessory_special_m: accessories ${unreadableOwners.join(', ')} belong to cards that are unreadable or missing; their unit fields are null`);
+    const more = unreadableOwners.length > WARNING_EXAMPLES ? ` and ${unreadableOwners.length - WARNING_EXAMPLES} more` : '';
+    const listed = unreadableOwners.slice(0, WARNING_EXAMPLES).join(', ') + more;
+    report.warn(`accessory_special_m: accessories ${listed} belong to cards that are unreadable or missing; their unit fields are null`);
   }
   return accessories.sort((a, b) => a.id - b.id);
 }

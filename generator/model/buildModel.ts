@@ -58,7 +58,7 @@ function uniqueOrdinals(cards: Card[], report: BuildReport): Card[] {
   const seen = new Set<number>();
   return cards.filter((card) => {
     if (!seen.has(card.ordinal)) return seen.add(card.ordinal);
-    report.warn(`unit_m: ordinal ${card.ordinal} appears twice; unit_id ${card.id} is left out`);
+    report.warn(`unit_m: ordinal ${card.ordinal} appears twice; unit_id ${card.id} is left out`, 'unit_m: ordinals appearing twice');
     return false;
   });
 }

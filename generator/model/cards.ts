@@ -76,7 +76,7 @@ function link<T>(map: Map<number, T>, id: unknown, what: string, ordinal: number
   const key = numOrNull(id);
   if (key === null || key === 0) return null;
   const found = map.get(key);
-  if (!found) report.warn(`card ${ordinal}: ${what} ${key} does not exist; published as null`);
+  if (!found) report.warn(`card ${ordinal}: ${what} ${key} does not exist; published as null`, `cards naming a ${what} that does not exist`);
   return found ?? null;
 }
 
@@ -88,7 +88,7 @@ function hasOrdinal(row: DbRow, report: BuildReport): boolean {
   if (isOrdinal(row.unit_number)) return true;
   if (row.unit_number === 0) return false;
   const value = typeof row.unit_number === 'string' ? `"${row.unit_number}"` : String(row.unit_number);
-  report.warn(`unit_m: unit_id ${String(row.unit_id)} has unit_number ${value}, not a whole number from 1 to 999999999; the card is left out`);
+  report.warn(`unit_m: unit_id ${String(row.unit_id)} has unit_number ${value}, not a whole number from 1 to 999999999; the card is left out`, 'unit_m: rows whose unit_number is no ordinal');
   return false;
 }
 
@@ -151,7 +151,7 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
     };
   });
   for (const id of [...shortPatterns].sort((a, b) => a - b)) {
-    report.warn(`unit_level_up_pattern_m: pattern ${id} stops before the level cap of a card that uses it; per-level arrays are shorter`);
+    report.warn(`unit_level_up_pattern_m: pattern ${id} stops before the level cap of a card that uses it; per-level arrays are shorter`, 'level patterns stopping before a card\'s level cap');
   }
   return cards.sort((a, b) => a.ordinal - b.ordinal || a.id - b.id);
 }

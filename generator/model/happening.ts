@@ -25,7 +25,7 @@ function readEvent(row: DbRow, { offsetMinutes, english }: EventSources, report:
   const start = toUnixSeconds(row.start_date, offsetMinutes);
   const end = toUnixSeconds(row.end_date, offsetMinutes);
   if (start === null || end === null || end < start) {
-    report.warn(`event_m: event ${id} left out, start_date "${row.start_date}" / end_date "${row.end_date}" are not dates with end after start`);
+    report.warn(`event_m: event ${id} left out, start_date "${row.start_date}" / end_date "${row.end_date}" are not dates with end after start`, 'event_m: events left out for their dates');
     return null;
   }
   const name = typeof row.name === 'string' ? row.name : '';

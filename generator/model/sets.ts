@@ -21,13 +21,13 @@ export function buildSets(db: MasterDb, english: EnglishTexts, curated: CuratedS
   const taken = new Set(series.map((s) => s.id));
   const curatedSets = curated.flatMap((set): CardSet[] => {
     if (taken.has(set.id)) {
-      report.warn(`sets.json: set id ${set.id} is used twice; the later one is ignored`);
+      report.warn(`sets.json: set id ${set.id} is used twice; the later one is ignored`, 'sets.json: set ids used twice');
       return [];
     }
     taken.add(set.id);
     const members = set.ordinals.flatMap((o) => {
       const card = byOrdinal.get(o);
-      if (!card) report.warn(`sets.json: set ${set.id} names ordinal ${o}, which is not a readable card`);
+      if (!card) report.warn(`sets.json: set ${set.id} names ordinal ${o}, which is not a readable card`, 'sets.json: ordinals that are not readable cards');
       return card ? [card] : [];
     });
     members.sort((a, b) => a.ordinal - b.ordinal);

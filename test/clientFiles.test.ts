@@ -1,0 +1,128 @@
+/** Databases as the client stores them on a device: whole-file encryption, every version and region. */
+import path from 'node:path';
+import fs from 'fs-extra';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_INPUT, buildInto, buildSample, copySample, renderInMemory, tempDir } from './helpers.ts';
+import { dumpToClientDb, snapshot } from './exportEdits.ts';
+import {
+  CLIENT_REGIONS, SQLITE_MAGIC, decryptClientFile, detectScheme, describeScheme, type FileScheme,
+} from '../generator/input/fileCipher.ts';
+import { encryptClientFile } from '../generator/sample/fileEncrypt.ts';
+
+const VERSIONS: FileScheme[] = [
+  { region: 'jp', version: 1 }, { region: 'jp', version: 2 }, { region: 'jp', version: 3 },
+  { region: 'jp', version: 3, flipped: true }, { region: 'jp', version: 4, generator: 1 },
+  { region: 'jp', version: 5 }, { region: 'jp', version: 6 },
+];
+/** Every version in JP, every region in each version. */
+const SCHEMES: FileScheme[] = [
+  ...VERSIONS,
+  ...CLIENT_REGIONS.filter((r) => r !== 'jp').flatMap((region) => VERSIONS.map((v) => ({ ...v, region }))),
+];
+
+/** The sample as client files (db/<group>/<name>.db_, the English ones too), each encrypted with `scheme`. */
+async function encryptedSample(scheme: FileScheme): Promise<string> {
+  const input = await copySample();
+  for (const [dir, name, group] of [['', 'unit', 'unit'], ['', 'event_common', 'event'], ['en', 'unit', 'unit'], ['en', 'event_common', 'event']]) {
+    const file = await dumpToClientDb(path.join(input, dir), name, group);
+    await fs.writeFile(file, encryptClientFile(await fs.readFile(file), scheme, `${name}.db_`));
+  }
+  return input;
+}
+
+describe('the client file cipher', () => {
+  const plain = Buffer.concat([SQLITE_MAGIC, Buffer.from(Array.from({ length: 4093 }, (_, i) => (i * 7) & 0xff))]);
+
+  for (const scheme of SCHEMES) {
+    it(`${describeScheme(scheme)}: found from the header and name, and decrypted back`, () => {
+      const encrypted = encryptClientFile(plain, scheme, 'unit.db_');
+      expect(encrypted.subarray(0, 16).equals(plain.subarray(0, 16))).toBe(false);
+      const found = detectScheme(encrypted, 'unit.db_');
+      expect(found.scheme).toEqual({ ...scheme, flipped: scheme.version === 3 ? !!scheme.flipped : undefined, generator: scheme.version === 4 ? 1 : undefined });
+      expect(decryptClientFile(encrypted, found.scheme!, 'unit.db_').equals(plain)).toBe(true);
+      // The key is the name's: under another name nothing opens it.
+      expect(detectScheme(encryptClientFile(plain, scheme, 'unit.db_'), 'item.db_').scheme).toBeNull();
+    });
+  }
+});
+
+describe('an encrypted sample', () => {
+  let plainFiles: Map<string, Buffer>;
+  beforeAll(() => {
+    plainFiles = renderInMemory(SAMPLE_INPUT).files;
+  });
+
+  // Every version once, the regions taking turns (the cipher tests above cover every pair).
+  const rotated = VERSIONS.map((v, i) => ({ ...v, region: CLIENT_REGIONS[i % CLIENT_REGIONS.length] }));
+  for (const scheme of rotated) {
+    it(`${describeScheme(scheme)}: renders byte-identical output, decrypted in memory only`, async () => {
+      const input = await encryptedSample(scheme);
+      const before = await snapshot(input);
+      const { files, report } = renderInMemory(input);
+      expect([...files.keys()]).toEqual([...plainFiles.keys()]);
+      expect([...files].filter(([rel, bytes]) => !bytes.equals(plainFiles.get(rel)!)).map(([rel]) => rel)).toEqual([]);
+      expect(report.databases.map((d) => [path.relative(input, d.file), d.encryption])).toEqual([
+        ['db/unit/unit.db_', describeScheme(scheme)], ['db/event/event_common.db_', describeScheme(scheme)],
+        ['en/db/unit/unit.db_', describeScheme(scheme)], ['en/db/event/event_common.db_', describeScheme(scheme)],
+      ]);
+      expect(await snapshot(input)).toEqual(before);
+    });
+  }
+
+  it('builds the same site as the plain sample, byte for byte', async () => {
+    const { out: plain } = await buildSample();
+    const { out } = await buildInto(await encryptedSample({ region: 'jp', version: 3 }));
+    const hashes = async (dir: string) => [...(await snapshot(dir)).files].map(([rel, f]) => [rel, f.sha256]);
+    expect(await hashes(out)).toEqual(await hashes(plain));
+  });
+
+  it('says when a CN or TW file is read at a zone meta.json did not choose', async () => {
+    const input = await encryptedSample({ region: 'cn', version: 2 });
+    await fs.writeJson(path.join(input, 'meta.json'), { truth_version: 'cn' });
+    expect(renderInMemory(input).report.warnings).toContainEqual(expect.stringMatching(/unit\.db_: a CN client file, but meta\.json names no region.*"region": "cn"/));
+    await fs.writeJson(path.join(input, 'meta.json'), { truth_version: 'cn', region: 'cn' });
+    expect(renderInMemory(input).report.warnings.filter((w) => w.includes('client file'))).toEqual([]);
+  });
+});
+
+describe('client files that do not open', () => {
+  const plainUnit = async () => {
+    const input = await copySample();
+    const file = await dumpToClientDb(input, 'unit');
+    return { input, file, bytes: await fs.readFile(file) };
+  };
+
+  it('neither SQLite nor encrypted: one line naming the file, its size and what was tried', async () => {
+    const input = await tempDir();
+    const file = path.join(input, 'db/unit/unit.db_');
+    await fs.outputFile(file, Buffer.alloc(5000, 0x5a));
+    await expect(buildInto(input)).rejects.toThrow(new RegExp(
+      `^read stage: ${escape(file)}: not a readable SQLite database \\(5000 bytes: not plain SQLite, and no client encryption opens it: `
+      + 'tried versions V1 to V6 with the JP, EN/WW, TW, CN keys for the name unit\\.db_; the key depends on the name the client stores the file under, such as unit\\.db_\\)$',
+    ));
+  });
+
+  it('encrypted under another client name: says which name the key needs', async () => {
+    const { input, file, bytes } = await plainUnit();
+    await fs.writeFile(file, encryptClientFile(bytes, { region: 'jp', version: 3 }, 'item.db_'));
+    await expect(buildInto(input)).rejects.toThrow(/unit\.db_: not a readable SQLite database \(\d+ bytes: a JP V3 client file encrypted under the name item\.db_; its key depends on that name, so give the file that name\)/);
+  });
+
+  it('copied flat as unit.db: read with the client name unit.db_ its key needs', async () => {
+    const { input, file, bytes } = await plainUnit();
+    await fs.remove(file);
+    await fs.writeFile(path.join(input, 'unit.db'), encryptClientFile(bytes, { region: 'ww', version: 4, generator: 3 }, 'unit.db_'));
+    const { report } = renderInMemory(input);
+    expect(report.databases[0]).toMatchObject({ form: 'client file', encryption: 'EN/WW V4', keyName: 'unit.db_' });
+  });
+
+  it('a header naming an encryption sub-version nobody describes: says so', async () => {
+    const { input, file, bytes } = await plainUnit();
+    const encrypted = encryptClientFile(bytes, { region: 'tw', version: 6 }, 'unit.db_');
+    encrypted[7] = 9;
+    await fs.writeFile(file, encrypted);
+    await expect(buildInto(input)).rejects.toThrow(/a TW client file whose header names encryption sub-version 9, which no public description covers/);
+  });
+});
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
