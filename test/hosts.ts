@@ -120,7 +120,9 @@ export async function workerdPages(dir: string, readLatencyMs?: number): Promise
     args.push('--script-path', wrapper);
   }
   const env = { WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: path.join(work, 'logs'), NO_COLOR: '1', CI: '1' };
-  const { url, stop } = await startProcess(path.join(ROOT, 'node_modules/.bin/wrangler'), args, env, work);
+  const wrangler = path.join(ROOT, 'node_modules/.bin/wrangler');
+  if (!fs.existsSync(wrangler)) throw new Error(`${wrangler} is missing: run npm install (wrangler is a devDependency)`);
+  const { url, stop } = await startProcess(wrangler, args, env, work);
   const host = overHttp(url, stop);
   return { ...host, reads: async () => Number(await (await host.fetch('/api/__reads')).text()) };
 }

@@ -53,9 +53,9 @@ const EDGE_EXAMPLES: Record<string, { path: string; init?: RequestInit }[]> = {
   ],
 };
 
-/** The parameter values of a published file of `endpoint`, in the order its file template takes them. */
+/** The parameter values of a published file of `endpoint`, in its route's order. */
 function fileParams(endpoint: Endpoint, rel: string): string[] {
-  const template = (endpoint.file as (...args: string[]) => string)(...Array.from({ length: endpoint.file!.length }, () => '\0'));
+  const template = endpoint.file!(...(endpoint.route.match(/\{\w+\}/g) ?? []).map(() => '\0'));
   const pattern = template.split('\0').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([^/]+)');
   return new RegExp(`^${pattern}$`).exec(rel)!.slice(1);
 }

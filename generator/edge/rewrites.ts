@@ -27,7 +27,7 @@ export interface StaticRule {
 
 /** Literal GET routes whose file is elsewhere: the extensionless URLs of static files. */
 const renamedFiles = (): StaticRule[] => allEndpoints().flatMap((endpoint) => {
-  const file = endpoint.method === 'get' && endpoint.file?.length === 0 ? `/${(endpoint.file as () => string)()}` : null;
+  const file = endpoint.method === 'get' && endpoint.file && !endpoint.route.includes('{') ? `/${endpoint.file()}` : null;
   return file && file !== endpoint.route ? [{ from: endpoint.route, to: file, status: 200 as const }] : [];
 });
 
