@@ -13,6 +13,7 @@
  * - page<N>_interactive_ms: public/index.html in headless Chromium from a plain static host: the time
  *   from navigation start until the card list is rendered and its filters answer (the page's
  *   `cards-interactive` mark), median of a few fresh loads;
+ * - load: `npm start` in its own process under 50 concurrent 1,000-id lists for 20 s (bench/load.ts);
  * - rss_mb: peak resident memory so far.
  * Builds and floors alternate and every run writes a new folder (nothing is deleted until
  * the end), so both meet the same disk state. The last line is the 4,000-card headline.
@@ -29,6 +30,7 @@ import { diskReader } from '../generator/server/diskSite.ts';
 import { denoEdge } from '../test/hosts.ts';
 import { serveStatic } from '../test/staticServer.ts';
 import { launchBrowser } from '../test/browser.ts';
+import { formatLoad, loadTest } from './load.ts';
 
 interface Scale {
   cards: number;
@@ -184,6 +186,7 @@ async function measure(scale: Scale, root: string) {
   const edge = await edgeLatency(out, ordinals);
   const deno = await denoEdgeLatency(out, ordinals);
   const pageMs = await pageInteractive(out, dir);
+  console.log(`  ${formatLoad(await loadTest(out))}`);
   const result = {
     cards: scale.cards, files: files.length, build: median(builds), floor: median(floors),
     rebuild: median(rebuilds), forced, edge, deno, page: pageMs, rss: process.resourceUsage().maxRSS / 1024,

@@ -10,7 +10,7 @@
  */
 import { NOT_FOUND_FILE, OBJECT_TYPE_NAMES, endpoints, isObjectType, objectEndpoint, type Endpoint, type ObjectType } from '../contract/endpoints.ts';
 import { matchRoute } from './routes.ts';
-import { HttpError, errorResponse, jsonResponse, jsonTextResponse, methodNotAllowed, preflight, withETag } from './http.ts';
+import { HttpError, errorResponse, jsonPiecesResponse, jsonResponse, methodNotAllowed, preflight, withETag, type JsonPieces } from './http.ts';
 import { checkSitePath } from './guard.ts';
 import { isCanonicalId, parseIds } from './ids.ts';
 import { applyShaping, isPlain, isYes, parseShaping, type Shaping } from './query.ts';
@@ -39,9 +39,9 @@ function answer(route: Route, body: unknown, headers: Record<string, string> = {
   return jsonResponse(applyShaping(body, route.shaping), 200, headers);
 }
 
-/** JSON text of a route: sent as it is, unless query parameters reshape it. */
-function answerText(route: Route, text: string, headers: Record<string, string> = {}): Response {
-  return isPlain(route.shaping) ? jsonTextResponse(text, 200, headers) : answer(route, JSON.parse(text), headers);
+/** JSON of a route as pieces of text: sent as they are, unless query parameters reshape them. */
+function answerText(route: Route, pieces: JsonPieces, headers: Record<string, string> = {}): Response {
+  return isPlain(route.shaping) ? jsonPiecesResponse(pieces, 200, headers) : answer(route, JSON.parse(pieces.join('')), headers);
 }
 
 const hasQuery = (route: Route) => route.url.search !== '';
@@ -88,7 +88,7 @@ async function pairFile(route: Route, name: string): Promise<Response | null> {
   if (id === null || String(id) === name) return hasQuery(route) ? staticWithQuery(route) : null;
   const text = await route.site.read(endpoints.pair.file(id));
   if (text === null) throw new HttpError(404, `no pair ${id}`);
-  return answerText(route, text);
+  return answerText(route, [text]);
 }
 
 async function happening(route: Route, time: string): Promise<Response> {

@@ -23,9 +23,47 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
   return jsonTextResponse(JSON.stringify(body), status, headers);
 }
 
-/** A response whose JSON is already text (objects sliced out of packs). */
+/** A response whose JSON is already text. */
 export function jsonTextResponse(text: string, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(text, { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+/** JSON as pieces of text whose concatenation is the document (objects sliced out of packs, separators). */
+export type JsonPieces = string[];
+
+/**
+ * Answers of more characters than this are streamed from their pieces instead of joined: a
+ * 1,000-card list is megabytes, and joining it (then encoding it, then copying it to the
+ * socket) for each of many concurrent requests is what exhausts a server's memory.
+ */
+export const STREAM_CHARS = 256 * 1024;
+/** Characters encoded per chunk of a streamed answer. */
+const CHUNK_CHARS = 64 * 1024;
+
+/** Streamed answers: they carry no ETag, since a validator needs every byte before the first is sent. */
+const streamed = new WeakSet<Response>();
+
+/** The pieces as a stream of UTF-8 chunks, encoded only as the reader asks for them. */
+function piecesStream(pieces: JsonPieces): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      let chunk = '';
+      while (next < pieces.length && chunk.length < CHUNK_CHARS) chunk += pieces[next++];
+      if (chunk) controller.enqueue(encoder.encode(chunk));
+      if (next >= pieces.length) controller.close();
+    },
+  }, { highWaterMark: 0 });
+}
+
+/** A JSON answer from its pieces: joined when short, streamed when long. */
+export function jsonPiecesResponse(pieces: JsonPieces, status = 200, headers: Record<string, string> = {}): Response {
+  const chars = pieces.reduce((n, piece) => n + piece.length, 0);
+  if (chars <= STREAM_CHARS) return jsonTextResponse(pieces.join(''), status, headers);
+  const response = new Response(piecesStream(pieces), { status, headers: { ...JSON_HEADERS, 'cache-control': REVALIDATE, ...headers } });
+  streamed.add(response);
+  return response;
 }
 
 export function errorResponse(error: HttpError): Response {
@@ -64,10 +102,10 @@ function isCurrent(ifNoneMatch: string | null, etag: string): boolean {
 /**
  * A 200 answer to GET or HEAD gets an ETag and, unless its route chose another, the revalidating
  * cache policy; when the client's copy is current, it becomes a 304 without body (same ETag,
- * CORS and cache headers). Other responses pass unchanged.
+ * CORS and cache headers). Other responses, streamed answers included, pass unchanged.
  */
 export async function withETag(request: Request, response: Response | null): Promise<Response | null> {
-  if (response?.status !== 200 || !['GET', 'HEAD'].includes(request.method)) return response;
+  if (response?.status !== 200 || !['GET', 'HEAD'].includes(request.method) || streamed.has(response)) return response;
   const body = await response.arrayBuffer();
   const headers = new Headers(response.headers);
   const etag = await etagOf(body);

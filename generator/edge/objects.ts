@@ -3,14 +3,14 @@
  * card, and generic objects (`/api/v1/<type>/1,2,3`). A few ids are read from their
  * single-object files; more from the pack files of the blocks they fall in (format.ts
  * PACK_SIZE), so a list of 1,000 ids costs one read per block touched, not one per id.
- * They answer JSON text: objects are sliced out of packs and joined, never parsed, unless
- * query parameters reshape them.
+ * They answer JSON as pieces of text (edge/http.ts JsonPieces): objects are sliced out of packs
+ * and never parsed or joined, unless query parameters reshape them; a long answer is streamed.
  */
 import type { Static } from '@sinclair/typebox';
 import { packOf } from '../format.ts';
 import { endpoints, isObjectType, objectEndpoint, type ObjectType } from '../contract/endpoints.ts';
 import type { CardList } from '../contract/schemas.ts';
-import { HttpError } from './http.ts';
+import { HttpError, type JsonPieces } from './http.ts';
 import { readJson, type EdgeSite } from './site.ts';
 
 /** Up to this many distinct ids, single files are read (each smaller than a pack). */
@@ -48,8 +48,13 @@ async function readObjects(site: EdgeSite, source: Source, ids: number[]): Promi
   return ids.map((id) => found.get(id) ?? null);
 }
 
-/** `{"<key>":[...]}` from the JSON texts of its entries. */
-const listText = (key: string, texts: string[]) => `{"${key}":[${texts.join(',')}]}`;
+/** `{"<key>":[...]}` as pieces: the JSON texts of its entries, the separators between them. */
+function listPieces(key: string, texts: string[]): JsonPieces {
+  const pieces = [`{"${key}":[`];
+  texts.forEach((text, i) => pieces.push(i ? ',' : '', text));
+  pieces.push(']}');
+  return pieces;
+}
 
 /** The kinds with comma lists, keyed by their folder under api/v1/. */
 const LISTED = {
@@ -60,14 +65,14 @@ const LISTED = {
 export type ListedKind = keyof typeof LISTED;
 
 /** The JSON text of the objects of `ids` in request order; unknown ids are left out, 404 when none exists. */
-export async function objectList(site: EdgeSite, kind: ListedKind, ids: number[]): Promise<string> {
+export async function objectList(site: EdgeSite, kind: ListedKind, ids: number[]): Promise<JsonPieces> {
   const { source, noun } = LISTED[kind];
   const texts = (await readObjects(site, source, ids)).filter((t) => t !== null);
   if (!texts.length) throw new HttpError(404, `no ${noun} ${ids.slice(0, 20).join(', ')}`);
-  return listText(source.key, texts);
+  return listPieces(source.key, texts);
 }
 
-export async function randomCard(site: EdgeSite): Promise<string> {
+export async function randomCard(site: EdgeSite): Promise<JsonPieces> {
   const list = await readJson<Static<typeof CardList>>(site, endpoints.cardList.file());
   const stubs = list?.stubs ?? [];
   if (!stubs.length) throw new HttpError(404, 'no cards are published');
@@ -76,10 +81,10 @@ export async function randomCard(site: EdgeSite): Promise<string> {
 }
 
 /** The JSON text of one entry per id in request order, null for a missing id (never an error). */
-export async function genericObjects(site: EdgeSite, type: ObjectType, ids: number[]): Promise<string> {
+export async function genericObjects(site: EdgeSite, type: ObjectType, ids: number[]): Promise<JsonPieces> {
   const { object, pack } = objectEndpoint[type];
   const texts = await readObjects(site, { single: object.file, key: 'result', pack: pack.file }, ids);
-  return listText('result', texts.map((t) => t ?? 'null'));
+  return listPieces('result', texts.map((t) => t ?? 'null'));
 }
 
 /** list/<type>: the published list, or an empty one for a type that has none (never an error). */

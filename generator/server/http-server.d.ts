@@ -1,6 +1,6 @@
 /** The part of http-server (no published types) that the local server uses. */
 declare module 'http-server' {
-  import type { IncomingHttpHeaders, Server } from 'node:http';
+  import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
   import type { EventEmitter } from 'node:events';
 
   /** union's buffered request stream; `buffer = false` replays and then streams its body as 'data' events. */
@@ -12,6 +12,8 @@ declare module 'http-server' {
   }
 
   export interface UnionResponse extends EventEmitter {
+    /** The Node response union writes to. */
+    response: ServerResponse;
     writeHead(status: number, headers?: Record<string, string | number>): void;
     setHeader(name: string, value: string | number): void;
     end(data?: string | Buffer): void;

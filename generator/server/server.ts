@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createServer, type Middleware, type UnionRequest, type UnionResponse } from 'http-server';
 import { handleRequest, type EdgeSite } from '../edge/handler.ts';
@@ -14,7 +14,9 @@ import { staticApiFile } from '../edge/staticHost.ts';
 import { checkSitePath } from '../edge/guard.ts';
 import { staticHeaders } from '../edge/rewrites.ts';
 import { endpoints } from '../contract/endpoints.ts';
+import { MAX_READ_TL_BYTES } from '../contract/limits.ts';
 import { diskReader } from './diskSite.ts';
+import { Admission } from './admission.ts';
 
 export interface RunningServer {
   url: string;
@@ -23,19 +25,36 @@ export interface RunningServer {
 
 /** The one route that takes a body (declared as a POST; the edge handler caps it at 1 MiB). */
 const BODY_ROUTE = { method: endpoints.readTl.method.toUpperCase(), path: endpoints.readTl.route };
+/**
+ * Requests under /api/ answered at once, and waiting their turn beyond those; more are
+ * refused with a 503 (docs/limits.md). Answering is mostly CPU on one thread, so a few at a
+ * time finish as fast as many, and each holds its answer's pieces.
+ */
+export const RUNNING_REQUESTS = 4;
+export const WAITING_REQUESTS = 128;
+/** Seconds a refused client is asked to wait before trying again. */
+const RETRY_AFTER_SECONDS = 1;
+/** A body is buffered up to this size and sent with a Content-Length; longer ones are streamed (chunked). */
+const BUFFERED_BODY = 1024 * 1024;
 /** Methods a Web Request cannot carry (the Request constructor throws on them). */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /**
  * The request body as a Web stream: union buffers it, and replays it once `buffer` is
  * switched off. `close()` drops whatever arrives after the response (a body the handler
- * did not read to its end).
+ * did not read to its end). Bytes past the handler's limit are dropped as they come (it
+ * refuses such a body anyway), so a request waiting its turn holds at most that much.
  */
 function bodyStream(req: UnionRequest): { stream: ReadableStream<Uint8Array>; close(): void } {
   let open = true;
+  let kept = 0;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      req.on('data', (chunk: Buffer) => open && controller.enqueue(new Uint8Array(chunk)));
+      req.on('data', (chunk: Buffer) => {
+        if (!open || kept > MAX_READ_TL_BYTES) return;
+        kept += chunk.length;
+        controller.enqueue(new Uint8Array(chunk));
+      });
       req.on('end', () => {
         if (open) controller.close();
         open = false;
@@ -69,17 +88,53 @@ function webRequest(req: UnionRequest, pathname: string): { request: Request; do
   return { request, done: () => body?.close() };
 }
 
-async function send(res: UnionResponse, response: Response, head: boolean): Promise<void> {
-  const body = Buffer.from(await response.arrayBuffer());
+/** Resolves once `res` may take more bytes, or the client has gone away. */
+const drained = (res: ServerResponse) => new Promise<void>((resolve) => {
+  const done = () => {
+    res.off('drain', done);
+    res.off('close', done);
+    resolve();
+  };
+  res.on('drain', done);
+  res.on('close', done);
+});
+
+/**
+ * Writes a Web response to Node's: a short body with its Content-Length, a long one (a
+ * streamed answer) chunk by chunk as the socket takes it, so no more than a chunk or two of
+ * it is in memory; a client that goes away cancels the rest.
+ */
+async function send(res: ServerResponse, response: Response, head: boolean): Promise<void> {
   const headers: Record<string, string | number> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
+  const reader = response.body?.getReader();
+  const start: Uint8Array[] = [];
+  let size = 0;
+  let ended = !reader || head;
+  while (!ended && size <= BUFFERED_BODY) {
+    const { done, value } = await reader!.read();
+    if (done) ended = true;
+    else size += start[start.push(value) - 1].length;
+  }
   // 204 and 304 have no body, and a Content-Length would describe one.
-  if (response.status !== 204 && response.status !== 304) headers['content-length'] = body.length;
+  if (ended && response.status !== 204 && response.status !== 304) headers['content-length'] = size;
   res.writeHead(response.status, headers);
-  res.end(head || !body.length ? undefined : body);
+  if (head) {
+    await reader?.cancel();
+    return void res.end();
+  }
+  for (const chunk of start) res.write(chunk);
+  while (!ended && !res.destroyed) {
+    if (res.writableNeedDrain) await drained(res);
+    const { done, value } = await reader!.read();
+    if (done) ended = true;
+    else res.write(value);
+  }
+  if (!ended) await reader!.cancel();
+  res.end();
 }
 
-function siteMiddleware(site: EdgeSite): Middleware {
+function siteMiddleware(site: EdgeSite, admission: Admission): Middleware {
   const respond = async (req: UnionRequest, res: UnionResponse, next: () => void) => {
     const head = req.method === 'HEAD';
     try {
@@ -88,23 +143,37 @@ function siteMiddleware(site: EdgeSite): Middleware {
       if (FORBIDDEN_METHODS.has(req.method)) throw methodNotAllowed(req.method, 'GET, HEAD, POST, OPTIONS');
     } catch (error) {
       req.buffer = false;
-      return send(res, errorResponse(error as HttpError), head);
+      return send(res.response, errorResponse(error as HttpError), head);
     }
     const pathname = new URL(req.url, 'http://127.0.0.1').pathname;
+    if (!pathname.startsWith('/api/')) {
+      req.buffer = false; // a body sent with a static file's request is drained, never kept
+      return next();
+    }
     const { request, done } = webRequest(req, pathname);
+    const leave = await admission.enter((leave) => res.response.once('close', leave));
+    if (!leave) {
+      done();
+      if (res.response.destroyed) return;
+      const busy = new HttpError(503, `server busy: more than ${admission.running + admission.waiting} requests at once; retry after ${RETRY_AFTER_SECONDS} s`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+      return send(res.response, errorResponse(busy), head);
+    }
+    res.response.once('close', leave);
     try {
       const response = (await handleRequest(request, site))
         // Static API files get validators too, as Netlify's static files do.
-        ?? (pathname.startsWith('/api/') ? await staticApiFile(site, request, pathname) : null);
-      return response ? await send(res, response, head) : next();
+        ?? await staticApiFile(site, request, pathname);
+      return await send(res.response, response, head);
     } finally {
       done();
+      leave();
     }
   };
   return (req, res, next) => {
     respond(req, res, next).catch((error) => {
       console.error(error);
-      void send(res, errorResponse(new HttpError(500, 'internal error')), false);
+      if (!res.response.headersSent) void send(res.response, errorResponse(new HttpError(500, 'internal error')), false);
+      else res.response.destroy();
     });
   };
 }
@@ -129,7 +198,7 @@ export function startServer(dir: string, port: number): Promise<RunningServer> {
   const site: EdgeSite = { read: diskReader(root) };
   const server = createServer({
     root,
-    before: [siteMiddleware(site)],
+    before: [siteMiddleware(site, new Admission(RUNNING_REQUESTS, WAITING_REQUESTS))],
     // http-server adds these to every file it serves; only the site-wide rule matches outside /api/.
     headers: staticHeaders('/'),
     cache: 0,
