@@ -25,6 +25,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export interface Host {
   fetch(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
+  /** What the host's process printed so far (hosts that are a process). */
+  output?(): string;
 }
 
 export type HostName = 'node handler' | 'npm start' | 'deno edge' | 'workerd';
@@ -32,6 +34,7 @@ export type HostName = 'node handler' | 'npm start' | 'deno edge' | 'workerd';
 interface Listening {
   url: string;
   stop(): Promise<void>;
+  output(): string;
 }
 
 /** Runs `command` as the leader of its own process group and resolves once it prints its URL. */
@@ -48,7 +51,7 @@ function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = 
     child.stdout.on('data', (chunk) => {
       output += chunk;
       const url = /http:\/\/127\.0\.0\.1:\d+/.exec(output)?.[0];
-      if (url) resolve({ url: `${url}/`, stop });
+      if (url) resolve({ url: `${url}/`, stop, output: () => output });
     });
     child.stderr.on('data', (chunk) => (output += chunk));
     child.once('exit', (code) => reject(new Error(`${command} exited with ${code} before listening: ${output}`)));
@@ -75,8 +78,8 @@ async function nodeHandler(dir: string): Promise<Host> {
 }
 
 async function npmStart(dir: string): Promise<Host> {
-  const { url, stop } = await startProcess('npm', ['start', '--', '--port', '0', '--dir', dir]);
-  return overHttp(url, stop);
+  const { url, stop, output } = await startProcess('npm', ['start', '--', '--port', '0', '--dir', dir]);
+  return { ...overHttp(url, stop), output };
 }
 
 /** The Deno binary the `deno` npm package ships (its installer links it, once, beside its bin script). */

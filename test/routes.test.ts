@@ -116,7 +116,8 @@ describe('every declared route', () => {
       }
       for (const [label, variantInit] of variants) {
         const want = label ? await snapshot(hosts[reference], p, variantInit) : expected;
-        for (const name of others) expect(await snapshot(hosts[name], p, variantInit), `${name}: ${label} ${p}`).toEqual(want);
+        const answers = await Promise.all(others.map((name) => snapshot(hosts[name], p, variantInit)));
+        answers.forEach((answer, i) => expect(answer, `${others[i]}: ${label} ${p}`).toEqual(want));
       }
     }
   });
@@ -326,5 +327,16 @@ describe('host rules (_redirects, _headers, _worker.js, _routes.json, netlify.to
     const toml = fs.readFileSync(path.join(ROOT, 'netlify.toml'), 'utf8');
     for (const table of ['[[redirects]]', '[[headers]]', '[[edge_functions]]']) expect(toml).not.toContain(table);
     expect(edgeConfig).toEqual({ path: EDGE_PATH });
+  });
+});
+
+describe('npm start', () => {
+  it('prints no warning (a deprecation included) while it answers', async () => {
+    const host = hosts['npm start'];
+    for (const p of ['/', '/index.html', '/api/v1/info', '/api/v1/card/1,2.json', '/nothing']) await (await host.fetch(p)).arrayBuffer();
+    await new Promise((settled) => setTimeout(settled, 300)); // a warning reaches stderr after the answer
+    const printed = host.output!();
+    expect(printed).toMatch(/Serving .* at http:\/\/127\.0\.0\.1:\d+\//);
+    expect(printed).not.toMatch(/\(node:\d+\)|Warning/);
   });
 });

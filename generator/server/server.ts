@@ -192,6 +192,17 @@ async function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): 
   socket.end(Buffer.concat([Buffer.from(`${[...head, `content-length: ${body.length}`, 'connection: close'].join('\r\n')}\r\n\r\n`), body]));
 }
 
+/**
+ * union (http-server's server) reads and assigns `res._headers` and `res._headerNames` on
+ * every response, and Node warns that those fields are deprecated (DEP0066). Fields of
+ * the same names on the response itself, set before union sees it, take those accesses:
+ * union keeps objects of its own there (it never reads them back), the headers live where
+ * Node keeps them, and Node has nothing to warn about.
+ */
+function shadowLegacyHeaderFields(_request: unknown, response: ServerResponse): void {
+  for (const name of ['_headers', '_headerNames']) Object.defineProperty(response, name, { value: undefined, writable: true });
+}
+
 /** Serves `dir` on 127.0.0.1:`port` (0: any free port). */
 export function startServer(dir: string, port: number): Promise<RunningServer> {
   const root = path.resolve(dir);
@@ -205,6 +216,7 @@ export function startServer(dir: string, port: number): Promise<RunningServer> {
     showDir: 'false',
   });
   server.server.on('clientError', (error, socket) => void answerClientError(error, socket));
+  server.server.prependListener('request', shadowLegacyHeaderFields);
   return new Promise((resolve, reject) => {
     server.server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
