@@ -55,14 +55,21 @@ const DEFAULT_CONCURRENCY = 8;
 const EXAMPLES = 3;
 const PROBLEM_TEXT = { missing: 'missing from input/assets', unreadable: 'unreadable' } as const;
 
-/** One warning line per kind of problem, however many pictures have it (exports can miss thousands). */
-function warnProblems(report: BuildReport, jobs: ImageJob[], outcomes: Outcome[]): void {
+/**
+ * One warning line per kind of problem, however many pictures have it (exports can miss
+ * thousands); an export without any picture says just that, once.
+ */
+function warnProblems(report: BuildReport, jobs: ImageJob[], outcomes: Outcome[], noPictures: boolean): void {
   for (const kind of ['missing', 'unreadable'] as const) {
     const hits = jobs.flatMap((job, i) => {
       const o = outcomes[i];
       return !o.ok && o.problem === kind ? [`${job.label} (${o.detail})`] : [];
     });
     report.images[kind] = hits.length;
+    if (kind === 'missing' && noPictures && hits.length) {
+      report.warn(`images: the export has no pictures (nothing under input/assets), so all ${hits.length} image URLs are null`);
+      continue;
+    }
     const noun = hits.length === 1 ? 'picture' : 'pictures';
     report.warnMany(hits.length, `images: ${hits.length} ${noun} ${PROBLEM_TEXT[kind]}, their URLs are null`, hits.slice(0, EXAMPLES));
   }
@@ -106,7 +113,7 @@ export async function publishImages(model: Model, options: ImageOptions, report:
     published.add(job.targets.png);
     report.images.published++;
   });
-  warnProblems(report, jobs, outcomes);
+  warnProblems(report, jobs, outcomes, assets.size === 0);
   await cache.prune();
   return { files, published };
 }

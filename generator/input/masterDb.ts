@@ -12,6 +12,19 @@ import type { BuildReport } from '../report.ts';
 
 export type DbRow = Record<string, unknown>;
 
+/**
+ * Values that mean "missing": some exports write the text `None` (or `'None'`) in text and id
+ * columns alike, and decrypted rows write `false` for NULL. They become null here, once, so no
+ * later stage can publish them as a title or read them as an id.
+ */
+const MISSING_MARK = /^'?None'?$/;
+const isMissingMark = (value: unknown): boolean => value === false || (typeof value === 'string' && MISSING_MARK.test(value));
+
+function withoutMissingMarks(row: DbRow): DbRow {
+  if (!Object.values(row).some(isMissingMark)) return row;
+  return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, isMissingMark(value) ? null : value]));
+}
+
 export class MasterDb {
   private readonly tables: Set<string>;
   private readonly columnCache = new Map<string, Set<string>>();
@@ -81,7 +94,7 @@ export class MasterDb {
   rows(table: string): DbRow[] {
     let rows = this.rowCache.get(table);
     if (!rows) {
-      rows = this.hasTable(table) ? this.readable(table, this.query<DbRow>(`SELECT * FROM "${table}"`)) : [];
+      rows = this.hasTable(table) ? this.readable(table, this.query<DbRow>(`SELECT * FROM "${table}"`).map(withoutMissingMarks)) : [];
       this.rowCache.set(table, rows);
     }
     return rows;
@@ -100,7 +113,7 @@ export class MasterDb {
       const releaseId = String(row._encryption_release_id);
       const key = this.keys.get(releaseId);
       const values = decryptPayload(payload, key);
-      if (values) readable.push({ ...row, ...values, release_tag: null });
+      if (values) readable.push({ ...row, ...withoutMissingMarks(values), release_tag: null });
       else this.report.countUnreadable(this.label + table, releaseId, key !== undefined);
     }
     return readable;

@@ -4,6 +4,7 @@ import type { BuildReport } from '../report.ts';
 import type { Card, CenterSkill, Character, LevelStats, Skill } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { groupBy, isOrdinal, num, numOrNull, requireUniqueIds } from './values.ts';
+import { UserError } from '../errors.ts';
 
 export interface CardLinks {
   skills: Map<number, Skill>;
@@ -41,25 +42,57 @@ function capsReader(db: MasterDb): (card: DbRow) => Caps {
   return (card) => byRarity.get(num(card.rarity)) ?? capsOf({});
 }
 
-/** Level rows per pattern id; unit_level_limit_pattern_m fills levels beyond the normal pattern. */
-function levelPatterns(db: MasterDb): Map<number, Map<number, DbRow>> {
-  db.require('unit_level_up_pattern_m', 'per-level stats');
+/** Where a card's per-level rows come from: `table`, grouped by `keyColumn`, which the card row also has. */
+interface LevelSource {
+  table: string;
+  keyColumn: string;
+  /** Key -> level -> row. */
+  patterns: Map<number, Map<number, DbRow>>;
+}
+
+/** Rows of `tables` grouped by `keyColumn` and level; an earlier table's row for a level wins. */
+function groupLevels(db: MasterDb, tables: string[], keyColumn: string): Map<number, Map<number, DbRow>> {
   const patterns = new Map<number, Map<number, DbRow>>();
-  for (const table of ['unit_level_up_pattern_m', 'unit_level_limit_pattern_m']) {
-    for (const [id, rows] of groupBy(db.rows(table), (r) => num(r.unit_level_up_pattern_id))) {
+  for (const table of tables) {
+    const levelColumn = db.columns(table).has('unit_level') ? 'unit_level' : 'level';
+    for (const [id, rows] of groupBy(db.rows(table), (r) => num(r[keyColumn]))) {
       const levels = patterns.get(id) ?? new Map<number, DbRow>();
-      for (const row of rows) if (!levels.has(num(row.unit_level))) levels.set(num(row.unit_level), row);
+      for (const row of rows) if (!levels.has(num(row[levelColumn]))) levels.set(num(row[levelColumn]), row);
       patterns.set(id, levels);
     }
   }
   return patterns;
 }
 
+/** What 2015 exports may group unit_level_m by, most specific first; each is also a unit_m column. */
+const LEGACY_LEVEL_KEYS = ['unit_level_up_pattern_id', 'unit_id', 'rarity'];
+
+/**
+ * Per-level rows: unit_level_up_pattern_m (plus unit_level_limit_pattern_m beyond the normal
+ * pattern), or in the 2015 generation unit_level_m, which docs/input.md describes.
+ */
+function levelSource(db: MasterDb): LevelSource {
+  if (!db.hasTable('unit_level_up_pattern_m') && db.hasTable('unit_level_m')) {
+    const keyColumn = LEGACY_LEVEL_KEYS.find((column) => db.columns('unit_level_m').has(column));
+    if (!keyColumn) throw new UserError(`${db.file}: unit_level_m has none of the columns ${LEGACY_LEVEL_KEYS.join(', ')} that link its levels to cards`);
+    return { table: 'unit_level_m', keyColumn, patterns: groupLevels(db, ['unit_level_m'], keyColumn) };
+  }
+  db.require('unit_level_up_pattern_m', 'per-level stats');
+  const keyColumn = 'unit_level_up_pattern_id';
+  return { table: 'unit_level_up_pattern_m', keyColumn, patterns: groupLevels(db, ['unit_level_up_pattern_m', 'unit_level_limit_pattern_m'], keyColumn) };
+}
+
+/** A stat at one level: the card's maximum less the row's `<stat>_diff`, or the row's own `<stat>` where it states the value. */
+function statAt(card: DbRow, row: DbRow, stat: 'smile' | 'pure' | 'cool' | 'hp'): number {
+  if (Object.hasOwn(row, `${stat}_diff`)) return num(card[`${stat}_max`]) - num(row[`${stat}_diff`]);
+  return num(Object.hasOwn(row, stat) ? row[stat] : card[`${stat}_max`]);
+}
+
 function addLevel(stats: LevelStats, card: DbRow, row: DbRow): void {
-  stats.smile.push(num(card.smile_max) - num(row.smile_diff));
-  stats.pure.push(num(card.pure_max) - num(row.pure_diff));
-  stats.cool.push(num(card.cool_max) - num(row.cool_diff));
-  stats.stamina.push(num(card.hp_max) - num(row.hp_diff));
+  stats.smile.push(statAt(card, row, 'smile'));
+  stats.pure.push(statAt(card, row, 'pure'));
+  stats.cool.push(statAt(card, row, 'cool'));
+  stats.stamina.push(statAt(card, row, 'hp'));
   stats.salePrice.push(num(row.sale_price));
   stats.mergeExp.push(num(row.merge_exp));
 }
@@ -95,7 +128,7 @@ function hasOrdinal(row: DbRow, report: BuildReport): boolean {
 export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks, report: BuildReport): Card[] {
   db.require('unit_m', 'cards');
   const caps = capsReader(db);
-  const patterns = levelPatterns(db);
+  const levelRows = levelSource(db);
   const hasRanks = db.columns('unit_m').has('rank_min');
   const shortPatterns = new Set<number>();
   requireUniqueIds(db, 'unit_m', 'unit_id');
@@ -108,8 +141,8 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
     const preTransformed = dru === PROMO || (hasRanks
       ? num(row.rank_min) >= 2
       : dru === 0 && row.normal_card_id != null && row.normal_card_id === row.rank_max_card_id);
-    const patternId = num(row.unit_level_up_pattern_id);
-    const pattern = patterns.get(patternId);
+    const patternId = num(row[levelRows.keyColumn]);
+    const pattern = levelRows.patterns.get(patternId);
     const maxLevel = highestLevel({ ...cardCaps, transformDisabled });
     const levels: LevelStats = { smile: [], pure: [], cool: [], stamina: [], salePrice: [], mergeExp: [] };
     for (let level = 1; level <= maxLevel; level++) {
@@ -151,7 +184,7 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
     };
   });
   for (const id of [...shortPatterns].sort((a, b) => a - b)) {
-    report.warn(`unit_level_up_pattern_m: pattern ${id} stops before the level cap of a card that uses it; per-level arrays are shorter`, 'level patterns stopping before a card\'s level cap');
+    report.warn(`${levelRows.table}: ${levelRows.keyColumn} ${id} stops before the level cap of a card that uses it; per-level arrays are shorter`, 'level patterns stopping before a card\'s level cap');
   }
   return cards.sort((a, b) => a.ordinal - b.ordinal || a.id - b.id);
 }

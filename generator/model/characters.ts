@@ -9,12 +9,14 @@ const YEAR_TAGS = new Set([1, 2, 3]);
 export function buildMemberTags(db: MasterDb, english: EnglishTexts): Map<number, MemberTag> {
   const links = db.rows('unit_type_member_tag_m');
   const members = groupBy(links, (l) => num(l.member_tag_id));
+  // Before early 2017 member_tag_m has no display_flag: every tag then counts (years, group, sub-unit).
+  const flagged = db.columns('member_tag_m').has('display_flag');
   return new Map(db.rows('member_tag_m').map((row) => {
     const id = num(row.member_tag_id);
     const tag: MemberTag = {
       id,
       name: english.text(row.name, english.get('member_tag_m', 'member_tag_id', id), row.name_en),
-      display: num(row.display_flag) === 1,
+      display: !flagged || num(row.display_flag) === 1,
       memberCount: members.get(id)?.length ?? 0,
     };
     return [id, tag];

@@ -19,11 +19,12 @@ export function buildSkills(db: MasterDb, english: EnglishTexts, lookups: Lookup
   const levels = groupBy(db.rows('unit_skill_level_m'), (r) => num(r.unit_skill_id));
   const effectTargets = targets(db, 'unit_skill_effect_target_m', 'effect_target', lookups);
   const triggerTargets = targets(db, 'unit_skill_trigger_target_m', 'trigger_target', lookups);
+  const linkedNames = english.namesLinkedByCards(db.rows('unit_m'), 'default_unit_skill_id', 'unit_skill_m', 'unit_skill_id');
   return new Map(db.rows('unit_skill_m').map((row) => {
     const id = num(row.unit_skill_id);
     const skill: Skill = {
       id,
-      name: english.text(row.name, english.get('unit_skill_m', 'unit_skill_id', id), row.name_en),
+      name: english.text(row.name, linkedNames.get(id), english.get('unit_skill_m', 'unit_skill_id', id), row.name_en),
       effectType: num(row.skill_effect_type),
       dischargeType: numOrNull(row.discharge_type),
       triggerType: num(row.trigger_type),
@@ -46,10 +47,11 @@ export function buildSkills(db: MasterDb, english: EnglishTexts, lookups: Lookup
 
 export function buildCenterSkills(db: MasterDb, english: EnglishTexts, tags: Map<number, MemberTag>): Map<number, CenterSkill> {
   const extras = groupBy(db.rows('unit_leader_skill_extra_m'), (r) => num(r.unit_leader_skill_id));
+  const linkedNames = english.namesLinkedByCards(db.rows('unit_m'), 'default_leader_skill_id', 'unit_leader_skill_m', 'unit_leader_skill_id');
   return new Map(db.rows('unit_leader_skill_m').map((row) => {
     const id = num(row.unit_leader_skill_id);
     const extra = extras.get(id)?.[0];
-    const englishName = english.get('unit_leader_skill_m', 'unit_leader_skill_id', id);
+    const englishName = linkedNames.get(id) ?? english.get('unit_leader_skill_m', 'unit_leader_skill_id', id);
     const skill: CenterSkill = {
       id,
       name: typeof row.name === 'string' || englishName || row.name_en ? english.text(row.name, englishName, row.name_en) : null,

@@ -6,7 +6,11 @@ import { MAX_ID } from '../contract/limits.ts';
 
 export const num = (value: unknown): number => (value === null || value === undefined || value === '' ? 0 : Number(value));
 
-export const numOrNull = (value: unknown): number | null => (value === null || value === undefined || value === '' ? null : Number(value));
+/** A number, or null when the value is absent or not a number at all (text such as "abc" names no id). */
+export const numOrNull = (value: unknown): number | null => {
+  const number = value === null || value === undefined || value === '' ? NaN : Number(value);
+  return Number.isNaN(number) ? null : number;
+};
 
 const nonEmpty = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 

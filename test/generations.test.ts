@@ -1,0 +1,106 @@
+/** Older generations and odd values of real exports: unit_level_m, member tags without display_flag, `None`, English from an older client. */
+import { describe, expect, it } from 'vitest';
+import { renderInMemory, tempDir, writeDb } from './helpers.ts';
+import { levelPattern, unitTables } from './fixtures.ts';
+import type { Row, TableDump } from '../generator/sample/sql.ts';
+import type { CardJson } from '../generator/contract/schemas.ts';
+
+/** Renders an export of a unit database (and, when given, an English one) in memory. */
+async function render(tables: TableDump[], english?: TableDump[]) {
+  const input = await tempDir('sif-generation-');
+  await writeDb(input, 'unit.sql', tables);
+  if (english) await writeDb(input, 'en/unit.sql', english);
+  const rendered = renderInMemory(input);
+  return { ...rendered, card: (ordinal: number): CardJson => rendered.json(`api/v1/card/${ordinal}.json`).cards[0] };
+}
+
+const table = (name: string, rows: Row[]): TableDump => ({
+  name, columns: Object.fromEntries([...new Set(rows.flatMap(Object.keys))].map((c) => [c, ''])), rows,
+});
+const replace = (tables: TableDump[], ...replacements: TableDump[]) =>
+  [...tables.filter((t) => !replacements.some((r) => r.name === t.name)), ...replacements];
+
+describe('the 2015 generation: per-level stats in unit_level_m', () => {
+  const modern = unitTables('legacy', { cards: [{ rarity: 1 }] });
+
+  it('keyed by unit_level_up_pattern_id with the same columns: the same arrays as unit_level_up_pattern_m', async () => {
+    const reference = (await render(modern)).card(1);
+    const legacy = modern.filter((t) => t.name !== 'unit_level_up_pattern_m').concat(table('unit_level_m', levelPattern()));
+    const c = (await render(legacy)).card(1);
+    expect([c.smile, c.pure, c.cool, c.stamina, c.sell_price, c.exp_given, c.transformed_max_level_exp])
+      .toEqual([reference.smile, reference.pure, reference.cool, reference.stamina, reference.sell_price, reference.exp_given, reference.transformed_max_level_exp]);
+    expect(c.smile).toEqual([930, 940, 950, 960, 970]);
+  });
+
+  it('keyed by the card (unit_id) with stated stats instead of differences', async () => {
+    const rows = [1, 2, 3, 4, 5].map((level) => ({
+      unit_id: 1, unit_level: level, next_exp: level * 50, hp: 2 + (level > 3 ? 1 : 0), smile: 900 + level, pure: 700 + level, cool: 500 + level,
+      merge_exp: level, merge_cost: 10, sale_price: 5 * level,
+    }));
+    const legacy = modern.filter((t) => t.name !== 'unit_level_up_pattern_m').concat(table('unit_level_m', rows));
+    const c = (await render(legacy)).card(1);
+    expect(c).toMatchObject({
+      smile: [901, 902, 903, 904, 905], pure: [701, 702, 703, 704, 705], cool: [501, 502, 503, 504, 505], stamina: [2, 2, 2, 3, 3],
+      sell_price: [5, 10, 15, 20, 25], exp_given: [1, 2, 3, 4, 5], normal_max_level_exp: 100, transformed_max_level_exp: 200,
+    });
+  });
+});
+
+describe('member tags without display_flag (before early 2017)', () => {
+  it('count every tag of a character: the sub-unit is found as with display tags', async () => {
+    const base = unitTables('legacy', { cards: [{ unit_type_id: 10 }] });
+    const withFlags = (await render(base)).card(1);
+    const tags = base.find((t) => t.name === 'member_tag_m')!;
+    const noFlag = table('member_tag_m', tags.rows.map(({ display_flag: _, ...rest }) => rest));
+    const c = (await render(replace(base, noFlag))).card(1);
+    expect(withFlags.sub_affiliation).toBe(6);
+    expect([c.affiliation, c.sub_affiliation, c.year]).toEqual([withFlags.affiliation, 6, withFlags.year]);
+  });
+});
+
+describe('the text None', () => {
+  it('is a missing value in text and id columns: never a title, a name or an id', async () => {
+    const cards: Row[] = [
+      { unit_id: 1, unit_number: 1, eponym: 'None', default_unit_skill_id: 'None', default_leader_skill_id: "'None'", normal_icon_asset: 'None' },
+      { unit_id: 2, unit_number: 2, eponym: "'None'", album_series_id: 'None', release_tag: 'None', _encryption_release_id: 'None' },
+    ];
+    const { card, report } = await render(unitTables('modern', { cards }));
+    expect(card(1)).toMatchObject({ title: '', title_en: '', skill: null, center_skill: null });
+    expect(card(2)).toMatchObject({ title: '' });
+    expect(report.warnings.filter((w) => /None|NaN/.test(w))).toEqual([]);
+    expect(report.unreadable).toEqual({});
+  });
+});
+
+describe('English from an older English client', () => {
+  const main = unitTables('legacy', {
+    cards: [{ unit_id: 1, unit_number: 1, eponym: 'タイトル', default_unit_skill_id: 5, default_leader_skill_id: 3 }],
+  });
+  // The English export numbers its skills differently: its card 1 links skill 50 and center skill 30.
+  const english: TableDump[] = [
+    table('unit_m', [{ unit_id: 1, eponym: 'Title EN', name: 'Name EN', default_unit_skill_id: 50, default_leader_skill_id: 30 }]),
+    table('unit_skill_m', [{ unit_skill_id: 5, name: 'Wrong Skill' }, { unit_skill_id: 50, name: 'Perfect Charm' }]),
+    table('unit_leader_skill_m', [{ unit_leader_skill_id: 3, name: 'Wrong Center' }, { unit_leader_skill_id: 30, name: 'Smile Heart' }]),
+  ];
+
+  it('names skills and center skills from the English card row, not only the same id', async () => {
+    const c = (await render(main, english)).card(1);
+    expect(c.skill).toMatchObject({ name: 'スキル', name_en: 'Perfect Charm' });
+    expect(c.center_skill).toMatchObject({ name: 'センター', name_en: 'Smile Heart' });
+  });
+
+  it('falls back to the same id when the English export lacks the card', async () => {
+    const withoutCard = english.map((t) => (t.name === 'unit_m' ? table('unit_m', [{ unit_id: 99, name: 'Other' }]) : t));
+    expect((await render(main, withoutCard)).card(1).skill).toMatchObject({ name_en: 'Wrong Skill' });
+  });
+
+  it('treats English text still in Japanese script as missing', async () => {
+    const untranslated = [
+      table('unit_m', [{ unit_id: 1, eponym: 'タイトル', name: '高坂穂乃果', default_unit_skill_id: 50 }]),
+      table('unit_skill_m', [{ unit_skill_id: 50, name: 'パーフェクトチャーム' }]),
+    ];
+    const cards = [{ unit_id: 1, unit_number: 1, eponym: 'タイトル', eponym_en: 'タイトル', name: '高坂穂乃果', name_en: 'Honoka', default_unit_skill_id: 5 }];
+    const c = (await render(unitTables('modern', { cards }), untranslated)).card(1);
+    expect(c).toMatchObject({ title_en: '', char_name: 'Honoka', skill: { name_en: '' } });
+  });
+});
