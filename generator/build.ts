@@ -1,5 +1,5 @@
 /**
- * The build, top to bottom: check -> read -> model -> images -> render -> changes -> write. Each stage
+ * The build, top to bottom: check -> read -> model -> images -> render -> search -> changes -> write. Each stage
  * returns what the next one needs; the model is read-only once built (the image stage
  * returns which pictures it published instead of writing them into the model).
  */
@@ -10,6 +10,7 @@ import { publishImages } from './images/publishImages.ts';
 import { renderContext } from './render/context.ts';
 import { renderSite } from './render/site.ts';
 import { publishChanges } from './changes/publishChanges.ts';
+import { publishSearch } from './derive/search.ts';
 import { PublishSession } from './publish/publishBuild.ts';
 import { UserError } from './errors.ts';
 import { BuildReport, type ProgressListener } from './report.ts';
@@ -66,7 +67,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       const images = await report.stage('images', () => publishImages(model, { input, cacheDir: imageCacheOf(options, session.layout.images) }, report));
       const files = session.files();
       const context = renderContext(model, images.published);
-      await report.stage('render', () => renderSite(context, files));
+      const rendered = await report.stage('render', () => renderSite(context, files));
+      await report.stage('search', () => publishSearch(rendered, files));
       for (const [rel, bytes] of images.files) files.set(rel, bytes);
       const changeOptions = { out, store: session.layout.snapshots, since: options.since, date: game.meta.date, kept: session.kept };
       const kept = await report.stage('changes', () => publishChanges(context, files, changeOptions, report));

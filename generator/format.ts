@@ -8,8 +8,8 @@ export const API_MAJOR = 1;
 /** Bumped whenever a published shape changes in a backward-compatible way. */
 export const API_REVISION = 2;
 
-/** Rarity ids with their names, lowest first in game order: SSR (5) ranks between SR (3) and UR (4). */
-export const RARITIES: readonly (readonly [id: number, name: string])[] = [[1, 'N'], [2, 'R'], [3, 'SR'], [5, 'SSR'], [4, 'UR']];
+/** Rarity ids with their names, lowest first in game order (kept with the search words, which name them too). */
+export { RARITIES } from './search/words.js';
 
 /** Published pictures: every picture exists as .png and as .webp. */
 export type ImageFormat = 'png' | 'webp';

@@ -9,6 +9,7 @@ import { openSql } from '../generator/input/sqlDump.ts';
 import { buildModel, type Model } from '../generator/model/buildModel.ts';
 import { renderSite } from '../generator/render/site.ts';
 import { renderContext } from '../generator/render/context.ts';
+import { publishSearch } from '../generator/derive/search.ts';
 import { BuildReport } from '../generator/report.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
@@ -35,7 +36,8 @@ export async function buildInto(input: string) {
  */
 export function renderInMemory(input: string) {
   const { model, report } = modelAt(input);
-  const files = renderSite(renderContext(model, new Set()));
+  const files: Map<string, Buffer> = new Map();
+  publishSearch(renderSite(renderContext(model, new Set()), files), files);
   const json = <T = any>(rel: string): T => {
     const bytes = files.get(rel);
     if (!bytes) throw new Error(`${rel} was not rendered`);

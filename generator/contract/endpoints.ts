@@ -10,6 +10,7 @@
 import type { Static } from '@sinclair/typebox';
 import { PACK_SIZE } from '../format.ts';
 import { MAX_IDS } from './limits.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../search/query.js';
 import type { RESPONSES } from './schemas.ts';
 
 /** The name of a response schema (schemas.ts RESPONSES, openapi.json components). */
@@ -23,7 +24,16 @@ export const QUERY_PARAMETERS = {
   datetime: 'unix (default) | iso8601: how timestamps (release_date, start_date, end_date, result_end_date) are written.',
   keys: 'a,b,...: keep only these keys (case-insensitive, spaces trimmed) in the entries of the response\'s lists.',
 } as const;
-export type QueryParameter = keyof typeof QUERY_PARAMETERS | 'extended_time_period_for_events';
+/** Query parameters of the search routes (search/<kind>; random.json takes q). */
+export const SEARCH_PARAMETERS = {
+  q: 'the query (docs/search.md): terms ANDed, or, ( ), -negation, field:value, field>n, "quoted words"; empty matches everything.',
+  order: 'a numeric or date field of the kind (default: ordinal for cards, id otherwise), or random.',
+  dir: 'asc (default) | desc.',
+  page: '1-based page number (default 1).',
+  page_size: `results per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`,
+  seed: 'order=random only: the shuffle\'s seed (0 to 2147483647); next links carry it so pages do not overlap.',
+} as const;
+export type QueryParameter = keyof typeof QUERY_PARAMETERS | keyof typeof SEARCH_PARAMETERS | 'extended_time_period_for_events';
 
 export interface PathParameter {
   name: string;
@@ -132,6 +142,21 @@ export const objectEndpoint = Object.fromEntries(OBJECT_TYPE_NAMES.map((type) =>
   [T in ObjectType]: ReturnType<typeof objectEndpoints<T>>;
 };
 
+const SEARCH_QUERY: QueryParameter[] = [...SHAPING, ...(Object.keys(SEARCH_PARAMETERS) as QueryParameter[])];
+
+/** The search route of one kind (answered by the edge from the kind's index and objects files). */
+function searchEndpoint<N extends ResponseName>(kind: 'card' | 'accessory' | 'event', response: N) {
+  return declare({
+    route: `/api/v1/search/${kind}`,
+    summary: `The ${kind} objects a query matches, ordered and paged (docs/search.md)`,
+    host: 'edge',
+    query: SEARCH_QUERY,
+    response,
+    errors: [400],
+    extra: true,
+  });
+}
+
 export const endpoints = {
   info: declare({
     route: '/api/v1/info',
@@ -150,10 +175,11 @@ export const endpoints = {
   cardPack: packEndpoint('card', 'CardPack', 'ordinal'),
   randomCard: declare({
     route: '/api/v1/card/random.json',
-    summary: 'One random card',
+    summary: 'One random card; with ?q=, one random card among those the query matches',
     host: 'edge',
+    query: [...SHAPING, 'q'],
     response: 'CardsResponse',
-    errors: [404],
+    errors: [400, 404],
   }),
   cardList: declare({
     route: '/api/v1/card_list.json',
@@ -251,6 +277,27 @@ export const endpoints = {
     host: 'static',
     parameters: [{ name: 'shard', description: 'a shard number below tl/index.json\'s count' }],
     response: 'Translations',
+    extra: true,
+  }),
+  searchCard: searchEndpoint('card', 'CardSearch'),
+  searchAccessory: searchEndpoint('accessory', 'AccessorySearch'),
+  searchEvent: searchEndpoint('event', 'EventSearch'),
+  searchIndex: declare({
+    route: '/api/v1/search/index/{kind}.json',
+    summary: 'The search index of a kind: one column per searchable value, a row per object (the data behind search and the browse page)',
+    host: 'static',
+    parameters: [{ name: 'kind', description: 'card, accessory or event' }],
+    query: [],
+    response: 'SearchIndex',
+    extra: true,
+  }),
+  searchObjects: declare({
+    route: '/api/v1/search/objects/{kind}.json',
+    summary: 'Every object of a kind in its search index\'s row order, with where each one\'s JSON text lies (the data behind search results)',
+    host: 'static',
+    parameters: [{ name: 'kind', description: 'card, accessory or event' }],
+    query: [],
+    response: 'SearchObjects',
     extra: true,
   }),
   latestChanges: declare({

@@ -276,6 +276,30 @@ export const Pack = <S extends TSchema>(schema: S) => obj({
 }, '(extra) The objects of one block of ids (the data behind comma lists).');
 export type PackOf<S extends TSchema> = ReturnType<typeof Pack<S>>;
 
+/** A page of search results (search/<kind>). */
+const SearchPage = <S extends TSchema>(name: string, schema: S) => named(name, obj({
+  result: Type.Array(schema),
+  total: extra(Int, 'how many objects the query matches'),
+  page: extra(Int, 'this page\'s number, from 1'),
+  page_size: extra(Int, 'results per page'),
+  next: extra(nullable(Str), 'the next page\'s URL relative to this one, null on the last page'),
+}, '(extra) A page of search results, in the asked order.'));
+
+export const CardSearch = SearchPage('CardSearch', Card);
+export const AccessorySearch = SearchPage('AccessorySearch', Accessory);
+export const EventSearch = SearchPage('EventSearch', GameEvent);
+
+export const SearchIndex = named('SearchIndex', obj({
+  kind: Str,
+  count: Int,
+  columns: Type.Record(Str, Type.Array(Type.Unknown()), { description: 'one array per column, an entry per object (generator/search/kinds.js names them)' }),
+}, '(extra) The search index of one kind.'));
+
+export const SearchObjects = named('SearchObjects', obj({
+  objects: Type.Array(Type.Unknown()),
+  offsets: Type.Array(Type.Array(Int, { minItems: 2, maxItems: 2 }), { description: '[start, end] of each object\'s JSON text, in UTF-16 code units of the file\'s text' }),
+}, '(extra) The objects of one kind in its search index\'s row order.'));
+
 /** A version of the game data: its truth version and when it came out (unix seconds, null when unknown). */
 const DataVersion = obj({ truth_version: Str, date: nullable(Int) });
 
@@ -414,7 +438,7 @@ function objectResponses<T extends string, O extends TSchema, B extends TSchema>
  */
 export const RESPONSES = {
   Info, CardsResponse, CardList, SetList, PairList, AccessoriesResponse, AccessoryList, Happening, Translations, TranslationIndex,
-  ChangeList, ChangeIndex, OpenApi, ReadTlBody,
+  ChangeList, ChangeIndex, OpenApi, ReadTlBody, CardSearch, AccessorySearch, EventSearch, SearchIndex, SearchObjects,
   CardPack: register('CardPack', Pack(Card)),
   ...objectResponses('card_t', Card, CardBrief),
   ...objectResponses('char_t', Character, ObjectBrief),

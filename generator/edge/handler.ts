@@ -17,6 +17,7 @@ import { applyShaping, isPlain, isYes, parseShaping, type Shaping } from './quer
 import { genericObjects, objectList, objectListing, randomCard, type ListedKind } from './objects.ts';
 import { happeningAt, parseInstant } from './happening.ts';
 import { readTl } from './readTl.ts';
+import { randomMatch, searchPage, type SearchKind } from './search.ts';
 import { firstRule, isEdgePath } from './rewrites.ts';
 import type { EdgeSite } from './site.ts';
 
@@ -91,6 +92,17 @@ async function pairFile(route: Route, name: string): Promise<Response | null> {
   return answerText(route, [text]);
 }
 
+/** card/random.json: any card, or with ?q= one among those the query matches. */
+async function random(route: Route): Promise<Response> {
+  const text = route.url.searchParams.has('q') ? await objectList(route.site, 'card', [await randomMatch(route.site, route.url)]) : await randomCard(route.site);
+  return answerText(route, text, NO_STORE);
+}
+
+async function searchRoute(route: Route, kind: SearchKind): Promise<Response> {
+  const { text, random } = await searchPage(route.site, kind, route.url);
+  return answerText(route, text, random ? NO_STORE : {});
+}
+
 async function happening(route: Route, time: string): Promise<Response> {
   const extended = isYes(route.url.searchParams.getAll('extended_time_period_for_events').at(-1) ?? null);
   const body = await happeningAt(route.site, parseInstant(time, route.site), extended);
@@ -101,7 +113,10 @@ type Handler = (route: Route, params: Record<string, string>) => Promise<Respons
 
 /** What the edge computes, by declared endpoint; any other declared GET route is a static file. */
 const HANDLERS = new Map<Endpoint, Handler>([
-  [endpoints.randomCard, async (route) => answerText(route, await randomCard(route.site), NO_STORE)],
+  [endpoints.randomCard, random],
+  [endpoints.searchCard, (route) => searchRoute(route, 'card')],
+  [endpoints.searchAccessory, (route) => searchRoute(route, 'accessory')],
+  [endpoints.searchEvent, (route) => searchRoute(route, 'event')],
   [endpoints.card, (route, { ordinals }) => listedFile(route, 'card', ordinals)],
   [endpoints.accessory, (route, { ids }) => listedFile(route, 'accessory', ids)],
   [endpoints.happening, (route, { time }) => happening(route, time)],

@@ -61,7 +61,8 @@ function renderRemovableSkill(skill: RemovableSkill): RemovableSkillJson {
   return { ...named, ...Object.fromEntries(Object.entries(skill.columns).filter(([column]) => !Object.hasOwn(named, column))) };
 }
 
-function publish<T extends ObjectType, I extends { id: number }>(files: SiteFiles, type: T, source: ObjectSource<T, I>): void {
+/** Publishes the objects of one type and returns them, in id order. */
+function publish<T extends ObjectType, I extends { id: number }>(files: SiteFiles, type: T, source: ObjectSource<T, I>): ObjectOf<T>[] {
   const { object, pack, list } = objectEndpoint[type];
   const items = [...source.items].sort((a, b) => a.id - b.id);
   const rendered = items.map((item) => [item.id, source.render(item)] as const);
@@ -69,17 +70,23 @@ function publish<T extends ObjectType, I extends { id: number }>(files: SiteFile
   for (const [id, json] of rendered) emit(files, object, [id], { result: [json] } as ResponseOf<`${T}_result`>);
   emitPacks(files, pack, rendered as [number, ResponseOf<`${T}_pack`>['objects'][string]][]);
   emit(files, list, [], { result: items.map((item) => ({ ...source.brief(item), ref: objectRef(type, item.id) })) } as ResponseOf<`${T}_list`>);
+  return rendered.map(([, json]) => json);
 }
 
-export function renderObjects(context: RenderContext, files: SiteFiles): void {
+/** The published objects of every generic type, in id order: what the derive stages read. */
+export type RenderedObjects = { [T in ObjectType]: ObjectOf<T>[] };
+
+export function renderObjects(context: RenderContext, files: SiteFiles): RenderedObjects {
   const { model, cards } = context;
-  publish(files, 'card_t', { items: model.cards, render: cards.card, brief: cardBrief(cards) });
-  publish(files, 'char_t', {
-    items: model.characters.values(), render: (c) => renderCharacter(c, model.tags, model.cards), brief: named,
-  });
-  publish(files, 'skill_t', { items: model.skills.values(), render: renderSkill, brief: named });
-  publish(files, 'leader_skill_t', { items: model.centerSkills.values(), render: renderCenterSkill, brief: named });
-  publish(files, 'accessory_t', { items: model.accessories, render: (a) => renderAccessory(context, a), brief: named });
-  publish(files, 'event_t', { items: model.events, render: renderEventObject, brief: named });
-  publish(files, 'removable_skill_t', { items: model.removableSkills, render: renderRemovableSkill, brief: named });
+  return {
+    card_t: publish(files, 'card_t', { items: model.cards, render: cards.card, brief: cardBrief(cards) }),
+    char_t: publish(files, 'char_t', {
+      items: model.characters.values(), render: (c) => renderCharacter(c, model.tags, model.cards), brief: named,
+    }),
+    skill_t: publish(files, 'skill_t', { items: model.skills.values(), render: renderSkill, brief: named }),
+    leader_skill_t: publish(files, 'leader_skill_t', { items: model.centerSkills.values(), render: renderCenterSkill, brief: named }),
+    accessory_t: publish(files, 'accessory_t', { items: model.accessories, render: (a) => renderAccessory(context, a), brief: named }),
+    event_t: publish(files, 'event_t', { items: model.events, render: renderEventObject, brief: named }),
+    removable_skill_t: publish(files, 'removable_skill_t', { items: model.removableSkills, render: renderRemovableSkill, brief: named }),
+  };
 }

@@ -2,6 +2,7 @@
 import type { Card, CardSet } from '../model/types.ts';
 import { endpoints } from '../contract/endpoints.ts';
 import { RARITIES } from '../format.ts';
+import type { SetListJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
 import type { RenderContext } from './context.ts';
 import type { ImageLinks } from './imageUrls.ts';
@@ -20,11 +21,12 @@ function setPreview(cards: Card[], images: ImageLinks): string[] {
     .slice(0, PREVIEW_SIZE);
 }
 
-export function renderSets({ model, images, cards }: RenderContext, files: SiteFiles): void {
+/** Publishes the set list and every set's file; returns the set list's entries. */
+export function renderSets({ model, images, cards }: RenderContext, files: SiteFiles): SetListJson['sets'] {
   const byId = new Map(model.cards.map((c) => [c.id, c]));
   const members = (set: CardSet) => set.cardIds.map((id) => byId.get(id)!);
-  emit(files, endpoints.setList, [], {
-    sets: model.sets.map((set) => ({ id: set.id, preview: setPreview(members(set), images), display_name: set.displayName })),
-  });
+  const sets = model.sets.map((set) => ({ id: set.id, preview: setPreview(members(set), images), display_name: set.displayName }));
+  emit(files, endpoints.setList, [], { sets });
   for (const set of model.sets) emit(files, endpoints.set, [set.id], { cards: members(set).map(cards.card) });
+  return sets;
 }

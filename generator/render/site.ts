@@ -6,29 +6,37 @@ import { renderSets } from './sets.ts';
 import { renderPairs } from './pairs.ts';
 import { renderAccessories } from './accessories.ts';
 import { renderPage } from './page.ts';
-import { renderObjects } from './objects.ts';
+import { renderObjects, type RenderedObjects } from './objects.ts';
+import type { SetListJson } from '../contract/schemas.ts';
 import { renderHappening } from './happening.ts';
 import { renderTranslations } from './translations.ts';
 import { renderNotFound } from './notFound.ts';
 import { renderContract } from './contract.ts';
 import { renderHostRules } from './hostRules.ts';
 
+/** The published objects the derive stages build on (search index, ...), so none reads files back. */
+export interface Rendered {
+  objects: RenderedObjects;
+  /** set_list.json's entries. */
+  sets: SetListJson['sets'];
+}
+
 /**
  * Adds every JSON file and page of the site to `files` (see render/context.ts: only
- * published pictures are linked). `files` may be a map that publishes each file as it is
- * added (publish/staging.ts).
+ * published pictures are linked) and returns the published objects. `files` may be a map
+ * that publishes each file as it is added (publish/staging.ts).
  */
-export function renderSite(context: RenderContext, files: SiteFiles = new Map()): SiteFiles {
+export function renderSite(context: RenderContext, files: SiteFiles): Rendered {
   renderCardEndpoints(context, files);
-  renderSets(context, files);
+  const sets = renderSets(context, files);
   renderPairs(context, files);
   renderAccessories(context, files);
-  renderObjects(context, files);
+  const objects = renderObjects(context, files);
   renderHappening(context, files);
   renderTranslations(context, files);
   renderNotFound(files);
   renderContract(files);
   renderHostRules(files);
   renderPage(files); // keep last: the page links the index files rendered above
-  return files;
+  return { objects, sets };
 }

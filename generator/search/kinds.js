@@ -1,0 +1,375 @@
+// @ts-check
+// What can be searched: for cards, accessories and events, each field a query may name, what
+// it reads from the published object, the values it takes, and the compact index column it
+// is evaluated on. The build makes the index from the published objects with `indexRows`;
+// the edge and the browse page evaluate queries on it (query.js).
+import { CENTERS, EFFECTS, RARITIES, TRIGGERS, codesOf } from './words.js';
+
+/** @typedef {(columns: Record<string, unknown[]>, row: number) => boolean} Test */
+/** @typedef {(message: string) => Error} Problem */
+
+/**
+ * @typedef {object} Field
+ * @property {string} name
+ * @property {string[]} aliases
+ * @property {string} about what it matches, for the documentation
+ * @property {string} values the values it takes, for the documentation
+ * @property {string[]} ops
+ * @property {string} column the index column it reads
+ * @property {((value: unknown) => number | null) | undefined} sortKey set on fields `order` takes
+ * @property {(op: string, value: string, problem: Problem) => Test} compile value already normalized
+ */
+
+/**
+ * @typedef {object} Kind
+ * @property {'card' | 'accessory' | 'event'} name
+ * @property {string} identity the field "#<n>" and the default order name
+ * @property {Field[]} fields
+ * @property {string[]} words index columns (lists of normalized texts) a bare word is looked for in
+ * @property {(object: any, context: IndexContext) => Record<string, unknown>} row an object's index columns
+ */
+
+/**
+ * @typedef {object} IndexContext
+ * @property {Map<number, any>} characters char_t objects by id
+ * @property {Map<string, string>} sets set display names by set id
+ */
+
+/** @typedef {{ kind: Kind['name'], count: number, columns: Record<string, unknown[]> }} SearchIndex */
+
+const EQUALITY = [':', '='];
+const COMPARISONS = [':', '=', '>', '>=', '<', '<='];
+
+/** Word values as tables hold them: single spaces for any run of spaces, "_" or "-". */
+export const wordForm = (/** @type {string} */ value) => value.replace(/[\s_-]+/gu, ' ').trim();
+
+/** Case-insensitive, NFKC-normalized text (full-width and half-width forms alike): what searches compare. */
+export const normalize = (/** @type {string} */ text) => text.normalize('NFKC').toLowerCase();
+/** Distinct non-empty normalized texts. */
+const texts = (/** @type {unknown[]} */ values) => [...new Set(values.filter((v) => typeof v === 'string' && v !== '').map((v) => normalize(/** @type {string} */ (v))))];
+
+/** @param {string} op @param {number} x @param {number} y */
+function compare(op, x, y) {
+  switch (op) {
+    case '>': return x > y;
+    case '>=': return x >= y;
+    case '<': return x < y;
+    case '<=': return x <= y;
+    default: return x === y;
+  }
+}
+
+/** @param {string} value @param {string} name @param {Problem} problem */
+function numberValue(value, name, problem) {
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value)) throw problem(`expected a number for ${name}, found "${value.slice(0, 20)}"`);
+  return Number(value);
+}
+
+/** @param {Partial<Field> & Pick<Field, 'name' | 'about' | 'values' | 'column' | 'compile'>} field @returns {Field} */
+const field = (field) => ({ aliases: [], ops: EQUALITY, sortKey: undefined, ...field });
+
+const asNumber = (/** @type {unknown} */ v) => (typeof v === 'number' ? v : null);
+
+/** A number compared with = and > >= < <=; an object without it matches no comparison. */
+function numberField(/** @type {string} */ name, /** @type {string} */ about, /** @type {Partial<Field>} */ more = {}) {
+  return field({
+    name, about, values: 'a number', column: name, ops: COMPARISONS, sortKey: asNumber,
+    compile: (op, value, problem) => {
+      const n = numberValue(value, name, problem);
+      return (cols, row) => {
+        const v = cols[name][row];
+        return typeof v === 'number' && compare(op, v, n);
+      };
+    },
+    ...more,
+  });
+}
+
+/** Substring of any of the texts in `column` (each already normalized). */
+function textTest(/** @type {string} */ column, /** @type {string} */ value) {
+  return /** @type {Test} */ ((cols, row) => /** @type {string[]} */ (cols[column][row]).some((t) => t.includes(value)));
+}
+
+function textField(/** @type {string} */ name, /** @type {string} */ about, /** @type {Partial<Field>} */ more = {}) {
+  return field({ name, about, values: 'text (a part of it matches)', column: name, compile: (_op, value) => textTest(name, value), ...more });
+}
+
+/**
+ * A game code, given as its number or as a word of its table (words.js); the documentation
+ * lists each word with the codes it stands for.
+ * @param {string} name @param {string} about @param {import('./words.js').Word[]} table
+ */
+function codeField(name, about, table, more = {}) {
+  return field({
+    name, about, column: name,
+    values: table.length ? 'a code, or a word of its table (below)' : 'a code (a number)',
+    compile: (_op, value, problem) => {
+      const codes = /^\d+$/.test(value) ? [Number(value)] : codesOf(table, wordForm(value));
+      if (!codes.length) {
+        const words = [...new Set(table.flatMap((e) => e.words))].join(', ');
+        throw problem(table.length ? `unknown ${name} word "${value.slice(0, 30)}"; expected a code or one of: ${words}` : `expected a ${name} code (a number), found "${value.slice(0, 20)}"`);
+      }
+      return (cols, row) => codes.includes(/** @type {number} */ (cols[name][row]));
+    },
+    ...more,
+  });
+}
+
+/** A name matched by a part of it, or by the game's code when the value is a number. */
+function namedCodeField(/** @type {string} */ name, /** @type {string} */ about, /** @type {string} */ codeAbout) {
+  return field({
+    name, about, column: `${name}_names`, values: `text (a part of a name matches), or a number: ${codeAbout}`,
+    compile: (_op, value) => {
+      if (!/^\d+$/.test(value)) return textTest(`${name}_names`, value);
+      const code = Number(value);
+      return (cols, row) => cols[name][row] === code;
+    },
+  });
+}
+
+const RARITY_RANK = new Map(RARITIES.map(([code], rank) => [code, rank]));
+const RARITY_WORDS = new Map(RARITIES.map(([code, word]) => [word.toLowerCase(), code]));
+
+/** Rarity: a word (n r sr ssr ur) or code (1-5); comparisons go by rank, N < R < SR < SSR < UR. */
+const rarityField = field({
+  name: 'rarity', about: 'rarity; > >= < <= compare by rank (N < R < SR < SSR < UR), not by code',
+  values: RARITIES.map(([code, word]) => `${word.toLowerCase()} (${code})`).join(', '),
+  column: 'rarity', ops: COMPARISONS,
+  sortKey: (v) => (typeof v === 'number' ? RARITY_RANK.get(v) ?? v : null),
+  compile: (op, value, problem) => {
+    const code = /^\d+$/.test(value) ? Number(value) : RARITY_WORDS.get(value);
+    if (code === undefined) throw problem(`expected a rarity (${[...RARITY_WORDS.keys()].join(', ')} or 1-5), found "${value.slice(0, 20)}"`);
+    if (op === ':' || op === '=') return (cols, row) => cols.rarity[row] === code;
+    const rank = RARITY_RANK.get(code);
+    if (rank === undefined) throw problem(`rarity ${code} has no rank to compare with; use one of ${[...RARITY_WORDS.keys()].join(', ')}`);
+    return (cols, row) => {
+      const r = RARITY_RANK.get(/** @type {number} */ (cols.rarity[row]));
+      return r !== undefined && compare(op, r, rank);
+    };
+  },
+});
+
+const ATTRIBUTE_CODES = new Map([['smile', 1], ['pure', 2], ['cool', 3], ['all', 5]]);
+const attributeField = field({
+  name: 'attribute', aliases: ['attr'], about: 'attribute', column: 'attribute',
+  values: [...ATTRIBUTE_CODES].map(([word, code]) => `${word} (${code})`).join(', '),
+  compile: (_op, value, problem) => {
+    const code = /^\d+$/.test(value) ? Number(value) : ATTRIBUTE_CODES.get(value);
+    if (code === undefined) throw problem(`expected an attribute (smile, pure, cool, all or a code), found "${value.slice(0, 20)}"`);
+    return (cols, row) => cols.attribute[row] === code;
+  },
+});
+
+/** Unix seconds of the UTC calendar period a date value names: [start, end). */
+function datePeriod(/** @type {string} */ value, /** @type {Problem} */ problem) {
+  if (/^\d{5,}$/.test(value)) return [Number(value), Number(value) + 1];
+  const m = /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$/.exec(value);
+  const [year, month, day] = m ? [Number(m[1]), Number(m[2] ?? 1), Number(m[3] ?? 1)] : [0, 0, 0];
+  if (!m || month < 1 || month > 12 || day < 1 || day > 31) throw problem(`expected a date (YYYY, YYYY-MM, YYYY-MM-DD or unix seconds), found "${value.slice(0, 20)}"`);
+  const start = Date.UTC(year, month - 1, day) / 1000;
+  const end = (m[3] ? Date.UTC(year, month - 1, day + 1) : m[2] ? Date.UTC(year, month, 1) : Date.UTC(year + 1, 0, 1)) / 1000;
+  return [start, end];
+}
+
+/**
+ * A date (unix seconds in the index): `:`/`=` within the period the value names (a year, a month,
+ * a day, in UTC), `>` after it, `>=` from its start, `<` before it, `<=` up to its end.
+ */
+function dateField(/** @type {string} */ name, /** @type {string} */ about, /** @type {Partial<Field>} */ more = {}) {
+  return field({
+    name, about, column: name, ops: COMPARISONS, sortKey: asNumber,
+    values: 'a date: YYYY, YYYY-MM or YYYY-MM-DD (UTC), or unix seconds',
+    compile: (op, value, problem) => {
+      const [start, end] = datePeriod(value, problem);
+      /** @type {Record<string, (t: number) => boolean>} */
+      const tests = {
+        '>': (t) => t >= end, '>=': (t) => t >= start, '<': (t) => t < start, '<=': (t) => t < end,
+      };
+      const within = tests[op] ?? ((t) => t >= start && t < end);
+      return (cols, row) => {
+        const t = cols[name][row];
+        return typeof t === 'number' && within(t);
+      };
+    },
+    ...more,
+  });
+}
+
+/** `is:<flag>`: each flag a 0/1 column named is_<flag>. @param {Record<string, string>} flags */
+function isField(flags) {
+  const names = Object.keys(flags);
+  return field({
+    name: 'is', about: 'a property the object has', column: `is_${names[0]}`,
+    values: names.map((n) => `${n} (${flags[n]})`).join('; '),
+    compile: (_op, value, problem) => {
+      if (!names.includes(value)) throw problem(`unknown is: value "${value.slice(0, 20)}"; expected one of ${names.join(', ')}`);
+      return (cols, row) => cols[`is_${value}`][row] === 1;
+    },
+  });
+}
+
+/** The last entry of a per-level array (the idolized max-level stat), null when there is none. */
+const top = (/** @type {unknown} */ values) => (Array.isArray(values) && values.length ? values.at(-1) ?? null : null);
+const flag = (/** @type {unknown} */ value) => (value ? 1 : 0);
+
+/** A character's group: its display tags that are neither a school year (1-3) nor its sub-unit. */
+function groupTags(/** @type {any} */ character, /** @type {number} */ subUnit) {
+  return (character?.tags ?? []).filter((/** @type {any} */ t) => t.display && t.id > 3 && t.id !== subUnit);
+}
+
+/** Tag names, original and English; μ's also as "muse", as people type it. */
+const tagNames = (/** @type {any[]} */ tags) => texts(tags.flatMap((t) => [t.name, t.name_en])).flatMap((n) => (n.includes("μ's") ? [n, n.replace("μ's", 'muse')] : [n]));
+
+const CARD_FLAGS = {
+  promo: 'always idolized: is_pre_transformed 1',
+  support: 'a support card: is_support_card 1',
+  event: 'rewarded by an event: events not empty',
+  costume: 'a costume card: is_costume_card 1',
+};
+
+/** @type {Kind} */
+const CARD = {
+  name: 'card',
+  identity: 'ordinal',
+  words: ['char', 'title'],
+  fields: [
+    rarityField,
+    attributeField,
+    textField('char', 'char_name (romanized) or original_char_name', { aliases: ['name', 'character'] }),
+    textField('title', 'title or title_en'),
+    namedCodeField('group', 'the character\'s group: its display tags that are neither a school year nor its sub-unit (char_t tags)', 'affiliation (1 μ\'s, 2 Aqours, ...)'),
+    namedCodeField('unit', 'the character\'s sub-unit (the char_t tag of sub_affiliation)', 'sub_affiliation, the tag id'),
+    numberField('year', 'school year (1-3; 0 when the character has none)'),
+    codeField('skill', 'skill.effect_type', EFFECTS),
+    codeField('trigger', 'skill.trigger_type', TRIGGERS),
+    codeField('center', 'center_skill.effect_type (the main effect, not the extra one)', CENTERS),
+    numberField('smile', 'idolized max-level Smile (the last entry of smile)'),
+    numberField('pure', 'idolized max-level Pure (the last entry of pure)'),
+    numberField('cool', 'idolized max-level Cool (the last entry of cool)'),
+    numberField('hp', 'idolized max-level stamina (the last entry of stamina)', { aliases: ['stamina'] }),
+    dateField('released', 'extra_data.release_date (known or estimated; a card without one matches no date)', { aliases: ['release', 'date'] }),
+    field({
+      name: 'set', about: 'the card\'s sets: a set id exactly, or a part of a set\'s display name', values: 'a set id or display name', column: 'set',
+      compile: (_op, value) => (cols, row) => /** @type {string[]} */ (cols.set[row]).includes(value) || /** @type {string[]} */ (cols.set_names[row]).some((n) => n.includes(value)),
+    }),
+    numberField('id', 'unit_id'),
+    numberField('ordinal', 'album ordinal (unit_number)', { aliases: ['number', 'no'] }),
+    isField(CARD_FLAGS),
+  ],
+  row: (card, { characters, sets }) => {
+    const character = characters.get(card.type_id);
+    const unit = (character?.tags ?? []).filter((/** @type {any} */ t) => t.id === card.sub_affiliation && card.sub_affiliation);
+    return {
+      ordinal: card.ordinal,
+      id: card.id,
+      rarity: card.rarity,
+      attribute: card.attribute,
+      char: texts([card.char_name, card.original_char_name]),
+      title: texts([card.title, card.title_en]),
+      group: card.affiliation,
+      group_names: tagNames(groupTags(character, card.sub_affiliation)),
+      unit: card.sub_affiliation,
+      unit_names: tagNames(unit),
+      year: card.year,
+      skill: card.skill?.effect_type ?? null,
+      trigger: card.skill?.trigger_type ?? null,
+      center: card.center_skill?.effect_type ?? null,
+      smile: top(card.smile),
+      pure: top(card.pure),
+      cool: top(card.cool),
+      hp: top(card.stamina),
+      released: card.extra_data?.release_date ?? null,
+      set: texts(card.sets),
+      set_names: texts(card.sets.map((/** @type {string} */ id) => sets.get(id))),
+      is_promo: flag(card.is_pre_transformed),
+      is_support: flag(card.is_support_card),
+      is_event: flag(card.events?.length),
+      is_costume: flag(card.is_costume_card),
+    };
+  },
+};
+
+/** @type {Kind} */
+const ACCESSORY = {
+  name: 'accessory',
+  identity: 'id',
+  words: ['name'],
+  fields: [
+    textField('name', 'name or name_en'),
+    rarityField,
+    numberField('smile', 'smile_max'),
+    numberField('pure', 'pure_max'),
+    numberField('cool', 'cool_max'),
+    codeField('effect', 'effect_type', []),
+    codeField('trigger', 'trigger_type (null for most accessories: they then match no trigger)', []),
+    textField('char', 'the char_name of the card it belongs to (unit_stub)', { aliases: ['character'] }),
+    numberField('ordinal', 'unit_ordinal: the ordinal of the card it belongs to'),
+    numberField('level', 'level_max'),
+    numberField('id', 'accessory id'),
+    isField({ limited: 'belongs to a card: is_limited true', material: 'a material: is_material true' }),
+  ],
+  row: (accessory) => ({
+    id: accessory.id,
+    name: texts([accessory.name, accessory.name_en]),
+    rarity: accessory.rarity,
+    smile: accessory.smile_max,
+    pure: accessory.pure_max,
+    cool: accessory.cool_max,
+    effect: accessory.effect_type,
+    trigger: accessory.trigger_type,
+    char: texts([accessory.unit_stub?.char_name]),
+    ordinal: accessory.unit_ordinal,
+    level: accessory.level_max,
+    is_limited: flag(accessory.is_limited),
+    is_material: flag(accessory.is_material),
+  }),
+};
+
+/** @type {Kind} */
+const EVENT = {
+  name: 'event',
+  identity: 'id',
+  words: ['name'],
+  fields: [
+    textField('name', 'name or name_en'),
+    numberField('type', 'the event type (event_category_id)'),
+    dateField('start', 'start_date', { aliases: ['started', 'begins'] }),
+    dateField('end', 'end_date', { aliases: ['ended', 'ends'] }),
+    dateField('results', 'result_end_date (null for some: they match no date)'),
+    field({
+      name: 'reward', about: 'the ordinal of a card it rewards (reward_ordinals)', values: 'an ordinal', column: 'reward',
+      compile: (_op, value, problem) => {
+        const ordinal = numberValue(value, 'reward', problem);
+        return (cols, row) => /** @type {number[]} */ (cols.reward[row]).includes(ordinal);
+      },
+    }),
+    numberField('id', 'event id'),
+  ],
+  row: (event) => ({
+    id: event.id,
+    name: texts([event.name, event.name_en]),
+    type: event.type,
+    start: event.start_date,
+    end: event.end_date,
+    results: event.result_end_date,
+    reward: event.reward_ordinals,
+  }),
+};
+
+/** Every searchable kind, by its name in /api/v1/search/<kind>. */
+export const KINDS = [CARD, ACCESSORY, EVENT];
+
+/**
+ * The search index of one kind: its objects' columns, rows in the order of `objects` (the
+ * kind's identity order), for query.js `search`.
+ * @param {Kind} kind @param {any[]} objects @param {IndexContext} context
+ * @returns {SearchIndex}
+ */
+export function buildIndex(kind, objects, context) {
+  /** @type {Record<string, unknown[]>} */
+  const columns = {};
+  for (const object of objects) {
+    for (const [column, value] of Object.entries(kind.row(object, context))) (columns[column] ??= []).push(value);
+  }
+  return { kind: kind.name, count: objects.length, columns };
+}

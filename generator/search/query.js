@@ -1,0 +1,334 @@
+// @ts-check
+// The search language, parsed and evaluated by this one module, which both the edge handler and
+// the browse page run (plain JavaScript, no package, no Node or DOM API):
+//
+//   query   = or?                        an empty query matches everything
+//   or      = and ("or" and)*            AND binds tighter than or
+//   and     = unary+                     juxtaposed terms are ANDed
+//   unary   = "-" unary | "(" or ")" | term
+//   term    = field op value | word | "quoted words"
+//   op      = ":" | "=" | ">" | ">=" | "<" | "<="
+//
+// Field names and values are case-insensitive and NFKC-normalized (full-width and half-width
+// forms are the same). A bare word or quoted phrase matches names and titles; "#12" the ordinal
+// (cards) or id. Errors name the column (1-based, in characters) and what was expected.
+import { KINDS, normalize } from './kinds.js';
+
+export { normalize };
+
+/** @typedef {import('./kinds.js').Kind} Kind @typedef {import('./kinds.js').Field} Field @typedef {import('./kinds.js').SearchIndex} SearchIndex */
+/** @typedef {(columns: Record<string, unknown[]>, row: number) => boolean} Test */
+/** @typedef {{ type: 'all' } | { type: 'term', test: Test } | { type: 'not', item: Node } | { type: 'and' | 'or', items: Node[] }} Node */
+
+/** @param {Test} test @returns {Node} */
+const term = (test) => ({ type: 'term', test });
+
+/** A malformed query or search parameter; `column` is 1-based, null for a parameter. */
+export class QueryError extends Error {
+  /** @param {string} message @param {number | null} column */
+  constructor(message, column) {
+    super(column === null ? message : `query column ${column}: ${message}`);
+    this.name = 'QueryError';
+    this.column = column;
+  }
+}
+
+/** The characters with a meaning in the grammar, after NFKC (so full-width forms count). */
+const QUOTES = new Set(['"', '\u201c', '\u201d']);
+/** @param {string} char */
+function role(char) {
+  const c = char.normalize('NFKC');
+  if (/^\s+$/u.test(c)) return ' ';
+  if (QUOTES.has(c)) return '"';
+  return ['(', ')', ':', '=', '<', '>', '-'].includes(c) ? c : '';
+}
+const OPERATOR_START = new Set([':', '=', '<', '>']);
+
+class Parser {
+  /** @param {string} query @param {Kind} kind */
+  constructor(query, kind) {
+    /** Code points, so columns count characters as people see them. */
+    this.chars = Array.from(query);
+    this.roles = this.chars.map(role);
+    this.kind = kind;
+    this.pos = 0;
+  }
+
+  get column() {
+    return this.pos + 1;
+  }
+
+  /** @param {string} message @param {number} [column] */
+  fail(message, column = this.column) {
+    return new QueryError(message, column);
+  }
+
+  atEnd() {
+    return this.pos >= this.chars.length;
+  }
+
+  skipSpaces() {
+    while (!this.atEnd() && this.roles[this.pos] === ' ') this.pos++;
+  }
+
+  /** What a person sees at the current position, for messages. */
+  found() {
+    return this.atEnd() ? 'the end of the query' : `"${this.chars.slice(this.pos, this.pos + 12).join('')}"`;
+  }
+
+  /** @returns {Node} */
+  parseQuery() {
+    this.skipSpaces();
+    if (this.atEnd()) return { type: 'all' };
+    const node = this.parseOr();
+    this.skipSpaces();
+    if (!this.atEnd()) throw this.fail(this.roles[this.pos] === ')' ? 'expected a term or the end of the query, found ")" without a "(" before it' : `expected the end of the query, found ${this.found()}`);
+    return node;
+  }
+
+  /** True when the word `or` (any case or width) stands alone at the current position. */
+  atOr() {
+    const word = this.chars.slice(this.pos, this.pos + 2).join('');
+    const next = this.roles[this.pos + 2];
+    return normalize(word) === 'or' && (next === undefined || next === ' ' || next === '(' || next === '"' || next === '-');
+  }
+
+  /** @returns {Node} */
+  parseOr() {
+    const items = [this.parseAnd()];
+    for (;;) {
+      this.skipSpaces();
+      if (!this.atOr()) break;
+      this.pos += 2;
+      items.push(this.parseAnd());
+    }
+    return items.length === 1 ? items[0] : { type: 'or', items };
+  }
+
+  /** @returns {Node} */
+  parseAnd() {
+    /** @type {Node[]} */
+    const items = [];
+    for (;;) {
+      this.skipSpaces();
+      if (this.atEnd() || this.roles[this.pos] === ')' || this.atOr()) break;
+      items.push(this.parseUnary());
+    }
+    if (!items.length) {
+      const what = this.atEnd() ? 'the end of the query' : this.atOr() ? '"or"' : '")"';
+      throw this.fail(`expected a term (a word, "quoted words", field:value or a parenthesised group), found ${what}`);
+    }
+    return items.length === 1 ? items[0] : { type: 'and', items };
+  }
+
+  /** @returns {Node} */
+  parseUnary() {
+    const role = this.roles[this.pos];
+    if (role === '-') {
+      this.pos++;
+      if (this.atEnd() || this.roles[this.pos] === ' ') throw this.fail('expected a term right after "-"');
+      return { type: 'not', item: this.parseUnary() };
+    }
+    if (role === '(') {
+      const open = this.column;
+      this.pos++;
+      this.skipSpaces();
+      if (this.roles[this.pos] === ')') throw this.fail('expected a term inside "( )"');
+      const node = this.parseOr();
+      this.skipSpaces();
+      if (this.roles[this.pos] !== ')') throw this.fail(`expected ")" to close the "(" at column ${open}, found ${this.found()}`);
+      this.pos++;
+      return node;
+    }
+    if (role === '"') return this.bare(this.quoted(), this.column);
+    return this.term();
+  }
+
+  /** A double-quoted value, without its quotes. */
+  quoted() {
+    const open = this.column;
+    this.pos++;
+    const start = this.pos;
+    while (!this.atEnd() && this.roles[this.pos] !== '"') this.pos++;
+    if (this.atEnd()) throw this.fail(`expected a closing quote for the quote at column ${open}`);
+    const text = this.chars.slice(start, this.pos).join('');
+    this.pos++;
+    return text;
+  }
+
+  /** Characters up to a space, parenthesis or quote (and, for a field name, an operator). */
+  /** @param {boolean} name */
+  word(name) {
+    const start = this.pos;
+    while (!this.atEnd()) {
+      const r = this.roles[this.pos];
+      if (r === ' ' || r === '(' || r === ')' || r === '"' || (name && OPERATOR_START.has(r))) break;
+      this.pos++;
+    }
+    return this.chars.slice(start, this.pos).join('');
+  }
+
+  /** @returns {Node} */
+  term() {
+    const column = this.column;
+    const word = this.word(true);
+    if (!OPERATOR_START.has(this.roles[this.pos])) return this.bare(word, column);
+    if (!word) throw this.fail(`expected a field name before "${this.chars[this.pos]}"`);
+    const field = fieldOf(this.kind, word, column);
+    const opColumn = this.column;
+    let op = this.roles[this.pos++];
+    if ((op === '<' || op === '>') && this.roles[this.pos] === '=') {
+      op += '=';
+      this.pos++;
+    }
+    const valueColumn = this.column;
+    const value = this.roles[this.pos] === '"' ? this.quoted() : this.word(false);
+    if (!value.trim()) throw this.fail(`expected a value after "${word}${op}"`, valueColumn);
+    if (!field.ops.includes(op)) throw this.fail(`${field.name} takes ${field.ops.map((o) => `"${o}"`).join(' or ')}, not "${op}"`, opColumn);
+    const problem = (/** @type {string} */ message) => this.fail(message, valueColumn);
+    return term(field.compile(op, normalize(value).trim(), problem));
+  }
+
+  /** A bare word or phrase: names and titles; "#<n>" the ordinal or id. @param {string} text @param {number} column */
+  bare(text, column) {
+    const value = normalize(text).trim();
+    if (!value) throw this.fail('expected words inside the quotes', column);
+    const number = /^#(\d+)$/.exec(value);
+    if (number) {
+      const [field] = this.kind.fields.filter((f) => f.name === this.kind.identity);
+      return term(field.compile('=', number[1], (m) => this.fail(m, column)));
+    }
+    const columns = this.kind.words;
+    return term((cols, row) => columns.some((c) => /** @type {string[][]} */ (cols[c])[row].some((t) => t.includes(value))));
+  }
+}
+
+/** @param {Kind} kind @param {string} name @param {number} column */
+function fieldOf(kind, name, column) {
+  const key = normalize(name);
+  const field = kind.fields.find((f) => f.name === key || f.aliases.includes(key));
+  if (field) return field;
+  const known = kind.fields.flatMap((f) => [f.name, ...f.aliases]).join(', ');
+  throw new QueryError(`unknown field "${name}"; the ${kind.name} fields are ${known}`, column);
+}
+
+/** The query parsed against the fields of `kind`; throws a QueryError naming the column at fault. */
+export function parseQuery(/** @type {string} */ query, /** @type {Kind} */ kind) {
+  return new Parser(query, kind).parseQuery();
+}
+
+/** @param {Node} node @param {Record<string, unknown[]>} columns @param {number} row @returns {boolean} */
+function matches(node, columns, row) {
+  switch (node.type) {
+    case 'all': return true;
+    case 'term': return node.test(columns, row);
+    case 'not': return !matches(node.item, columns, row);
+    case 'and': return node.items.every((item) => matches(item, columns, row));
+    case 'or': return node.items.some((item) => matches(item, columns, row));
+  }
+}
+
+/** @typedef {{ q: string, order: string, dir: 'asc' | 'desc', seed: number | null }} SearchOptions */
+
+/** A generator of numbers in [0, 1) from a 32-bit seed (mulberry32): the same seed, the same order. */
+function seeded(/** @type {number} */ seed) {
+  let state = seed | 0;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/** @param {number[]} rows @param {number} seed */
+function shuffle(rows, seed) {
+  const next = seeded(seed);
+  for (let i = rows.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [rows[i], rows[j]] = [rows[j], rows[i]];
+  }
+  return rows;
+}
+
+/**
+ * The rows of `index` matching the query, in the asked order: by a numeric or date field
+ * (ties and missing values keep the index's own order, missing values last), or shuffled by
+ * `seed` for order=random.
+ * @param {SearchIndex} index
+ * @param {SearchOptions} options
+ */
+export function search(index, options) {
+  const kind = kindOf(index.kind);
+  const node = parseQuery(options.q, kind);
+  const rows = [];
+  for (let row = 0; row < index.count; row++) if (matches(node, index.columns, row)) rows.push(row);
+  if (options.order === 'random') return shuffle(rows, options.seed ?? 0);
+  const field = orderField(kind, options.order);
+  const key = field.sortKey;
+  if (!key) return rows;
+  const values = index.columns[field.column];
+  const sign = options.dir === 'desc' ? -1 : 1;
+  return rows.sort((a, b) => {
+    const x = key(values[a]);
+    const y = key(values[b]);
+    if (x === null || y === null) return x === y ? a - b : x === null ? 1 : -1;
+    return (x - y) * sign || a - b;
+  });
+}
+
+/** @param {string} name */
+export function kindOf(name) {
+  const kind = KINDS.find((k) => k.name === name);
+  if (!kind) throw new Error(`no search kind ${name}`);
+  return kind;
+}
+
+/** The fields `order` takes for a kind: its numeric and date fields, and random. @param {Kind} kind */
+export const orderNames = (kind) => [...kind.fields.filter((f) => f.sortKey).map((f) => f.name), 'random'];
+
+/** @param {Kind} kind @param {string} name */
+function orderField(kind, name) {
+  const field = kind.fields.find((f) => f.sortKey && (f.name === name || f.aliases.includes(name)));
+  if (!field) throw new QueryError(`order must be one of ${orderNames(kind).join(', ')}, not "${name}"`, null);
+  return field;
+}
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** @typedef {SearchOptions & { page: number, pageSize: number }} SearchParameters */
+
+/** The last value of a parameter (as every route reads repeated parameters), trimmed; null when absent. */
+const last = (/** @type {URLSearchParams} */ params, /** @type {string} */ name) => params.getAll(name).at(-1)?.trim() ?? null;
+
+/** @param {string | null} text @param {string} name @param {number} min @param {number} max @param {number} fallback */
+function integer(text, name, min, max, fallback) {
+  if (text === null || text === '') return fallback;
+  const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
+  if (!(value >= min && value <= max)) throw new QueryError(`${name} must be a whole number from ${min} to ${max}, not "${text.slice(0, 20)}"`, null);
+  return value;
+}
+
+/**
+ * The search parameters of a request (q, order, dir, page, page_size, seed), checked: a bad
+ * value is a QueryError naming the parameter. The query itself is parsed by `search`.
+ * @param {URLSearchParams} params
+ * @param {Kind} kind
+ * @returns {SearchParameters}
+ */
+export function searchParameters(params, kind) {
+  const order = normalize(last(params, 'order') || kind.identity);
+  if (order !== 'random') orderField(kind, order);
+  const dir = normalize(last(params, 'dir') || 'asc');
+  if (dir !== 'asc' && dir !== 'desc') throw new QueryError(`dir must be asc or desc, not "${dir.slice(0, 20)}"`, null);
+  const seedText = last(params, 'seed');
+  return {
+    q: last(params, 'q') ?? '',
+    order,
+    dir,
+    seed: seedText === null || seedText === '' ? null : integer(seedText, 'seed', 0, 2 ** 31 - 1, 0),
+    page: integer(last(params, 'page'), 'page', 1, 1e9, 1),
+    pageSize: integer(last(params, 'page_size'), 'page_size', 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
+  };
+}

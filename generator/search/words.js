@@ -1,0 +1,113 @@
+// @ts-check
+// The one table of skill triggers, skill effects and center skill effects: for each game code,
+// the words a search finds it by and the sentence the browse page says it with. Only codes
+// confirmed by a public source get words; any other code is searched and shown as its number.
+//
+// Skill trigger and effect codes: the Skill::Trigger and Skill::Effect enums of a public SIF live
+// simulator (C++, Skill.h: Time = 1, NotesCount = 3, ComboCount = 4, Score = 5, PerfectCount = 6,
+// StarPerfect = 12, Chain = 100; GreatToPerfect = 4, GoodToPerfect = 5, HpRestore = 9,
+// ScorePlus = 11, SkillRateUp = 2000, Mimic = 2100, PerfectBonusRatio = 2200,
+// PerfectBonusFixedValue = 2201, ComboBonusRatio = 2300, ComboBonusFixedValue = 2301,
+// SyncStatus = 2400, GainSkillLevel = 2500, GainStatus = 2600).
+// Center skill codes: public notes on unit_leader_skill_m (1 +Smile, 2 +Pure, 3 +Cool,
+// 112 +Pure by Smile, 113 +Cool by Smile, 121 +Smile by Pure, 123 +Cool by Pure,
+// 131 +Smile by Cool, 132 +Pure by Cool; unit_leader_skill_extra_m uses the same codes).
+
+/** Rarity codes with their names, lowest first in game order: SSR (5) ranks between SR (3) and UR (4). */
+/** @type {readonly (readonly [id: number, name: string])[]} */
+export const RARITIES = [[1, 'N'], [2, 'R'], [3, 'SR'], [5, 'SSR'], [4, 'UR']];
+
+/**
+ * @typedef {object} Word
+ * @property {number} code the game's code
+ * @property {string[]} words what a search value may say for it (lower case, single spaces), first the main one
+ * @property {string} about what the code means, for the documentation
+ */
+
+/** @typedef {{ translated_trigger_target?: string | null }} SkillTargets */
+
+/**
+ * @typedef {Word & { text: (n: string, skill: SkillTargets) => string }} TriggerWord
+ * @typedef {Word & { text: (value: string, seconds: string) => string }} EffectWord
+ * @typedef {Word & { text: (percent: string) => string }} CenterWord
+ */
+
+const forSeconds = (/** @type {string} */ s) => ` for ${s} seconds`;
+
+/** Skill triggers (`trigger_type`). @type {TriggerWord[]} */
+export const TRIGGERS = [
+  { code: 1, words: ['time', 'seconds', 'timer'], about: 'every N seconds', text: (n) => `every ${n} seconds` },
+  { code: 3, words: ['notes', 'note'], about: 'every N notes (star notes are code 12)', text: (n) => `every ${n} notes` },
+  { code: 4, words: ['combo'], about: 'every N combo', text: (n) => `every ${n} combo` },
+  { code: 5, words: ['score'], about: 'every N points of score', text: (n) => `every ${n} points of score` },
+  { code: 6, words: ['perfects', 'perfect'], about: 'every N perfects', text: (n) => `every ${n} perfects` },
+  {
+    code: 12, words: ['star notes', 'star note', 'star', 'starnotes', 'perfect star notes'], about: 'every N perfect star notes',
+    text: (n) => `every ${n} perfect star notes`,
+  },
+  {
+    code: 100, words: ['chain'], about: 'once the named members have all activated their skills',
+    text: (_n, skill) => `once ${skill.translated_trigger_target ?? 'the named members'} have all activated their skills`,
+  },
+];
+
+/** Skill effects (`effect_type`). @type {EffectWord[]} */
+export const EFFECTS = [
+  { code: 4, words: ['perfect lock', 'pl', 'great lock'], about: 'greats become perfects', text: (_v, s) => `greats become perfects${forSeconds(s)}` },
+  { code: 5, words: ['perfect lock', 'pl', 'good lock'], about: 'greats and goods become perfects', text: (_v, s) => `greats and goods become perfects${forSeconds(s)}` },
+  { code: 9, words: ['heal', 'healer', 'stamina'], about: 'restores stamina', text: (v) => `restores ${v} stamina` },
+  { code: 11, words: ['score', 'scorer', 'score up'], about: 'adds score', text: (v) => `score +${v}` },
+  {
+    code: 2000, words: ['skill chance up', 'skill up', 'chance up'], about: 'raises other skills\' activation chance',
+    text: (v, s) => `other skills' activation chance +${v}%${forSeconds(s)}`,
+  },
+  { code: 2100, words: ['repeat', 'encore', 'mimic'], about: 'repeats the last skill activated by another member', text: () => 'repeats the last skill activated by another member' },
+  { code: 2200, words: ['perfect bonus', 'perfect score up'], about: 'perfect score bonus (%)', text: (v, s) => `perfect score bonus +${v}%${forSeconds(s)}` },
+  { code: 2201, words: ['perfect bonus', 'perfect score up'], about: 'perfect score bonus (fixed)', text: (v, s) => `each perfect scores +${v}${forSeconds(s)}` },
+  { code: 2300, words: ['combo bonus'], about: 'combo bonus (%)', text: (v, s) => `combo bonus +${v}%${forSeconds(s)}` },
+  { code: 2301, words: ['combo bonus'], about: 'combo bonus (fixed)', text: (v, s) => `each note's combo bonus +${v}${forSeconds(s)}` },
+  { code: 2400, words: ['sync'], about: 'copies the stats of another member', text: (_v, s) => `copies the stats of another member${forSeconds(s)}` },
+  { code: 2500, words: ['skill level up', 'level up'], about: 'the next skill activates at a higher level', text: (v) => `the next skill activates ${v} levels higher` },
+  { code: 2600, words: ['stat up', 'appeal up'], about: 'raises stats', text: (v, s) => `stats +${v}%${forSeconds(s)}` },
+];
+
+/** Attribute names by code, as the game's attribute ids (5: all). */
+export const ATTRIBUTE_NAMES = /** @type {const} */ ({ 1: 'Smile', 2: 'Pure', 3: 'Cool', 5: 'All' });
+
+/** Center skill effects: `<T> +X%` (codes 1-3) and `<T> +X% of <S>` (1ST: S the source, T the raised attribute). */
+function centerWords() {
+  /** @type {CenterWord[]} */
+  const words = [];
+  for (const raised of [1, 2, 3]) {
+    const name = ATTRIBUTE_NAMES[/** @type {1|2|3} */ (raised)];
+    words.push({ code: raised, words: [name.toLowerCase()], about: `${name} +X%`, text: (p) => `${name} +${p}%` });
+    for (const source of [1, 2, 3]) {
+      if (source === raised) continue;
+      const from = ATTRIBUTE_NAMES[/** @type {1|2|3} */ (source)];
+      words.push({
+        code: 100 + source * 10 + raised, words: [name.toLowerCase(), `${name} from ${from}`.toLowerCase()], about: `${name} +X% of ${from}`,
+        text: (p) => `${name} +${p}% of ${from}`,
+      });
+    }
+  }
+  return words.sort((a, b) => a.code - b.code);
+}
+
+/** Center skill effects (`center_skill.effect_type`, also its `extra_effect`). */
+export const CENTERS = centerWords();
+
+/**
+ * The codes a table gives `word` (already normalized), empty when it names none.
+ * @param {Word[]} table
+ * @param {string} word
+ */
+export const codesOf = (table, word) => table.filter((entry) => entry.words.includes(word)).map((entry) => entry.code);
+
+/**
+ * The entry of `code`, undefined when the table does not know it.
+ * @template {Word} W
+ * @param {W[]} table
+ * @param {number} code
+ * @returns {W | undefined}
+ */
+export const entryOf = (table, code) => table.find((entry) => entry.code === code);
