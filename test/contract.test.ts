@@ -1,7 +1,7 @@
 /**
  * The contract as code: openapi.json is valid OpenAPI 3.1, every published file of the
  * sample and of a generated 4,000-card export validates against the schema its endpoint
- * publishes, the values keep the original services' field types, and docs/api.md is the
+ * publishes, the values keep the original services' field types, and docs/api.md and docs/search.md are the
  * one generated from the declarations.
  */
 import fs from 'fs-extra';
@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { allEndpoints, endpointOfFile } from '../generator/contract/endpoints.ts';
-import { apiMarkdown } from '../generator/contract/docs.ts';
+import { GENERATED_DOCS } from '../generator/contract/docs.ts';
 import { bigSite, buildSample, readJson, tempDir } from './helpers.ts';
 
 type Json = any;
@@ -202,10 +202,10 @@ describe('every published file against its schema', () => {
   });
 });
 
-describe('docs/api.md', () => {
-  it('is the one generated from the declarations (npm run docs writes it)', () => {
-    const doc = fs.readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
-    const section = /<!-- api:begin -->\n([\s\S]*?)<!-- api:end -->/.exec(doc)?.[1];
-    expect(section).toBe(apiMarkdown());
+describe('generated docs (docs/api.md, docs/search.md)', () => {
+  it.each(GENERATED_DOCS.map((d) => [path.basename(d.file), d] as const))('%s is the one generated from the declarations (npm run docs writes it)', (_name, { file, marker, generate }) => {
+    const doc = fs.readFileSync(file, 'utf8');
+    const section = new RegExp(`<!-- ${marker}:begin -->\\n([\\s\\S]*?)<!-- ${marker}:end -->`).exec(doc)?.[1];
+    expect(section).toBe(generate());
   });
 });

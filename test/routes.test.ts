@@ -197,6 +197,24 @@ describe.each(HOST_NAMES)('on %s', (name) => {
     });
   });
 
+  describe('/api/v1/search/<kind> and card/random.json?q=', () => {
+    it('answers a page of the cards a query matches, in the asked order, each as in its own file', async () => {
+      const { stubs } = await file('api/v1/card_list.json');
+      const all: CardJson[] = await Promise.all(stubs.map(async (s: CardJson) => (await file(`api/v1/card/${s.ordinal}.json`)).cards[0]));
+      const smile = (c: CardJson) => c.smile[c.smile.length - 1];
+      const expected = all.filter((c) => c.rarity !== 1 && c.attribute !== 3).sort((a, b) => smile(b) - smile(a) || a.ordinal - b.ordinal);
+      const body = await ok(`/api/v1/search/card?q=${encodeURIComponent('-rarity:n -attr:cool')}&order=smile&dir=desc&page_size=3`);
+      expect(body).toEqual({ result: expected.slice(0, 3), total: expected.length, page: 1, page_size: 3, next: 'card?q=-rarity%3An+-attr%3Acool&order=smile&dir=desc&page_size=3&page=2' });
+      const { cards } = await ok<{ cards: CardJson[] }>('/api/v1/card/random.json?q=rarity:ur');
+      expect(cards[0].rarity).toBe(4);
+    });
+
+    it('answers a malformed query with a 400 naming the column, on accessories and events too', async () => {
+      expect(await (await answered('/api/v1/search/accessory?q=name:', 400)).json()).toEqual({ error: 'query column 6: expected a value after "name:"' });
+      expect((await ok('/api/v1/search/event?q=start>=2000&page_size=100')).total).toBe((await objectIds('event_t')).length);
+    });
+  });
+
   describe('/api/v1/happening/<unix seconds>', () => {
     it('answers the events and gachas active at that instant', async () => {
       const at = await ok<HappeningJson>(`/api/v1/happening/${Date.parse('2019-04-25T00:00:00Z') / 1000}`);

@@ -2,8 +2,11 @@
  * Human documentation of the contract, generated from the declarations: the API reference
  * page (public/api.html) and docs/api.md (kept equal by a test).
  */
-import { QUERY_PARAMETERS, allEndpoints, type Endpoint } from './endpoints.ts';
+import { fileURLToPath } from 'node:url';
+import { QUERY_PARAMETERS, SEARCH_PARAMETERS, allEndpoints, type Endpoint } from './endpoints.ts';
 import { components } from './schemas.ts';
+import { examplesMarkdown, searchMarkdown } from './searchDocs.ts';
+import { EXAMPLES, exampleUrl } from '../search/examples.js';
 
 type Schema = Record<string, any>;
 
@@ -47,6 +50,13 @@ export function apiMarkdown(): string {
     '',
     ...Object.entries(QUERY_PARAMETERS).map(([name, about]) => `- \`${name}\`: ${about}`),
     '',
+    'Search parameters (`search/<kind>`; `card/random.json` takes `q`), the language in [search.md](search.md):',
+    '',
+    ...Object.entries(SEARCH_PARAMETERS).map(([name, about]) => `- \`${name}\`: ${about}`),
+    '',
+    'Search examples:',
+    '',
+    ...examplesMarkdown(),
   ];
   for (const [name, schema] of described()) {
     lines.push(`**${name}**${schema.description ? `: ${schema.description}` : ''}`, '');
@@ -70,7 +80,11 @@ export function apiReferenceHtml(): string {
     + '<table><thead><tr><th>field</th><th>type</th><th>note</th></tr></thead><tbody>'
     + fields(schema).map(([f, t, n]) => `<tr><td><code>${escapeHtml(f)}</code></td><td>${linked(t)}</td><td>${escapeHtml(n)}</td></tr>`).join('')
     + '</tbody></table></section>');
-  const query = Object.entries(QUERY_PARAMETERS).map(([name, about]) => `<li><code>${name}</code>: ${escapeHtml(about)}</li>`).join('');
+  const item = ([name, about]: [string, string]) => `<li><code>${name}</code>: ${escapeHtml(about)}</li>`;
+  const query = Object.entries(QUERY_PARAMETERS).map(item).join('');
+  const search = Object.entries(SEARCH_PARAMETERS).map(item).join('');
+  const examples = EXAMPLES.map((e) => `<tr><td>${e.kind}</td><td><code>${escapeHtml(e.q)}</code></td><td>${e.order ? `${e.order} ${e.dir ?? 'asc'}` : '-'}</td>`
+    + `<td>${escapeHtml(e.means)}</td><td><a href="api/v1/${escapeHtml(exampleUrl(e))}"><code>${escapeHtml(`/api/v1/${exampleUrl(e)}`)}</code></a></td></tr>`).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -89,6 +103,12 @@ ${rows.join('\n')}
 </tbody></table>
 <h2>Query parameters</h2>
 <ul>${query}</ul>
+<h2>Search</h2>
+<p>Search parameters (<code>search/&lt;kind&gt;</code>; <code>card/random.json</code> takes <code>q</code>):</p>
+<ul>${search}</ul>
+<table><thead><tr><th>kind</th><th>query</th><th>order</th><th>finds</th><th>URL (needs the edge)</th></tr></thead><tbody>
+${examples}
+</tbody></table>
 <h2>Shapes</h2>
 ${schemas.join('\n')}
 </main>
@@ -96,3 +116,9 @@ ${schemas.join('\n')}
 </html>
 `;
 }
+
+/** The generated sections of the docs: `npm run docs` writes them, a test checks they are current. */
+export const GENERATED_DOCS = [
+  { file: fileURLToPath(new URL('../../docs/api.md', import.meta.url)), marker: 'api', generate: apiMarkdown },
+  { file: fileURLToPath(new URL('../../docs/search.md', import.meta.url)), marker: 'search', generate: searchMarkdown },
+];

@@ -1,12 +1,14 @@
-/** `npm run docs`: rewrites the generated part of docs/api.md from the endpoint declarations. */
+/**
+ * `npm run docs`: rewrites the generated parts of docs/api.md (the endpoint reference) and
+ * docs/search.md (fields, words, examples) from the declarations and the search module.
+ */
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { apiMarkdown } from './docs.ts';
+import { GENERATED_DOCS } from './docs.ts';
 
-const API_DOC = fileURLToPath(new URL('../../docs/api.md', import.meta.url));
-const SECTION = /(<!-- api:begin -->\n)[\s\S]*?(<!-- api:end -->)/;
-
-const doc = fs.readFileSync(API_DOC, 'utf8');
-if (!SECTION.test(doc)) throw new Error(`${API_DOC}: no <!-- api:begin --> ... <!-- api:end --> section`);
-fs.writeFileSync(API_DOC, doc.replace(SECTION, (_, begin, end) => `${begin}${apiMarkdown()}${end}`));
-console.log(`${API_DOC}: endpoint reference written`);
+for (const { file, marker, generate } of GENERATED_DOCS) {
+  const section = new RegExp(`(<!-- ${marker}:begin -->\\n)[\\s\\S]*?(<!-- ${marker}:end -->)`);
+  const doc = fs.readFileSync(file, 'utf8');
+  if (!section.test(doc)) throw new Error(`${file}: no <!-- ${marker}:begin --> ... <!-- ${marker}:end --> section`);
+  fs.writeFileSync(file, doc.replace(section, (_, begin, end) => `${begin}${generate()}${end}`));
+  console.log(`${file}: ${marker} section written`);
+}

@@ -5,7 +5,7 @@ import { RARITIES, imagePaths, type ImageFormat } from '../format.ts';
 import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint } from '../contract/endpoints.ts';
 import type { SiteFiles } from './files.ts';
 
-const source = (name: string): Buffer => fs.readFileSync(fileURLToPath(new URL(`../page/${name}`, import.meta.url)));
+const source = (name: string, folder = 'page'): Buffer => fs.readFileSync(fileURLToPath(new URL(`../${folder}/${name}`, import.meta.url)));
 
 /** A path function's result with `{}` in place of its argument, for the page's script to fill in. */
 const template = <T>(pathOf: (arg: T) => string): string => pathOf('{}' as unknown as T);
@@ -24,6 +24,11 @@ const indexFiles = (files: SiteFiles) =>
 
 /** The page's scripts (ES modules, app.js the entry) and style, copied into site/. */
 const PAGE_FILES = ['app.js', 'dom.js', 'views.js', 'words.js', 'chart.js', 'changes.js', 'style.css'];
+/**
+ * The search module (generator/search/), which the edge runs too, copied into search/: beside
+ * site/ as generator/search/ is beside generator/page/, so the page's imports resolve the same.
+ */
+const SEARCH_FILES = fs.readdirSync(fileURLToPath(new URL('../search/', import.meta.url))).filter((name) => name.endsWith('.js')).sort();
 
 /** Call after every JSON file is rendered: the page links the index files among them. */
 export function renderPage(files: SiteFiles): void {
@@ -43,10 +48,12 @@ export function renderPage(files: SiteFiles): void {
     eventList: objectEndpoint.event_t.list.file(),
     object: Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, template(objectEndpoint[type].object.file)])),
     changes: endpoints.latestChanges.file(),
+    searchIndex: template(endpoints.searchIndex.file),
     files: indexFiles(files),
   };
   // JSON inside <script>: escape "<" so no value can close the element.
   const html = source('index.html').toString().replace('{{CONFIG}}', () => JSON.stringify(config).replace(/</g, '\\u003c'));
   files.set('index.html', Buffer.from(html));
   for (const name of PAGE_FILES) files.set(`site/${name}`, source(name));
+  for (const name of SEARCH_FILES) files.set(`search/${name}`, source(name, 'search'));
 }

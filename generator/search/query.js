@@ -150,7 +150,7 @@ class Parser {
     this.pos++;
     const start = this.pos;
     while (!this.atEnd() && this.roles[this.pos] !== '"') this.pos++;
-    if (this.atEnd()) throw this.fail(`expected a closing quote for the quote at column ${open}`);
+    if (this.atEnd()) throw this.fail(`expected a closing quote for the quote at column ${open}`, open);
     const text = this.chars.slice(start, this.pos).join('');
     this.pos++;
     return text;
@@ -181,9 +181,10 @@ class Parser {
       op += '=';
       this.pos++;
     }
+    const written = this.chars.slice(column - 1, this.pos).join('');
     const valueColumn = this.column;
     const value = this.roles[this.pos] === '"' ? this.quoted() : this.word(false);
-    if (!value.trim()) throw this.fail(`expected a value after "${word}${op}"`, valueColumn);
+    if (!value.trim()) throw this.fail(`expected a value after "${written}"`, valueColumn);
     if (!field.ops.includes(op)) throw this.fail(`${field.name} takes ${field.ops.map((o) => `"${o}"`).join(' or ')}, not "${op}"`, opColumn);
     const problem = (/** @type {string} */ message) => this.fail(message, valueColumn);
     return term(field.compile(op, normalize(value).trim(), problem));

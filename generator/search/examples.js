@@ -1,0 +1,48 @@
+// @ts-check
+// Worked examples of the search language: the one list docs/search.md, the API reference
+// (docs/api.md, api.html) and the browse page's help show, and the tests run.
+
+/**
+ * @typedef {object} Example
+ * @property {'card' | 'accessory' | 'event'} kind
+ * @property {string} q
+ * @property {string} [order]
+ * @property {'asc' | 'desc'} [dir]
+ * @property {string} means
+ */
+
+/** @type {Example[]} */
+export const EXAMPLES = [
+  { kind: 'card', q: 'rarity:ur attr:smile year:2 skill:score', order: 'smile', dir: 'desc', means: 'UR Smile cards of second-years with a score skill, highest Smile first' },
+  { kind: 'card', q: 'rarity:ssr', order: 'random', means: 'SSR cards in random order (the first one is a random SSR)' },
+  { kind: 'card', q: 'char:hanayo', means: 'cards of Koizumi Hanayo (a part of the romanized or original name)' },
+  { kind: 'card', q: 'hanayo "after school"', means: 'bare words: names and titles, in English or the original; quotes keep words together' },
+  { kind: 'card', q: 'rarity:4', means: 'UR cards by the game\'s code (5 would be SSR)' },
+  { kind: 'card', q: 'rarity>=sr -is:promo', means: 'SR, SSR and UR cards that are not promo cards (rarity compares by rank)' },
+  { kind: 'card', q: 'attribute:5', means: 'cards of the attribute "all" (code 5)' },
+  { kind: 'card', q: 'trigger:notes skill:heal', means: 'healers that trigger every N notes (not star notes: that is trigger:"star notes")' },
+  { kind: 'card', q: 'trigger:"star notes"', means: 'skills triggered by perfect star notes (trigger code 12)' },
+  { kind: 'card', q: 'skill:"perfect lock" (trigger:time or trigger:combo)', means: 'perfect locks triggered by time or by combo' },
+  { kind: 'card', q: 'center:smile rarity:ur', order: 'released', dir: 'desc', means: 'UR cards whose center skill raises Smile, newest first' },
+  { kind: 'card', q: 'released:2016', means: 'cards released in 2016 (UTC); released>=2016-04 from April 2016 on' },
+  { kind: 'card', q: 'smile>=4000 or pure>=4000 or cool>=4000', means: 'cards with at least 4000 in one attribute at idolized max level' },
+  { kind: 'card', q: '-(group:1 or group:2)', means: 'cards of characters outside μ\'s (affiliation 1) and Aqours (2)' },
+  { kind: 'card', q: 'group:"μ\'s" unit:printemps', means: 'μ\'s cards of the sub-unit Printemps, by tag names' },
+  { kind: 'card', q: 'is:event rarity:sr', order: 'released', means: 'SR cards rewarded by events, oldest first' },
+  { kind: 'card', q: 'set:album-1', means: 'cards of the set with id album-1 (or whose set name contains "album-1")' },
+  { kind: 'card', q: 'ＲＡＲＩＴＹ：ＵＲ', means: 'full-width forms are the same as half-width ones (NFKC)' },
+  { kind: 'card', q: 'hp>4 is:support', means: 'support cards with more than 4 stamina' },
+  { kind: 'accessory', q: 'is:limited rarity:ur', order: 'smile', dir: 'desc', means: 'UR accessories that belong to a card, highest Smile first' },
+  { kind: 'event', q: 'start>=2020 -type:1', order: 'start', dir: 'desc', means: 'events since 2020 that are not of type 1, newest first' },
+];
+
+/**
+ * The search URL of an example, relative to /api/v1/.
+ * @param {Example} example
+ */
+export function exampleUrl(example) {
+  const params = new URLSearchParams({ q: example.q });
+  if (example.order) params.set('order', example.order);
+  if (example.dir) params.set('dir', example.dir);
+  return `search/${example.kind}?${params}`;
+}

@@ -1,0 +1,455 @@
+/**
+ * The search language on the shared sample build: one describe block per field and per
+ * operator, each comparing what the edge answers with the published objects filtered
+ * directly in the test (from their own files, not the search index); the edge's errors;
+ * the route's paging, order and shaping; and property tests that the edge and the module
+ * the page runs (the site's own copy) agree, and that a query and its negation split the
+ * objects in two.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handleRequest, type EdgeSite } from '../generator/edge/handler.ts';
+import { diskReader } from '../generator/server/diskSite.ts';
+import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
+import { CENTERS, EFFECTS, TRIGGERS } from '../generator/search/words.js';
+import type { AccessoryJson, CardJson, CharacterJson, EventJson, SetListJson } from '../generator/contract/schemas.ts';
+import { buildSample, readJson } from './helpers.ts';
+
+fc.configureGlobal({ seed: 20261123 });
+
+let out: string;
+let site: EdgeSite;
+let cards: CardJson[];
+let accessories: AccessoryJson[];
+let events: EventJson[];
+let characters: Map<number, CharacterJson>;
+let setNames: Map<string, string>;
+/** The search module as the page loads it: the site's own copy. */
+let pageModule: typeof import('../generator/search/query.js');
+
+beforeAll(async () => {
+  ({ out } = await buildSample());
+  site = { read: diskReader(out), random: () => 0.25 };
+  const stubs = (await readJson(out, 'api/v1/card_list.json')).stubs as { ordinal: number }[];
+  cards = await Promise.all(stubs.map(async (s) => (await readJson(out, `api/v1/card/${s.ordinal}.json`)).cards[0]));
+  const accessoryIds = (await readJson(out, 'api/v1/accessory_list.json')).accessories as { id: number }[];
+  accessories = await Promise.all(accessoryIds.map(async (a) => (await readJson(out, `api/v1/accessory/${a.id}.json`)).accessories[0]));
+  const eventIds = (await readJson(out, 'api/v1/list/event_t.json')).result as { id: number }[];
+  events = await Promise.all(eventIds.map(async (e) => (await readJson(out, `api/v1/event_t/${e.id}.json`)).result[0]));
+  const characterIds = (await readJson(out, 'api/v1/list/char_t.json')).result as { id: number }[];
+  characters = new Map(await Promise.all(characterIds.map(async (c) => [c.id, (await readJson(out, `api/v1/char_t/${c.id}.json`)).result[0]] as const)));
+  setNames = new Map((await readJson<SetListJson>(out, 'api/v1/card/set_list.json')).sets.map((s) => [s.id, s.display_name]));
+  pageModule = await import(pathToFileURL(path.join(out, 'search/query.js')).href);
+});
+
+async function get(url: string): Promise<{ status: number; body: any; headers: Headers }> {
+  const response = (await handleRequest(new Request(`https://sif.test${url}`), site))!;
+  return { status: response.status, body: await response.json(), headers: response.headers };
+}
+
+type Kind = 'card' | 'accessory' | 'event';
+const identity = (kind: Kind, object: any): number => (kind === 'card' ? object.ordinal : object.id);
+
+/** Every match of a query through the edge, following `next` links, as ordinals (cards) or ids. */
+async function found(q: string, kind: Kind = 'card', params: Record<string, string> = {}): Promise<number[]> {
+  let url: string | null = `/api/v1/search/${kind}?${new URLSearchParams({ q, page_size: '7', ...params })}`;
+  const ids: number[] = [];
+  while (url) {
+    const { status, body } = await get(url);
+    expect(status, `${url}: ${body.error}`).toBe(200);
+    ids.push(...body.result.map((o: any) => identity(kind, o)));
+    url = body.next === null ? null : new URL(body.next, `https://sif.test${url}`).pathname + new URL(body.next, 'https://sif.test/api/v1/search/').search;
+  }
+  return ids;
+}
+
+/** The query's matches equal the published objects `test` keeps (at least one, and not every one). */
+async function expectMatches(q: string, test: (o: any) => boolean, kind: Kind = 'card') {
+  const all = { card: cards, accessory: accessories, event: events }[kind] as any[];
+  const expected = all.filter(test).map((o) => identity(kind, o));
+  expect(expected.length, `${q}: the sample has objects that match`).toBeGreaterThan(0);
+  expect(expected.length, `${q}: the sample has objects that do not match`).toBeLessThan(all.length);
+  expect(await found(q, kind)).toEqual(expected);
+}
+
+const last = (values: number[]) => values[values.length - 1];
+const has = (text: string | null | undefined, part: string) => !!text && text.normalize('NFKC').toLowerCase().includes(part);
+const codesOf = (table: { code: number; words: string[] }[], word: string) => table.filter((e) => e.words.includes(word)).map((e) => e.code);
+
+async function expectError(url: string, pattern: RegExp) {
+  const { status, body } = await get(url);
+  expect(status, url).toBe(400);
+  expect(body.error).toMatch(pattern);
+}
+
+describe('field rarity', () => {
+  it('takes words and the game\'s codes (4 UR, 5 SSR)', async () => {
+    await expectMatches('rarity:ur', (c) => c.rarity === 4);
+    await expectMatches('rarity:4', (c) => c.rarity === 4);
+    await expectMatches('rarity:ssr', (c) => c.rarity === 5);
+    await expectMatches('rarity=n', (c) => c.rarity === 1);
+  });
+  it('compares by rank: N < R < SR < SSR < UR', async () => {
+    await expectMatches('rarity>=sr', (c) => [3, 5, 4].includes(c.rarity));
+    await expectMatches('rarity>ssr', (c) => c.rarity === 4);
+    await expectMatches('rarity<sr', (c) => [1, 2].includes(c.rarity));
+  });
+});
+
+describe('field attribute / attr', () => {
+  it('takes smile pure cool all and codes', async () => {
+    await expectMatches('attribute:smile', (c) => c.attribute === 1);
+    await expectMatches('attr:cool', (c) => c.attribute === 3);
+    await expectMatches('attr:2', (c) => c.attribute === 2);
+  });
+});
+
+describe('field char / name', () => {
+  it('matches a part of the romanized or original name', async () => {
+    const name = cards[0].char_name.split(' ').at(-1)!.toLowerCase();
+    await expectMatches(`char:${name}`, (c) => has(c.char_name, name) || has(c.original_char_name, name));
+    const original = [...cards[0].original_char_name].slice(0, 2).join('');
+    await expectMatches(`name:${original}`, (c) => has(c.original_char_name, original) || has(c.char_name, original));
+  });
+});
+
+describe('field title', () => {
+  it('matches a part of the title or its English', async () => {
+    await expectMatches('title:star', (c) => has(c.title, 'star') || has(c.title_en, 'star'));
+    const original = cards.find((c) => c.title)!.title;
+    await expectMatches(`title:"${original}"`, (c) => has(c.title, original.toLowerCase()) || has(c.title_en, original.toLowerCase()));
+  });
+});
+
+/** The group tags of a card's character: display tags that are neither a year nor its sub-unit. */
+const groupNames = (c: CardJson) => (characters.get(c.type_id)?.tags ?? []).filter((t) => t.display && t.id > 3 && t.id !== c.sub_affiliation).flatMap((t) => [t.name, t.name_en]);
+const unitNames = (c: CardJson) => (characters.get(c.type_id)?.tags ?? []).filter((t) => c.sub_affiliation && t.id === c.sub_affiliation).flatMap((t) => [t.name, t.name_en]);
+
+describe('field group', () => {
+  it('matches the group tag names, and affiliation by number', async () => {
+    const group = groupNames(cards.find((c) => groupNames(c).length)!)[1]!.toLowerCase();
+    await expectMatches(`group:"${group}"`, (c) => groupNames(c).some((n) => has(n, group)));
+    await expectMatches('group:1', (c) => c.affiliation === 1);
+  });
+});
+
+describe('field unit', () => {
+  it('matches the sub-unit tag names, and sub_affiliation by number', async () => {
+    const card = cards.find((c) => unitNames(c).length)!;
+    const unit = unitNames(card)[1]!.toLowerCase();
+    await expectMatches(`unit:${unit}`, (c) => unitNames(c).some((n) => has(n, unit)));
+    await expectMatches(`unit:${card.sub_affiliation}`, (c) => c.sub_affiliation === card.sub_affiliation);
+  });
+});
+
+describe('field year', () => {
+  it('is the school year', async () => {
+    await expectMatches('year:2', (c) => c.year === 2);
+    await expectMatches('year>=2', (c) => c.year >= 2);
+  });
+});
+
+describe('field skill', () => {
+  it('takes the effect words of the one word table, and codes', async () => {
+    await expectMatches('skill:score', (c) => c.skill?.effect_type === 11);
+    await expectMatches('skill:"perfect lock"', (c) => codesOf(EFFECTS, 'perfect lock').includes(c.skill?.effect_type));
+    await expectMatches('skill:perfect_lock', (c) => [4, 5].includes(c.skill?.effect_type));
+    await expectMatches('skill:9', (c) => c.skill?.effect_type === 9);
+  });
+});
+
+describe('field trigger', () => {
+  it('notes is the note-count trigger only; star notes is its own word', async () => {
+    await expectMatches('trigger:notes', (c) => c.skill?.trigger_type === 3);
+    await expectMatches('trigger:"star notes"', (c) => c.skill?.trigger_type === 12);
+    await expectMatches('trigger:combo', (c) => c.skill?.trigger_type === codesOf(TRIGGERS, 'combo')[0]);
+  });
+});
+
+describe('field center', () => {
+  it('matches the main effect\'s raised attribute, or its code', async () => {
+    await expectMatches('center:smile', (c) => codesOf(CENTERS, 'smile').includes(c.center_skill?.effect_type));
+    const code = cards.find((c) => c.center_skill)!.center_skill!.effect_type;
+    await expectMatches(`center:${code}`, (c) => c.center_skill?.effect_type === code);
+  });
+});
+
+describe.each(['smile', 'pure', 'cool'] as const)('field %s', (stat) => {
+  it('is the idolized max-level stat (the last entry)', async () => {
+    const values = cards.map((c) => last(c[stat])).sort((a, b) => a - b);
+    const middle = values[Math.floor(values.length / 2)];
+    await expectMatches(`${stat}>=${middle}`, (c) => last(c[stat]) >= middle);
+    await expectMatches(`${stat}:${middle}`, (c) => last(c[stat]) === middle);
+  });
+});
+
+describe('field hp', () => {
+  it('is the idolized max-level stamina', async () => {
+    const hp = last(cards[0].stamina);
+    await expectMatches(`hp>${hp}`, (c) => last(c.stamina) > hp);
+    await expectMatches(`hp=${hp}`, (c) => last(c.stamina) === hp);
+  });
+});
+
+describe('field released', () => {
+  const at = (c: CardJson) => c.extra_data.release_date;
+  const year = (c: CardJson) => (at(c) === null ? null : new Date(at(c)! * 1000).getUTCFullYear());
+  it('takes a year, a month or a day, in UTC', async () => {
+    const dated = cards.filter((c) => at(c) !== null).sort((a, b) => at(a)! - at(b)!);
+    const card = dated[Math.floor(dated.length / 2)];
+    const y = year(card)!;
+    await expectMatches(`released:${y}`, (c) => year(c) === y);
+    await expectMatches(`released>${y}`, (c) => year(c) !== null && year(c)! > y);
+    await expectMatches(`released<=${y}`, (c) => year(c) !== null && year(c)! <= y);
+    const day = new Date(at(card)! * 1000).toISOString().slice(0, 10);
+    const start = Date.parse(day) / 1000;
+    await expectMatches(`released:${day}`, (c) => at(c) !== null && at(c)! >= start && at(c)! < start + 86400);
+    await expectMatches(`released>=${day.slice(0, 7)}`, (c) => at(c) !== null && at(c)! >= Date.parse(`${day.slice(0, 7)}-01`) / 1000);
+  });
+});
+
+describe('field set', () => {
+  it('matches a set id exactly', async () => {
+    const id = cards[0].sets[0];
+    await expectMatches(`set:${id}`, (c) => c.sets.includes(id));
+  });
+  it('matches a part of a set\'s display name', async () => {
+    const [id, name] = [...setNames].find(([setId]) => cards.some((c) => c.sets.includes(setId)) && !cards.every((c) => c.sets.includes(setId)))!;
+    const part = name.toLowerCase().slice(0, Math.max(3, name.length - 1));
+    await expectMatches(`set:"${part}"`, (c) => c.sets.some((s: string) => s === part || has(setNames.get(s), part)));
+    expect(id).toBeTruthy();
+  });
+});
+
+describe.each(['id', 'ordinal'] as const)('field %s', (key) => {
+  it('is the number', async () => {
+    const value = cards[5][key];
+    await expectMatches(`${key}:${value}`, (c) => c[key] === value);
+    await expectMatches(`${key}<${value}`, (c) => c[key] < value);
+  });
+});
+
+describe('field is', () => {
+  it('promo, support, event and costume', async () => {
+    await expectMatches('is:promo', (c) => c.is_pre_transformed === 1);
+    await expectMatches('is:support', (c) => c.is_support_card === 1);
+    await expectMatches('is:event', (c) => c.events.length > 0);
+  });
+});
+
+describe('bare words', () => {
+  it('match names and titles, romanized or original; #n is the ordinal', async () => {
+    const word = cards[0].char_name.split(' ')[0].toLowerCase();
+    const inNamesOrTitles = (c: CardJson, w: string) => [c.char_name, c.original_char_name, c.title, c.title_en].some((t) => has(t, w));
+    await expectMatches(word, (c) => inNamesOrTitles(c, word));
+    const title = cards.find((c) => c.title_en.includes(' '))!.title_en.toLowerCase();
+    await expectMatches(`"${title}"`, (c) => inNamesOrTitles(c, title));
+    await expectMatches(`#${cards[3].ordinal}`, (c) => c.ordinal === cards[3].ordinal);
+  });
+  it('are NFKC-normalized and case-insensitive: full-width and half-width forms are one', async () => {
+    const word = cards[0].char_name.split(' ')[0];
+    const fullWidth = [...word.toUpperCase()].map((ch) => String.fromCodePoint(ch.codePointAt(0)! + 0xfee0)).join('');
+    expect(await found(fullWidth)).toEqual(await found(word.toLowerCase()));
+    expect(await found('ｒａｒｉｔｙ：ｕｒ　ａｔｔｒ：ｓｍｉｌｅ')).toEqual(await found('rarity:ur attr:smile'));
+  });
+});
+
+describe('accessory fields', () => {
+  it('name, rarity, stats, is:limited, is:material, ordinal', async () => {
+    await expectMatches('is:limited', (a) => a.is_limited, 'accessory');
+    await expectMatches('-is:material', (a) => !a.is_material, 'accessory');
+    const smile = accessories[0].smile_max;
+    await expectMatches(`smile>=${smile}`, (a) => a.smile_max >= smile, 'accessory');
+    await expectMatches('rarity:ur', (a) => a.rarity === 4, 'accessory');
+    const word = accessories[0].name_en.split(' ')[0].toLowerCase();
+    await expectMatches(word, (a) => has(a.name, word) || has(a.name_en, word), 'accessory');
+    const ordinal = accessories.find((a) => a.unit_ordinal !== null)!.unit_ordinal;
+    await expectMatches(`ordinal:${ordinal}`, (a) => a.unit_ordinal === ordinal, 'accessory');
+  });
+});
+
+describe('event fields', () => {
+  it('name, type, start, end, results, reward', async () => {
+    await expectMatches('start>=2020', (e) => e.start_date >= Date.UTC(2020, 0, 1) / 1000, 'event');
+    await expectMatches('end<2020', (e) => e.end_date < Date.UTC(2020, 0, 1) / 1000, 'event');
+    await expectMatches('type:1', (e) => e.type === 1, 'event');
+    const ordinal = events.find((e) => e.reward_ordinals.length)!.reward_ordinals[0];
+    await expectMatches(`reward:${ordinal}`, (e) => e.reward_ordinals.includes(ordinal), 'event');
+    await expectMatches('results<2020', (e) => e.result_end_date !== null && e.result_end_date < Date.UTC(2020, 0, 1) / 1000, 'event');
+  });
+});
+
+describe('operator juxtaposition (AND)', () => {
+  it('keeps what every term matches', async () => {
+    await expectMatches('rarity>=sr attr:smile', (c) => [3, 5, 4].includes(c.rarity) && c.attribute === 1);
+  });
+});
+
+describe('operator or', () => {
+  it('keeps what any side matches; AND binds tighter', async () => {
+    await expectMatches('rarity:ur or attr:smile', (c) => c.rarity === 4 || c.attribute === 1);
+    await expectMatches('rarity:ur attr:smile OR year:1', (c) => (c.rarity === 4 && c.attribute === 1) || c.year === 1);
+  });
+});
+
+describe('operator - (negation)', () => {
+  it('negates a term and a group', async () => {
+    await expectMatches('-rarity:n', (c) => c.rarity !== 1);
+    await expectMatches('-(rarity:ur or attr:smile)', (c) => !(c.rarity === 4 || c.attribute === 1));
+    await expectMatches('--rarity:ur', (c) => c.rarity === 4);
+  });
+});
+
+describe('operator ( )', () => {
+  it('groups alternatives inside an AND', async () => {
+    await expectMatches('attr:cool (rarity:ur or rarity:sr)', (c) => c.attribute === 3 && [4, 3].includes(c.rarity));
+  });
+});
+
+describe('operators : and =', () => {
+  it('are the same test', async () => {
+    expect(await found('char=yuzu rarity=r')).toEqual(await found('char:yuzu rarity:r'));
+    expect((await found('char=yuzu')).length).toBeGreaterThan(0);
+  });
+});
+
+describe.each(['>', '>=', '<', '<='])('operator %s', (op) => {
+  const compare = { '>': (a: number, b: number) => a > b, '>=': (a: number, b: number) => a >= b, '<': (a: number, b: number) => a < b, '<=': (a: number, b: number) => a <= b }[op]!;
+  it('compares numbers and refuses text fields', async () => {
+    const cool = last(cards[7].cool);
+    await expectMatches(`cool${op}${cool}`, (c) => compare(last(c.cool), cool));
+    await expectError(`/api/v1/search/card?q=${encodeURIComponent(`title${op}a`)}`, /^query column 6: title takes ":" or "=", not /);
+  });
+});
+
+describe('operator "quotes"', () => {
+  it('keep a value with spaces together; an unclosed quote is an error at its column', async () => {
+    await expectMatches('trigger:"star notes"', (c) => c.skill?.trigger_type === 12);
+    await expectError('/api/v1/search/card?q=title:"star', /^query column 7: expected a closing quote for the quote at column 7$/);
+  });
+});
+
+describe('malformed queries', () => {
+  it.each([
+    ['rarity:', /^query column 8: expected a value after "rarity:"$/],
+    ['rarty:ur', /^query column 1: unknown field "rarty"; the card fields are rarity, attribute, attr, char, .*released.*, is$/],
+    ['(rarity:ur', /^query column 11: expected "\)" to close the "\(" at column 1, found the end of the query$/],
+    ['rarity:ur)', /^query column 10: expected a term or the end of the query, found "\)"/],
+    ['skill:foo', /^query column 7: unknown skill word "foo"; expected a code or one of: perfect lock, .*score/],
+    ['smile>lots', /^query column 7: expected a number for smile, found "lots"$/],
+    ['rarity:ur or', /^query column 13: expected a term .*, found the end of the query$/],
+    ['- rarity:ur', /^query column 2: expected a term right after "-"$/],
+    ['()', /^query column 2: expected a term inside "\( \)"$/],
+    ['is:shiny', /^query column 4: unknown is: value "shiny"; expected one of promo, support, event, costume$/],
+    ['released:2016-13', /^query column 10: expected a date/],
+    [':ur', /^query column 1: expected a field name before ":"$/],
+    ['ｒａｒｉｔｙ：', /^query column 8: expected a value after "ｒａｒｉｔｙ："$/],
+  ])('%s', async (q, pattern) => {
+    await expectError(`/api/v1/search/card?q=${encodeURIComponent(q)}`, pattern);
+  });
+  it('refuses bad order, dir, page and page_size, naming the parameter', async () => {
+    await expectError('/api/v1/search/card?order=title', /^order must be one of rarity, year, smile, .*, random, not "title"$/);
+    await expectError('/api/v1/search/card?dir=up', /^dir must be asc or desc/);
+    await expectError('/api/v1/search/card?page=0', /^page must be a whole number from 1/);
+    await expectError('/api/v1/search/card?page_size=101', /^page_size must be a whole number from 1 to 100/);
+    await expectError('/api/v1/card/random.json?q=rarity%3E', /^query column 8: expected a value after "rarity>"$/);
+  });
+});
+
+describe('/api/v1/search/<kind>', () => {
+  it('pages with next links, total, page and page_size', async () => {
+    const { body } = await get('/api/v1/search/card?q=-rarity:ur&page_size=10&page=2');
+    const all = cards.filter((c) => c.rarity !== 4);
+    expect(body).toMatchObject({ total: all.length, page: 2, page_size: 10, next: 'card?q=-rarity%3Aur&page_size=10&page=3' });
+    expect(body.result).toEqual(all.slice(10, 20));
+    const end = await get(`/api/v1/search/card?q=-rarity:ur&page_size=10&page=${Math.ceil(all.length / 10)}`);
+    expect(end.body.next).toBeNull();
+    expect((await get('/api/v1/search/card?page=99')).body).toEqual({ result: [], total: cards.length, page: 99, page_size: 20, next: null });
+  });
+  it('orders by a numeric or date field, missing values last, ties by ordinal', async () => {
+    const bySmile = [...cards].sort((a, b) => last(b.smile) - last(a.smile) || a.ordinal - b.ordinal).map((c) => c.ordinal);
+    expect(await found('', 'card', { order: 'smile', dir: 'desc' })).toEqual(bySmile);
+    const released = cards.filter((c) => c.extra_data.release_date !== null).sort((a, b) => a.extra_data.release_date! - b.extra_data.release_date! || a.ordinal - b.ordinal);
+    expect((await found('', 'card', { order: 'released' })).slice(0, released.length)).toEqual(released.map((c) => c.ordinal));
+  });
+  it('orders at random by a seed that next links carry, so pages never overlap', async () => {
+    const ordinals = await found('', 'card', { order: 'random' });
+    expect([...ordinals].sort((a, b) => a - b)).toEqual(cards.map((c) => c.ordinal));
+    expect(ordinals).not.toEqual(cards.map((c) => c.ordinal));
+    const first = await get('/api/v1/search/card?order=random');
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    expect(first.body.next).toMatch(/&seed=\d+$/);
+  });
+  it('applies stubs and keys to the results', async () => {
+    const { body } = await get('/api/v1/search/card?q=rarity:ur&stubs=yes&keys=ordinal,skill');
+    const ur = cards.filter((c) => c.rarity === 4);
+    expect(body.result).toEqual(ur.slice(0, 20).map((c) => ({ ordinal: c.ordinal, skill: c.skill && { ref: `/api/v1/skill_t/${c.skill.id}` } })));
+    expect(body.total).toBe(ur.length);
+  });
+});
+
+describe('/api/v1/card/random.json?q=', () => {
+  it('is a card the query matches, and a JSON 404 when none does', async () => {
+    const { body } = await get('/api/v1/card/random.json?q=rarity:ur attr:cool');
+    expect(body.cards).toHaveLength(1);
+    expect(body.cards[0]).toMatchObject({ rarity: 4, attribute: 3 });
+    const none = await get('/api/v1/card/random.json?q=rarity:ur rarity:n');
+    expect(none.status).toBe(404);
+    expect(none.body.error).toBe('no card matches the query');
+  });
+});
+
+describe('worked examples', () => {
+  it.each(EXAMPLES.map((e) => [e.q, e] as const))('%s', async (_q, example) => {
+    const { status, body } = await get(`/api/v1/${exampleUrl(example)}`);
+    expect(status, body.error).toBe(200);
+    expect(body.total).toBeGreaterThanOrEqual(0);
+  });
+});
+
+// ---- properties ---------------------------------------------------------------
+
+/** Random queries over the card fields: valid terms combined by AND, or, negation and groups. */
+const cardTerm = fc.oneof(
+  fc.constantFrom('ur', 'sr', 'ssr', 'r', 'n', '4', '5').chain((v) => fc.constantFrom(`rarity:${v}`, `rarity>=${v}`, `rarity<${v}`)),
+  fc.constantFrom('smile', 'pure', 'cool', 'all', '1').map((v) => `attr:${v}`),
+  fc.tuple(fc.constantFrom('smile', 'pure', 'cool', 'hp', 'year', 'ordinal', 'id'), fc.constantFrom(':', '>', '>=', '<', '<='), fc.integer({ min: 0, max: 6000 }))
+    .map(([f, op, n]) => `${f}${op}${f === 'hp' ? n % 6 : f === 'year' ? n % 4 : f === 'ordinal' ? n % 40 : n}`),
+  fc.constantFrom('score', 'heal', '"perfect lock"', '11', 'sync').map((v) => `skill:${v}`),
+  fc.constantFrom('notes', '"star notes"', 'combo', 'time', 'perfects').map((v) => `trigger:${v}`),
+  fc.constantFrom('smile', 'pure', 'cool', '112').map((v) => `center:${v}`),
+  fc.constantFrom('promo', 'support', 'event', 'costume').map((v) => `is:${v}`),
+  fc.constantFrom('2019', '2020-06', '2021-01-15').chain((v) => fc.constantFrom(`released:${v}`, `released>${v}`, `released<=${v}`)),
+  fc.constantFrom('a', 'yu', 'star', 'ｓｔａｒ', '花', 'hanamura').chain((v) => fc.constantFrom(v, `char:${v}`, `title:${v}`, `"${v}"`)),
+);
+const query: fc.Arbitrary<string> = fc.letrec((tie) => ({
+  expr: fc.oneof({ depthSize: 'small', withCrossShrink: true }, cardTerm, tie('and'), tie('or'), tie('not'), tie('group')),
+  and: fc.tuple(tie('expr'), tie('expr')).map(([a, b]) => `${a} ${b}`),
+  or: fc.tuple(tie('expr'), tie('expr')).map(([a, b]) => `${a} or ${b}`),
+  not: tie('expr').map((e) => (/^[-(]/.test(e as string) || !(e as string).includes(' ') ? `-${e}` : `-(${e})`)),
+  group: tie('expr').map((e) => `(${e})`),
+})).expr as fc.Arbitrary<string>;
+
+describe('properties', () => {
+  it('the edge and the page\'s copy of the module answer the same, in the same order', async () => {
+    const index = await readJson(out, 'api/v1/search/index/card.json');
+    await fc.assert(fc.asyncProperty(query, fc.constantFrom('ordinal', 'smile', 'released', 'rarity'), fc.constantFrom('asc', 'desc'), async (q, order, dir) => {
+      const rows = pageModule.search(index, { q, order, dir, seed: null });
+      const byPage = rows.map((row: number) => index.columns.ordinal[row]);
+      expect(await found(q, 'card', { order, dir })).toEqual(byPage);
+    }), { numRuns: 60 });
+  });
+  it('a query and its negation split the cards in two', async () => {
+    const index = await readJson(out, 'api/v1/search/index/card.json');
+    const all = cards.map((c) => c.ordinal);
+    await fc.assert(fc.property(query, (q) => {
+      const ordinals = (text: string) => pageModule.search(index, { q: text, order: 'ordinal', dir: 'asc', seed: null }).map((row: number) => index.columns.ordinal[row] as number);
+      const yes = ordinals(q);
+      const no = ordinals(`-(${q})`);
+      expect(yes.filter((o) => no.includes(o))).toEqual([]);
+      expect([...yes, ...no].sort((a, b) => a - b)).toEqual(all);
+    }), { numRuns: 300 });
+  });
+});
