@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSample, readJson } from './helpers.ts';
+import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
 import { HOSTS, type Host, type HostName } from './hosts.ts';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
 import { allEndpoints, endpointOfFile, type Endpoint } from '../generator/contract/endpoints.ts';
@@ -40,7 +41,16 @@ afterAll(() => Promise.all(Object.values(hosts).map((host) => host.close())));
 
 /** Requests of the edge-only routes (no published file to derive them from), by route. */
 const EDGE_EXAMPLES: Record<string, { path: string; init?: RequestInit }[]> = {
-  '/api/v1/card/random.json': [{ path: '/api/v1/card/random.json?keys=nothing' }],
+  '/api/v1/card/random.json': [
+    { path: '/api/v1/card/random.json?keys=nothing' },
+    { path: '/api/v1/card/random.json?q=rarity:ur&keys=rarity' },
+    { path: '/api/v1/card/random.json?q=rarity:' },
+  ],
+  // The documented search examples (not the random orders, which differ per request), and a malformed query.
+  ...Object.fromEntries((['card', 'accessory', 'event'] as const).map((kind) => [`/api/v1/search/${kind}`, [
+    ...EXAMPLES.filter((e) => e.kind === kind && e.order !== 'random').map((e) => ({ path: `/api/v1/${exampleUrl(e)}` })),
+    { path: `/api/v1/search/${kind}?q=(&stubs=yes` },
+  ]])),
   '/api/v1/happening/{time}': [
     { path: `/api/v1/happening/${Date.parse('2019-04-25T00:00:00Z') / 1000}` },
     { path: `/api/v1/happening/${Date.parse('2019-04-25T00:00:00Z') / 1000}?datetime=iso8601&extended_time_period_for_events=yes` },
