@@ -94,13 +94,13 @@ async function pairFile(route: Route, name: string): Promise<Response | null> {
 
 /** card/random.json: any card, or with ?q= one among those the query matches. */
 async function random(route: Route): Promise<Response> {
-  const text = route.url.searchParams.has('q') ? await objectList(route.site, 'card', [await randomMatch(route.site, route.url)]) : await randomCard(route.site);
-  return answerText(route, text, NO_STORE);
+  const pieces = route.url.searchParams.has('q') ? await objectList(route.site, 'card', [await randomMatch(route.site, route.url)]) : await randomCard(route.site);
+  return answerText(route, pieces, NO_STORE);
 }
 
 async function searchRoute(route: Route, kind: SearchKind): Promise<Response> {
-  const { text, random } = await searchPage(route.site, kind, route.url);
-  return answerText(route, text, random ? NO_STORE : {});
+  const { pieces, random } = await searchPage(route.site, kind, route.url);
+  return answerText(route, pieces, random ? NO_STORE : {});
 }
 
 async function happening(route: Route, time: string): Promise<Response> {

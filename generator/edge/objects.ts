@@ -48,11 +48,11 @@ async function readObjects(site: EdgeSite, source: Source, ids: number[]): Promi
   return ids.map((id) => found.get(id) ?? null);
 }
 
-/** `{"<key>":[...]}` as pieces: the JSON texts of its entries, the separators between them. */
-function listPieces(key: string, texts: string[]): JsonPieces {
+/** `{"<key>":[...]<more>}` as pieces: the JSON texts of its entries, the separators between them, then `more` (further members). */
+export function listPieces(key: string, texts: string[], more = ''): JsonPieces {
   const pieces = [`{"${key}":[`];
   texts.forEach((text, i) => pieces.push(i ? ',' : '', text));
-  pieces.push(']}');
+  pieces.push(`]${more}}`);
   return pieces;
 }
 

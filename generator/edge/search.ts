@@ -8,7 +8,8 @@
 import { endpoints } from '../contract/endpoints.ts';
 import { QueryError, kindOf, parseQuery, search, searchParameters, type SearchParameters } from '../search/query.js';
 import type { Kind, SearchIndex } from '../search/kinds.js';
-import { HttpError } from './http.ts';
+import { HttpError, type JsonPieces } from './http.ts';
+import { listPieces } from './objects.ts';
 import type { EdgeSite } from './site.ts';
 
 export type SearchKind = Kind['name'];
@@ -48,8 +49,8 @@ function nextLink(url: URL, kind: Kind, options: SearchParameters): string {
   return `${kind.name}?${params}`;
 }
 
-/** /api/v1/search/<kind>: the JSON text of one page of results, and whether it differs per request (random without a seed). */
-export async function searchPage(site: EdgeSite, kindName: SearchKind, url: URL): Promise<{ text: string; random: boolean }> {
+/** /api/v1/search/<kind>: one page of results as JSON pieces, and whether it differs per request (random without a seed). */
+export async function searchPage(site: EdgeSite, kindName: SearchKind, url: URL): Promise<{ pieces: JsonPieces; random: boolean }> {
   const kind = kindOf(kindName);
   const options = parameters(url.searchParams, kind);
   const random = options.order === 'random' && options.seed === null;
@@ -60,7 +61,7 @@ export async function searchPage(site: EdgeSite, kindName: SearchKind, url: URL)
   const texts = objectTexts(objects, rows.slice(start, start + options.pageSize));
   const next = start + options.pageSize < rows.length ? JSON.stringify(nextLink(url, kind, options)) : 'null';
   return {
-    text: `{"result":[${texts.join(',')}],"total":${rows.length},"page":${options.page},"page_size":${options.pageSize},"next":${next}}`,
+    pieces: listPieces('result', texts, `,"total":${rows.length},"page":${options.page},"page_size":${options.pageSize},"next":${next}`),
     random,
   };
 }
