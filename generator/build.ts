@@ -40,8 +40,11 @@ function folders(options: BuildOptions): { input: string; out: string } {
   return { input, out };
 }
 
-const imageCacheOf = (options: BuildOptions, besideOut: string): string =>
-  path.resolve(options.imageCache ?? (process.env.SIF_IMAGE_CACHE || besideOut));
+/** The picture cache: a shared one when the options or $SIF_IMAGE_CACHE name it, else the site's own beside `out`. */
+function imageCacheOf(options: BuildOptions, besideOut: string): { cacheDir: string; pruneCache: boolean } {
+  const shared = options.imageCache ?? process.env.SIF_IMAGE_CACHE;
+  return shared ? { cacheDir: path.resolve(shared), pruneCache: false } : { cacheDir: besideOut, pruneCache: true };
+}
 
 /**
  * Builds the site of `input` into `out`. A failure is a StageError naming its stage; one
@@ -64,7 +67,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
           closeExport(game);
         }
       });
-      const images = await report.stage('images', () => publishImages(model, { input, cacheDir: imageCacheOf(options, session.layout.images) }, report));
+      const images = await report.stage('images', () => publishImages(model, { input, ...imageCacheOf(options, session.layout.images) }, report));
       const files = session.files();
       const context = renderContext(model, images.published);
       const rendered = await report.stage('render', () => renderSite(context, files));

@@ -237,6 +237,20 @@ describe('the image cache', () => {
     expect(await sharp(iconFile(dir, `${unitIdOf(10)}`)).metadata()).toMatchObject({ width: 100 });
   });
 
+  it('in a shared folder keeps every entry: sites that share it never prune each other', async () => {
+    const imageCache = await tempDir();
+    const first = await copySample();
+    await build({ input: first, out: path.join(await tempDir(), 'public'), imageCache });
+    const entries = await fs.readdir(imageCache);
+    const second = await copySample();
+    await fs.outputFile(path.join(second, 'assets/image/units/u_normal_icon_1030.png'), await picture(90, 90));
+    const report = await build({ input: second, out: path.join(await tempDir(), 'public'), imageCache });
+    expect(report.images.encoded).toBe(1);
+    const after = await fs.readdir(imageCache);
+    expect(after).toEqual(expect.arrayContaining(entries));
+    expect(after).toHaveLength(entries.length + 2); // and the new picture's png and webp
+  });
+
   it('gives byte-identical pictures in independent builds', async () => {
     const { out: fresh } = await buildInto(await copySample());
     expect(await readTree(path.join(fresh, 'images'))).toEqual(await readTree(path.join(out, 'images')));

@@ -15,6 +15,8 @@ import { listAssets, readSource, type SourceProblem } from './sources.ts';
 export interface ImageOptions {
   input: string;
   cacheDir: string;
+  /** The cache is this site's own: drop the entries this build did not use. A shared cache is never pruned. */
+  pruneCache: boolean;
   /** Pictures worked on at once (default 8). */
   concurrency?: number;
 }
@@ -114,6 +116,6 @@ export async function publishImages(model: Model, options: ImageOptions, report:
     report.images.published++;
   });
   warnProblems(report, jobs, outcomes, assets.size === 0);
-  await cache.prune();
+  if (options.pruneCache) await cache.prune();
   return { files, published };
 }
