@@ -24,7 +24,8 @@ function summary(report: BuildReport, reportFile: string): string {
   const decrypted = report.databases.filter((d) => d.encryption);
   if (decrypted.length) lines.push(`decrypted in memory: ${decrypted.map((d) => `${d.file} (${d.encryption} client file)`).join(', ')}`);
   const unreadable = Object.entries(report.unreadable);
-  if (unreadable.length) lines.push(`unreadable encrypted rows: ${unreadable.map(([t, n]) => `${t}=${n}`).join(' ')} (${missingKeys(report)})`);
+  const keys = missingKeys(report);
+  if (unreadable.length) lines.push(`unreadable encrypted rows: ${unreadable.map(([t, n]) => `${t}=${n}`).join(' ')}${keys && ` (${keys})`}`);
   const images = report.images;
   if (report.timings.images !== undefined) {
     lines.push(`images: ${images.published} published, ${images.encoded} encoded, ${images.reused} from cache, ${images.missing} missing, ${images.unreadable} unreadable`);

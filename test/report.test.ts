@@ -84,6 +84,7 @@ describe('the CLI summary', () => {
     const second = await cli('--input', SAMPLE_INPUT, '--out', out);
     expect(second.stdout).toMatch(/^build: 0 changed, \d+ unchanged, 0 removed \(up to date/);
     expect(second.stdout).toMatch(/\nfiles: .*card=35/);
+    expect(second.stdout).toMatch(/\nunreadable encrypted rows: unit_m=1 \(release_info\.json has no key for release 8\)\n/);
   });
 });
 

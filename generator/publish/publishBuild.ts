@@ -78,9 +78,12 @@ function swap(layout: PublishLayout): void {
 
 /** The counts and warnings of the build that produced the site, for a build that had nothing to do. */
 function replay(report: BuildReport, manifest: Manifest): void {
-  const stored = manifest.report as Pick<ReturnType<BuildReport['toJSON']>, 'counts' | 'unreadable' | 'warnings' | 'images'>;
+  type Replayed = 'counts' | 'unreadable' | 'unreadable_releases' | 'warnings' | 'warning_kinds' | 'images';
+  const stored = manifest.report as Pick<ReturnType<BuildReport['toJSON']>, Replayed>;
   Object.assign(report.counts, stored.counts);
   Object.assign(report.unreadable, stored.unreadable);
+  Object.assign(report.unreadableReleases, stored.unreadable_releases);
+  Object.assign(report.warningKinds, stored.warning_kinds);
   Object.assign(report.images, stored.images, { encoded: 0, reused: 0 });
   report.warnings.push(...stored.warnings);
   report.unchanged = Object.keys(manifest.files).length;
