@@ -216,7 +216,7 @@ describe('/api/v1/list/<type>', () => {
     for (const type of ['foo_t', 'card', 'x.json']) expect(await ok(`/api/v1/list/${type}`), type).toEqual({ result: [] });
   });
 
-  it('takes ?keys= (read through the extensionless rewrite)', async () => {
+  it('takes ?keys= (read from the extensionless copy of the file)', async () => {
     const body = await ok('/api/v1/list/char_t?keys=id,name_en');
     expect(body.result[0]).toEqual({ id: 101, name_en: 'Hoshino Aoi' });
   });

@@ -328,13 +328,12 @@ describe('host rules (_redirects, _headers, _worker.js, _routes.json, netlify.to
     expect(site('_redirects').trim().split('\n')).toEqual(STATIC_RULES.map((rule) => `${rule.from}  ${rule.to}  ${rule.status}`));
   });
 
-  it('every rewrite is literal and names no published file, so Pages, which applies rules over files, reads it as Netlify does', async () => {
-    const published = new Set((await fg('**', { cwd: out })).map((rel) => `/${rel}`));
-    for (const rule of STATIC_RULES.filter((r) => r.status === 200)) {
-      expect(rule.from, rule.from).not.toMatch(/[*:]/);
-      expect(published.has(rule.from), rule.from).toBe(false);
-      expect(published.has(rule.to), rule.to).toBe(true);
-    }
+  it('every literal static route is a published file (a host without rules or edge serves it); the only rule is the JSON 404', async () => {
+    const published = new Set(await fg('**', { cwd: out }));
+    const literal = allEndpoints().filter((e) => e.method === 'get' && e.file && !e.route.includes('{') && published.has(e.file()));
+    expect(literal.map((e) => e.route)).toContain('/api/v1/list/card_t');
+    for (const endpoint of literal) expect(published.has(endpoint.route.slice(1)), endpoint.route).toBe(true);
+    expect(STATIC_RULES).toEqual([{ from: EDGE_PATH, to: '/api/404.json', status: 404 }]);
   });
 
   it('the build writes the static headers as _headers', () => {

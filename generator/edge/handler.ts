@@ -18,7 +18,7 @@ import { genericObjects, objectList, objectListing, randomCard, type ListedKind 
 import { happeningAt, parseInstant } from './happening.ts';
 import { readTl } from './readTl.ts';
 import { randomMatch, searchPage, type SearchKind } from './search.ts';
-import { firstRule, isEdgePath } from './rewrites.ts';
+import { isEdgePath } from './rewrites.ts';
 import type { EdgeSite } from './site.ts';
 
 export type { EdgeSite, ReadFile } from './site.ts';
@@ -47,16 +47,12 @@ function answerText(route: Route, pieces: JsonPieces, headers: Record<string, st
 
 const hasQuery = (route: Route) => route.url.search !== '';
 
-/** A published file read with the host's rewrites, for static paths asked with query parameters. */
+/** A published file, for static paths asked with query parameters (every static route is its file). */
 async function staticWithQuery(route: Route): Promise<Response> {
   const path = route.url.pathname;
-  const rule = firstRule(path);
-  const candidates = [path, ...(rule?.rule.status === 200 ? [rule.target] : [])];
-  for (const candidate of candidates) {
-    const text = await route.site.read(candidate.slice(1));
-    if (text !== null) return answer(route, JSON.parse(text));
-  }
-  throw new HttpError(404, `not found: ${path}`);
+  const text = await route.site.read(path.slice(1));
+  if (text === null) throw new HttpError(404, `not found: ${path}`);
+  return answer(route, JSON.parse(text));
 }
 
 /** card/<name>.json and accessory/<name>.json: a published file, or a list the edge merges. */

@@ -1,18 +1,13 @@
 /**
  * The static host's rules in Netlify's redirect syntax, the one source for the build's
  * `_redirects` and `_headers` (render/hostRules.ts), the local server and the Pages worker
- * (edge/staticHost.ts): declared routes that are not their file's path (`/api/v1/info`,
- * `/api/v1/list/<type>`) rewritten to that file, and a JSON 404 for any other unknown
- * /api/ path. Like Netlify's unforced rules, a rule only applies when no file exists at
- * the requested path; the first matching rule wins.
- *
- * Every rewrite is literal and names no published file, so it means the same on Cloudflare
- * Pages, which applies rules even where a file exists (a `card_t/*` splat would turn
- * `card_t/4.json` into `4.json.json` there). Routes with parameters (`<type>/<ids>`) are the
- * edge's. Pages refuses the 404 rule (it knows no status 404) and skips it with a warning;
- * its worker answers unknown /api/ paths itself, from the same list.
+ * (edge/staticHost.ts). Every route that can be a file is one (render/routeFiles.ts), so the
+ * only rule left is the JSON 404 for unknown /api/ paths. Like Netlify's unforced rules, a
+ * rule only applies when no file exists at the requested path; the first matching rule wins.
+ * Cloudflare Pages knows no status 404 in rules and skips this one with a warning; its
+ * worker answers unknown /api/ paths itself, from the same list.
  */
-import { NOT_FOUND_FILE, allEndpoints } from '../contract/endpoints.ts';
+import { NOT_FOUND_FILE } from '../contract/endpoints.ts';
 import { REVALIDATE } from './http.ts';
 
 /** The paths the edge function answers (Netlify's function path, Pages' worker route): the API. */
@@ -25,14 +20,7 @@ export interface StaticRule {
   status: 200 | 404;
 }
 
-/** Literal GET routes whose file is elsewhere: the extensionless URLs of static files. */
-const renamedFiles = (): StaticRule[] => allEndpoints().flatMap((endpoint) => {
-  const file = endpoint.method === 'get' && endpoint.file && !endpoint.route.includes('{') ? `/${endpoint.file()}` : null;
-  return file && file !== endpoint.route ? [{ from: endpoint.route, to: file, status: 200 as const }] : [];
-});
-
 export const STATIC_RULES: readonly StaticRule[] = [
-  ...renamedFiles(),
   { from: EDGE_PATH, to: `/${NOT_FOUND_FILE}`, status: 404 },
 ];
 

@@ -13,6 +13,7 @@ import { renderTranslations } from './translations.ts';
 import { renderNotFound } from './notFound.ts';
 import { renderContract } from './contract.ts';
 import { renderHostRules } from './hostRules.ts';
+import { renderRouteFiles } from './routeFiles.ts';
 
 /** The published objects the derive stages build on (search index, ...), so none reads files back. */
 export interface Rendered {
@@ -36,6 +37,7 @@ export function renderSite(context: RenderContext, files: SiteFiles): Rendered {
   renderTranslations(context, files);
   renderNotFound(files);
   renderContract(files);
+  renderRouteFiles(files); // after every JSON file it copies
   renderHostRules(files);
   renderPage(files); // keep last: the page links the index files rendered above
   return { objects, sets };
