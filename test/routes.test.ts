@@ -19,6 +19,7 @@ import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
 import { HOSTS, type Host, type HostName } from './hosts.ts';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
 import { allEndpoints, endpointOfFile, type Endpoint } from '../generator/contract/endpoints.ts';
+import { PAGES_COMPATIBILITY_DATE } from '../generator/render/hostRules.ts';
 import { config as edgeConfig } from '../netlify/edge-functions/api.ts';
 import type { CardJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
 
@@ -365,5 +366,14 @@ describe('npm start', () => {
     const printed = host.output!();
     expect(printed).toMatch(/Serving .* at http:\/\/127\.0\.0\.1:\d+\//);
     expect(printed).not.toMatch(/\(node:\d+\)|Warning/);
+  });
+});
+
+describe('docs/hosts.md', () => {
+  const doc = fs.readFileSync(path.join(ROOT, 'docs/hosts.md'), 'utf8');
+
+  it('names the compatibility date the worker is tested with', () => {
+    expect(doc).toContain(`--compatibility-date ${PAGES_COMPATIBILITY_DATE}`);
+    expect(doc).toContain(`compatibility date to \`${PAGES_COMPATIBILITY_DATE}\``);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Human documentation of the contract, generated from the declarations: the API reference
- * page (public/api.html) and docs/api.md (kept equal by a test).
+ * page (public/api.html), docs/api.md, docs/search.md and the route table of docs/hosts.md (kept equal by tests).
  */
 import { fileURLToPath } from 'node:url';
 import { QUERY_PARAMETERS, SEARCH_PARAMETERS, allEndpoints, type Endpoint } from './endpoints.ts';
@@ -67,6 +67,26 @@ export function apiMarkdown(): string {
   return lines.join('\n');
 }
 
+/** What a host without an edge serves of an endpoint, and what only an edge answers. */
+function withoutEdge(e: Endpoint): [string, string] {
+  const queries = e.query.length ? 'query parameters' : '';
+  if (e.host === 'edge') return ['nothing', 'every request'];
+  if (e.host === 'static' || !e.parameters.length) return ['every request', queries || '-'];
+  const file = `/${e.file!(...e.parameters.map((p) => `<${p.name === 'ids' ? 'id' : p.name.replace(/s$/, '')}>`))}`;
+  return [`one id, at \`${file}\``, ['comma lists', 'ids with leading zeros', queries].filter(Boolean).join(', ')];
+}
+
+/** docs/hosts.md's table: per route, what a plain static host serves and what needs an edge. */
+export function hostsMarkdown(): string {
+  const lines = [
+    '| method | URL | a plain static host serves | needs an edge |',
+    '| --- | --- | --- | --- |',
+    ...allEndpoints().map((e) => `| ${e.method.toUpperCase()} | \`${e.route}\` | ${withoutEdge(e).join(' | ')} |`),
+    '',
+  ];
+  return lines.join('\n');
+}
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const anchor = (name: string) => `schema-${name}`;
 /** A type expression with links to the schemas it names. */
@@ -121,4 +141,5 @@ ${schemas.join('\n')}
 export const GENERATED_DOCS = [
   { file: fileURLToPath(new URL('../../docs/api.md', import.meta.url)), marker: 'api', generate: apiMarkdown },
   { file: fileURLToPath(new URL('../../docs/search.md', import.meta.url)), marker: 'search', generate: searchMarkdown },
+  { file: fileURLToPath(new URL('../../docs/hosts.md', import.meta.url)), marker: 'hosts', generate: hostsMarkdown },
 ];
