@@ -1,6 +1,7 @@
 /** Databases as the client stores them on a device: whole-file encryption, every version and region. */
 import path from 'node:path';
 import fs from 'fs-extra';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_INPUT, buildInto, buildSample, copySample, renderInMemory, tempDir } from './helpers.ts';
 import { dumpToClientDb, snapshot } from './exportEdits.ts';
@@ -82,6 +83,30 @@ describe('an encrypted sample', () => {
     expect(renderInMemory(input).report.warnings).toContainEqual(expect.stringMatching(/unit\.db_: a CN client file, but meta\.json names no region.*"region": "cn"/));
     await fs.writeJson(path.join(input, 'meta.json'), { truth_version: 'cn', region: 'cn' });
     expect(renderInMemory(input).report.warnings.filter((w) => w.includes('client file'))).toEqual([]);
+  });
+});
+
+describe('databases in WAL mode (as an app may keep them)', () => {
+  /** The sample's unit database as a plain WAL-mode file at db/unit/unit.db_ (every page checkpointed into it). */
+  async function walUnit() {
+    const input = await copySample();
+    const file = await dumpToClientDb(input, 'unit');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.close();
+    return { input, file, bytes: await fs.readFile(file) };
+  }
+
+  it('read from the main file alone, plain or encrypted, writing nothing beside the input', async () => {
+    const { input, file, bytes } = await walUnit();
+    expect([bytes[18], bytes[19]]).toEqual([2, 2]);
+    const plainCard = renderInMemory(SAMPLE_INPUT).json('api/v1/card/5.json');
+    for (const content of [bytes, encryptClientFile(bytes, { region: 'jp', version: 3 }, 'unit.db_')]) {
+      await fs.writeFile(file, content);
+      const before = await snapshot(input);
+      expect(renderInMemory(input).json('api/v1/card/5.json')).toEqual(plainCard);
+      expect(await snapshot(input)).toEqual(before);
+    }
   });
 });
 

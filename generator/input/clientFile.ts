@@ -38,14 +38,40 @@ export interface OpenedFile {
   encryption: ClientEncryption | null;
 }
 
-function startsWithMagic(file: string): boolean {
-  const head = Buffer.alloc(SQLITE_MAGIC.length);
+/** SQLite header bytes 18-19 (write and read format versions): 2 marks WAL mode, 1 rollback journal mode. */
+const FORMAT_VERSIONS = 18;
+const WAL = 2;
+const ROLLBACK = 1;
+
+/** The file's first bytes, as many as SQLite's header needs to tell plain SQLite and its journal mode. */
+function headOf(file: string): Buffer {
+  const head = Buffer.alloc(FORMAT_VERSIONS + 2);
   const fd = fs.openSync(file, 'r');
   try {
-    return fs.readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_MAGIC);
+    return head.subarray(0, fs.readSync(fd, head, 0, head.length, 0));
   } finally {
     fs.closeSync(fd);
   }
+}
+
+const isPlainSqlite = (head: Buffer): boolean => head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC);
+
+/**
+ * SQLite bytes opened from memory. A database in WAL mode (as an app's files may be) reads
+ * there only as a rollback-journal database: its main file holds every checkpointed page.
+ */
+function openInMemory(sqlite: Buffer): Database.Database {
+  if (sqlite[FORMAT_VERSIONS] === WAL && sqlite[FORMAT_VERSIONS + 1] === WAL) sqlite.fill(ROLLBACK, FORMAT_VERSIONS, FORMAT_VERSIONS + 2);
+  return new Database(sqlite, { readonly: true });
+}
+
+/** The whole file, refused past the limit: `what` says why it is read into memory. */
+function readWhole(file: string, what: string): Buffer {
+  const size = fs.statSync(file).size;
+  if (size > MAX_CLIENT_FILE_BYTES) {
+    throw new UserError(`${file}: not a readable SQLite database (${size} bytes: ${what}, and such files over ${MAX_CLIENT_FILE_BYTES / 1024 ** 2} MiB are refused, as they are read into memory)`);
+  }
+  return fs.readFileSync(file);
 }
 
 /** Why nothing decrypted the file: a renamed client file names the name its key needs. */
@@ -66,23 +92,25 @@ function whyUndecryptable(bytes: Buffer, tried: string[]): string {
 
 /** Decrypts a client file in memory; `clientName` is the client's own name for it, tried after the file's base name. */
 function openEncrypted(file: string, clientName: string): OpenedFile {
-  const size = fs.statSync(file).size;
-  if (size > MAX_CLIENT_FILE_BYTES) {
-    throw new UserError(`${file}: not a readable SQLite database (${size} bytes: not plain SQLite, and encrypted client files over ${MAX_CLIENT_FILE_BYTES / 1024 ** 2} MiB are refused, as they are decrypted in memory)`);
-  }
-  const bytes = fs.readFileSync(file);
+  const bytes = readWhole(file, 'not plain SQLite');
   const names = [...new Set([path.basename(file), clientName])];
   for (const name of names) {
     const { scheme } = detectScheme(bytes, name);
     if (!scheme) continue;
-    const db = new Database(decryptClientFile(bytes, scheme, name), { readonly: true });
+    const db = openInMemory(decryptClientFile(bytes, scheme, name));
     return { db, encryption: { scheme, name, description: describeScheme(scheme) } };
   }
-  throw new UserError(`${file}: not a readable SQLite database (${size} bytes: ${whyUndecryptable(bytes, names)})`);
+  throw new UserError(`${file}: not a readable SQLite database (${bytes.length} bytes: ${whyUndecryptable(bytes, names)})`);
 }
 
-/** Opens `file` read-only: in place when it is plain SQLite, else decrypted in memory as the client file `clientName`. */
+/**
+ * Opens `file` read-only: in place when it is plain SQLite, else decrypted in memory as the
+ * client file `clientName`. A plain file in WAL mode is read into memory too: opened in place,
+ * SQLite would write -shm and -wal files beside the input.
+ */
 export function openDatabaseFile(file: string, clientName: string): OpenedFile {
-  if (startsWithMagic(file)) return { db: new Database(file, { readonly: true, fileMustExist: true }), encryption: null };
-  return openEncrypted(file, clientName);
+  const head = headOf(file);
+  if (!isPlainSqlite(head)) return openEncrypted(file, clientName);
+  if (head[FORMAT_VERSIONS] === WAL) return { db: openInMemory(readWhole(file, 'a database in WAL mode')), encryption: null };
+  return { db: new Database(file, { readonly: true, fileMustExist: true }), encryption: null };
 }
