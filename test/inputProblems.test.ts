@@ -1,11 +1,15 @@
 /** Every problem of an untrusted export is one clear line naming the file, table or key; links never lead outside it. */
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { StageError, UserError } from '../generator/errors.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
-import { buildInto, buildSample, copySample, readJson, tempDir } from './helpers.ts';
+import { SAMPLE_INPUT, buildInto, buildSample, copySample, readJson, tempDir } from './helpers.ts';
+import { readMeta, readSets } from '../generator/input/curated.ts';
+import { readRegularBytes } from '../generator/input/inputFiles.ts';
+import { MAX_JSON_BYTES } from '../generator/input/limits.ts';
 import { editDump } from './exportEdits.ts';
 
 /** Builds a copy of the sample after `change`; resolves to the UserError it fails with. */
@@ -27,6 +31,22 @@ describe('curated and key files with hostile values', () => {
     it(`meta.json timezone ${timezone}: refused naming the file`, async () => {
       const error = await failureOf((input) => writeJson(input, 'meta.json', { timezone }));
       expect(error.message).toMatch(new RegExp(`meta\\.json: timezone "\\${timezone}" is not an offset like \\+09:00`));
+    });
+  }
+
+  const unportable: [string, RegExp][] = [
+    ['CON', /Windows reserves it for a device/],
+    ['nul.json', /Windows reserves it for a device/],
+    ['a:b', /a character Windows refuses/],
+    ['v1.', /ends with "\." or a space/],
+    ['caf\u0065\u0301', /not in Unicode normal form C/],
+    ['版'.repeat(70), /longer than 200 bytes/],
+  ];
+  for (const [truthVersion, why] of unportable) {
+    it(`meta.json truth_version ${JSON.stringify(truthVersion).slice(0, 20)}, which cannot name a file everywhere: refused in one line`, async () => {
+      const error = await failureOf((input) => writeJson(input, 'meta.json', { truth_version: truthVersion }));
+      expect(error.message).toMatch(/meta\.json: \/truth_version: ".*" cannot name a file on every system: /);
+      expect(error.message).toMatch(why);
     });
   }
 
@@ -76,6 +96,34 @@ describe('folders of the export that are files', () => {
       expect(error.message).toMatch(new RegExp(`${folder}: expected a folder`));
     });
   }
+});
+
+describe('files that are not files', () => {
+  const mkfifo = (file: string) => fs.remove(file).then(() => execFileSync('mkfifo', [file]));
+
+  for (const rel of ['meta.json', 'release_info.json', 'unit.sql', 'sets.json', 'translations/titles.json', 'assets/image/units/u_normal_icon_1003.png']) {
+    it(`${rel} as a named pipe: refused in one line naming it, the lock released`, async () => {
+      const input = await copySample();
+      await fs.ensureDir(path.dirname(path.join(input, rel)));
+      await mkfifo(path.join(input, rel));
+      const out = path.join(input, '..', 'public');
+      const error = await build({ input, out }).then(() => null, (e: unknown) => (e as StageError).cause as Error);
+      expect(error).toBeInstanceOf(UserError);
+      expect(error!.message).toBe(`${path.join(input, rel)}: a named pipe, not a regular file; only regular files are read from the input folder`);
+      // No build holds the output folder's lock any more.
+      await fs.remove(path.join(input, rel));
+      await expect(build({ input: SAMPLE_INPUT, out })).resolves.toBeDefined();
+    });
+  }
+
+  it('the readers themselves open without blocking and read only regular files, up to their size limit', async () => {
+    const input = await copySample();
+    await mkfifo(path.join(input, 'meta.json'));
+    expect(() => readMeta(input)).toThrow(new UserError(`${path.join(input, 'meta.json')}: a named pipe, not a regular file; only regular files are read from the input folder`));
+    expect(() => readRegularBytes('/dev/zero', 1024)).toThrow(/^\/dev\/zero: a device, not a regular file/);
+    await fs.truncate(path.join(input, 'sets.json'), MAX_JSON_BYTES + 1); // sparse: no disk used
+    expect(() => readSets(input)).toThrow(`sets.json: ${MAX_JSON_BYTES + 1} bytes; input files over 32 MiB are refused`);
+  });
 });
 
 describe('duplicate ids in the databases', () => {

@@ -1,7 +1,8 @@
 /** Reading a picture from input/assets at the asset path a database names. */
 import path from 'node:path';
-import fs from 'node:fs/promises';
-import { listInputFiles } from '../input/inputFiles.ts';
+import { listInputFiles, readRegularBytes } from '../input/inputFiles.ts';
+import { MAX_PICTURE_BYTES } from '../input/limits.ts';
+import { UserError } from '../errors.ts';
 
 export type SourceProblem = { ok: false; problem: 'missing' | 'unreadable'; detail: string };
 export type SourceResult = { ok: true; bytes: Buffer } | SourceProblem;
@@ -36,8 +37,9 @@ export async function readSource(input: string, asset: string | null, present: S
   if (file === null) return { ok: false, problem: 'unreadable', detail: `${asset}: outside input/assets` };
   if (!present.has(file)) return { ok: false, problem: 'missing', detail: asset };
   try {
-    return { ok: true, bytes: await fs.readFile(file) };
+    return { ok: true, bytes: readRegularBytes(file, MAX_PICTURE_BYTES) };
   } catch (error) {
+    if (error instanceof UserError) return { ok: false, problem: 'unreadable', detail: error.message };
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, problem: 'missing', detail: asset };
     return { ok: false, problem: 'unreadable', detail: `${asset}: ${code ?? (error as Error).message}` };

@@ -7,7 +7,8 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { listInputFiles, requireInside } from './inputFiles.ts';
+import { listInputFiles, readRegularBytes, requireInside } from './inputFiles.ts';
+import { MAX_JSON_BYTES } from './limits.ts';
 import { UserError } from '../errors.ts';
 import type { BuildReport } from '../report.ts';
 import { parseOffset, toUnixSeconds } from './time.ts';
@@ -48,8 +49,9 @@ export interface CuratedGacha {
 function readJson(root: string, file: string): unknown {
   if (!fs.existsSync(file)) return undefined;
   requireInside(root, file);
+  const text = readRegularBytes(file, MAX_JSON_BYTES).toString('utf8');
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
+    return JSON.parse(text);
   } catch (error) {
     throw new UserError(`${file}: not valid JSON (${(error as Error).message})`);
   }
@@ -109,11 +111,33 @@ export function readCurated<S extends TSchema>(root: string, file: string, schem
   return json as Static<S>;
 }
 
+/** File names Windows reserves for devices, with any extension (`CON`, `nul.json`, `COM1`). */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+/** Bytes of a name, so that `<name>.json` stays under the 255-byte limit of common file systems. */
+const MAX_NAME_BYTES = 200;
+
+/**
+ * Why `name` (a truth_version, which names the file changes/<name>.json) cannot name a file
+ * on every system a site is built or deployed on (Linux, macOS, Windows), or null. Names
+ * must be in Unicode normal form C, so that two spellings of one name never become two
+ * files that a normalizing file system (macOS) takes for one.
+ */
+export function unportableFileName(name: string): string | null {
+  if (/[<>:"|?*]/.test(name)) return 'it holds a character Windows refuses in file names (< > : " | ? *)';
+  if (/[. ]$/.test(name)) return 'it ends with "." or a space, which Windows drops';
+  if (WINDOWS_DEVICE.test(name)) return 'Windows reserves it for a device';
+  if (name !== name.normalize('NFC')) return 'it is not in Unicode normal form C (write it NFC-normalized)';
+  if (Buffer.byteLength(name) > MAX_NAME_BYTES) return `it is longer than ${MAX_NAME_BYTES} bytes in UTF-8`;
+  return null;
+}
+
 export function readMeta(root: string): Meta {
   const file = path.join(root, 'meta.json');
   const json = readCurated(root, file, CURATED.meta, {});
   const region = readRegion(json.region, file);
   const timezone = json.timezone ?? REGION_TIMEZONES[region ?? 'jp'];
+  const unportable = json.truth_version === undefined ? null : unportableFileName(json.truth_version);
+  if (unportable) fail(file, `/truth_version: ${JSON.stringify(json.truth_version)} cannot name a file on every system: ${unportable}`);
   const meta: Meta = { truthVersion: json.truth_version ?? null, region, timezoneOffset: parseOffset(timezone, file), date: null };
   return { ...meta, date: json.date == null ? null : dateOf(file, '/date', json.date, meta) };
 }

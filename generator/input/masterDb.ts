@@ -3,11 +3,14 @@
  * in place, or a SQL text dump loaded into memory. Rows come back readable: encrypted
  * rows are decrypted with the release keys or left out and counted.
  */
+import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { loadSqlDump } from './sqlDump.ts';
 import { openDatabaseFile, type ClientEncryption } from './clientFile.ts';
 import { decryptPayload, encryptedPayload, type ReleaseKeys } from './decrypt.ts';
 import { UserError } from '../errors.ts';
+import { openRegularFile } from './inputFiles.ts';
+import { MAX_INPUT_FILE_BYTES } from './limits.ts';
 import type { BuildReport } from '../report.ts';
 
 export type DbRow = Record<string, unknown>;
@@ -51,6 +54,8 @@ export class MasterDb {
     const dump = /\.sql$/i.test(file);
     let db: Database.Database;
     let encryption: ClientEncryption | null = null;
+    // Checked before SQLite or the dump reader opens it: a pipe would block them forever.
+    fs.closeSync(openRegularFile(file, MAX_INPUT_FILE_BYTES).fd);
     try {
       if (dump) {
         db = loadSqlDump(file);
