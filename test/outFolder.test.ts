@@ -84,6 +84,15 @@ describe('--out: only a folder this builder recorded as its site is replaced', (
     expect(await fs.pathExists('/.cache/build/proc')).toBe(false);
   });
 
+  it('a folder named .cache (absent or empty) is refused, nothing written: the build keeps its own files in .cache beside its output', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, '.cache');
+    await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/--out .*\.cache would hold the build's own files \(.*\.cache\/build\/\.cache\); choose an output folder not named \.cache/);
+    expect(await fs.readdir(parent)).toEqual([]);
+    await fs.mkdir(out);
+    await expectRefused(out, /would hold the build's own files/);
+  });
+
   it('an empty folder and an absent one are built into', async () => {
     const empty = await tempDir();
     await build({ input: SAMPLE_INPUT, out: empty });

@@ -347,6 +347,20 @@ describe('set, pair, accessory and event views', () => {
     expect(await p.locator('#view h1').textContent()).toBe('No such card');
     await p.close();
   });
+
+  it('a malformed escape in the hash (#%E0%A4%A, #card/%) shows the card list, not a blank page', async () => {
+    const errors: string[] = [];
+    const p = await newPage({ failed: [], errors });
+    for (const hash of ['#%E0%A4%A', '#card/%']) {
+      await p.goto('about:blank'); // a fresh load, as a shared link opens it
+      await p.goto(`${site.url}${hash}`);
+      await p.waitForSelector('body[data-ready="true"]');
+      expect(await p.locator('#home').isVisible(), hash).toBe(true);
+      expect(await tiles(p).count(), hash).toBe(Math.min(list.stubs.length, 60));
+    }
+    expect(errors).toEqual([]);
+    await p.close();
+  });
 });
 
 describe("a site with a change list and hostile texts (a copy of the sample's build)", () => {

@@ -151,8 +151,18 @@ function showHome(hash) {
   else if (wasHidden) window.scrollTo(0, homeScroll);
 }
 
+/** The hash decoded; a malformed escape (`#%E0`) is taken as written instead of stopping the page. */
+function decodedHash() {
+  const raw = location.hash.slice(1);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 function route() {
-  const hash = decodeURIComponent(location.hash.slice(1));
+  const hash = decodedHash();
   for (const [pattern, render, kind] of ROUTES) {
     const match = pattern.exec(hash);
     if (match) return showView(match[1], render, kind);

@@ -60,6 +60,15 @@ function checkReplaceable(layout: PublishLayout, manifest: Manifest | null): voi
   if (!manifest && fs.readdirSync(layout.out).length) refuse(`holds files that are not a site built here (no record of it in ${layout.work})`);
 }
 
+/**
+ * The build keeps its own files (lock, manifest, caches) in `.cache/` beside the output
+ * folder; an output folder named `.cache` would hold them, and creating them would create it.
+ */
+function checkOwnFilesOutside(layout: PublishLayout): void {
+  const inside = [layout.work, layout.images].find((own) => own.startsWith(layout.out + path.sep));
+  if (inside) throw new UserError(`--out ${layout.out} would hold the build's own files (${inside}); choose an output folder not named .cache`);
+}
+
 /** The manifest of the site at `out` (the next one, when a build was killed right after its swap). */
 const siteManifest = (layout: PublishLayout): Manifest | null =>
   readManifest(layout.manifest, layout.out) ?? readManifest(layout.nextManifest, layout.out);
@@ -107,6 +116,7 @@ export class PublishSession {
    */
   static open(out: string, report: BuildReport): PublishSession {
     const layout = publishLayout(out);
+    checkOwnFilesOutside(layout);
     checkReplaceable(layout, siteManifest(layout));
     fs.mkdirSync(layout.work, { recursive: true });
     const session = new PublishSession(layout, report, acquireLock(layout.lock, layout.out));
