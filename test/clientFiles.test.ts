@@ -9,6 +9,7 @@ import {
   CLIENT_REGIONS, SQLITE_MAGIC, decryptClientFile, detectScheme, describeScheme, type FileScheme,
 } from '../generator/input/fileCipher.ts';
 import { encryptClientFile } from '../generator/sample/fileEncrypt.ts';
+import { writeSampleExport } from '../generator/sample/make-sample.ts';
 
 const VERSIONS: FileScheme[] = [
   { region: 'jp', version: 1 }, { region: 'jp', version: 2 }, { region: 'jp', version: 3 },
@@ -21,13 +22,10 @@ const SCHEMES: FileScheme[] = [
   ...CLIENT_REGIONS.filter((r) => r !== 'jp').flatMap((region) => VERSIONS.map((v) => ({ ...v, region }))),
 ];
 
-/** The sample as client files (db/<group>/<name>.db_, the English ones too), each encrypted with `scheme`. */
-async function encryptedSample(scheme: FileScheme): Promise<string> {
-  const input = await copySample();
-  for (const [dir, name, group] of [['', 'unit', 'unit'], ['', 'event_common', 'event'], ['en', 'unit', 'unit'], ['en', 'event_common', 'event']]) {
-    const file = await dumpToClientDb(path.join(input, dir), name, group);
-    await fs.writeFile(file, encryptClientFile(await fs.readFile(file), scheme, `${name}.db_`));
-  }
+/** The sample as a device holds it: client files (db/<group>/<name>.db_, the English ones too), each encrypted with `scheme`. */
+async function encryptedSample(scheme: FileScheme, images = false): Promise<string> {
+  const input = await tempDir('sif-device-');
+  await writeSampleExport(input, { format: 'sqlite', encrypt: scheme, images });
   return input;
 }
 
@@ -72,7 +70,7 @@ describe('an encrypted sample', () => {
 
   it('builds the same site as the plain sample, byte for byte', async () => {
     const { out: plain } = await buildSample();
-    const { out } = await buildInto(await encryptedSample({ region: 'jp', version: 3 }));
+    const { out } = await buildInto(await encryptedSample({ region: 'jp', version: 3 }, true));
     const hashes = async (dir: string) => [...(await snapshot(dir)).files].map(([rel, f]) => [rel, f.sha256]);
     expect(await hashes(out)).toEqual(await hashes(plain));
   });

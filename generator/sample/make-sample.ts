@@ -6,10 +6,12 @@
 import path from 'node:path';
 import fs from 'node:fs/promises';
 import sharp from 'sharp';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { dumpSql, type Row, type TableDump } from './sql.ts';
 import { openSql } from '../input/sqlDump.ts';
 import { encryptValues, sampleKey } from './encrypt.ts';
+import { encryptClientFile } from './fileEncrypt.ts';
+import type { FileScheme } from '../input/fileCipher.ts';
 import {
   ACCESSORIES, ALBUM_SERIES, CARDS, CENTER_SKILLS, CHARACTERS, CURATED_SETS, EVENT_REWARDS, EVENTS, GACHAS,
   KEYED_RELEASE, MEMBER_TAGS, PAIRS, RARITIES, RELEASE_DATES, REMOVABLE_SKILLS, SKILLS, TRANSLATIONS,
@@ -25,6 +27,8 @@ export interface SampleOptions {
   format?: 'sql' | 'sqlite';
   /** Write pictures under assets/ (default true). */
   images?: boolean;
+  /** With format 'sqlite': encrypt each database as the game client does (a device's files). */
+  encrypt?: FileScheme;
 }
 
 const ATTRIBUTE_COLOURS: Record<number, string> = { 1: '#e8488a', 2: '#37b24d', 3: '#1c7ed6', 5: '#9c6ade' };
@@ -383,13 +387,21 @@ function englishEventTables(): TableDump[] {
   }];
 }
 
-async function writeDatabase(dir: string, group: string, name: string, tables: TableDump[], format: 'sql' | 'sqlite') {
+async function writeDatabase(dir: string, group: string, name: string, tables: TableDump[], options: SampleOptions) {
   const sql = dumpSql(tables);
-  if (format === 'sql') return outputFile(path.join(dir, `${name}.sql`), sql);
+  if ((options.format ?? 'sql') === 'sql') return outputFile(path.join(dir, `${name}.sql`), sql);
   const file = path.join(dir, 'db', group, `${name}.db_`);
   await fs.rm(file, { force: true });
   await fs.mkdir(path.dirname(file), { recursive: true });
   openSql(sql, file).close();
+  if (options.encrypt) await fs.writeFile(file, encryptClientFile(await fs.readFile(file), options.encrypt, `${name}.db_`));
+}
+
+/** `jp-v3`, `ww-v2`... as the command line names a client encryption. */
+function parseScheme(value: string): FileScheme {
+  const match = /^(jp|ww|tw|cn)-v([1-6])$/.exec(value);
+  if (!match) throw new InvalidArgumentError(`expected <region>-v<version>, region jp, ww, tw or cn, version 1 to 6`);
+  return { region: match[1] as FileScheme['region'], version: Number(match[2]) as FileScheme['version'] };
 }
 
 /** Writes `data` at `file`, making its folder first. */
@@ -429,16 +441,16 @@ async function writeImages(dir: string, cards: CardSpec[], accessories: Accessor
 const json = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
 
 export async function writeSampleExport(dir: string, options: SampleOptions = {}): Promise<void> {
-  const format = options.format ?? 'sql';
+  if (options.encrypt && options.format !== 'sqlite') throw new Error('encrypting the sample needs the client layout (format sqlite)');
   const cards = cardSpecs(options.cards);
   const accessories = accessorySpecs(options.accessories, cards);
   const keys = new Map([[KEYED_RELEASE, sampleKey(KEYED_RELEASE)]]);
   await fs.rm(dir, { recursive: true, force: true });
   await fs.mkdir(dir, { recursive: true });
-  await writeDatabase(dir, 'unit', 'unit', unitTables(cards, accessories, keys), format);
-  await writeDatabase(dir, 'event', 'event_common', eventTables(), format);
-  await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', englishTables(cards, accessories), format);
-  await writeDatabase(path.join(dir, 'en'), 'event', 'event_common', englishEventTables(), format);
+  await writeDatabase(dir, 'unit', 'unit', unitTables(cards, accessories, keys), options);
+  await writeDatabase(dir, 'event', 'event_common', eventTables(), options);
+  await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', englishTables(cards, accessories), options);
+  await writeDatabase(path.join(dir, 'en'), 'event', 'event_common', englishEventTables(), options);
   await fs.writeFile(path.join(dir, 'release_info.json'), json({ [KEYED_RELEASE]: sampleKey(KEYED_RELEASE).toString('base64') }));
   await fs.writeFile(path.join(dir, 'meta.json'), json({ truth_version: 'sample-2026.11', region: 'jp' }));
   await fs.writeFile(path.join(dir, 'release_dates.json'), json(RELEASE_DATES));
@@ -458,9 +470,10 @@ if (isMain) {
     .option('--cards <n>', 'total cards', (v) => Number.parseInt(v, 10))
     .option('--accessories <n>', 'total accessories', (v) => Number.parseInt(v, 10))
     .option('--format <format>', 'sql (readable dumps) or sqlite (client layout)', 'sql')
-    .option('--no-images', 'skip pictures');
+    .option('--no-images', 'skip pictures')
+    .option('--encrypt <scheme>', 'with --format sqlite: encrypt as a device stores the files (jp-v3, ww-v2, tw-v1, cn-v4...)', parseScheme);
   program.parse();
   const opts = program.opts();
-  await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, format: opts.format, images: opts.images });
+  await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, format: opts.format, images: opts.images, encrypt: opts.encrypt });
   console.log(`sample export written to ${opts.out}`);
 }
