@@ -6,10 +6,10 @@
  * - floor_s: writing the same bytes into the same number of files with plain fs calls;
  * - rebuild_s: a build of the unchanged input into the built folder;
  * - edge_p50_ms: the edge handler answering a 100-id card comma list from disk;
- * - edge<N>_p50_ms, edge<N>_reads: the edge as it runs in production: the Netlify edge function
- *   under Deno answering a random N-id card comma list, each read an HTTP fetch from a local
- *   static host that holds every response back 20 ms (a CDN round trip); N is 1,000, or the
- *   handler's id limit when that is lower;
+ * - edge1000_p50_ms, edge1000_reads (Deno), workerd1000_p50_ms, workerd1000_reads: the edge as it
+ *   runs in production, a random 1,000-id card comma list with every read held back 20 ms (a
+ *   CDN round trip), and edge1000_held_mb beside edge1000_packs_mb: the memory one unread
+ *   answer holds and the packs it read (bench/hosts.ts);
  * - page<N>_interactive_ms: public/index.html in headless Chromium from a plain static host: the time
  *   from navigation start until the card list is rendered and its filters answer (the page's
  *   `cards-interactive` mark), median of a few fresh loads;
@@ -27,10 +27,10 @@ import type { BuildReport } from '../generator/report.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { handleRequest } from '../generator/edge/handler.ts';
 import { diskReader } from '../generator/server/diskSite.ts';
-import { denoEdge } from '../test/hosts.ts';
 import { serveStatic } from '../test/staticServer.ts';
 import { launchBrowser } from '../test/browser.ts';
 import { formatLoad, loadTest } from './load.ts';
+import { formatHosts, hostsBench } from './hosts.ts';
 
 interface Scale {
   cards: number;
@@ -45,10 +45,6 @@ const SCALES: Scale[] = [
 ];
 const EDGE_REQUESTS = 200;
 const EDGE_LIST = 100;
-/** The production edge: requests timed (after one to warm up), the list a real client asks for, the CDN round trip. */
-const DENO_REQUESTS = 20;
-const DENO_LIST = 1000;
-const CDN_LATENCY_MS = 20;
 const PAGE_LOADS = 5;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -98,53 +94,6 @@ async function edgeLatency(out: string, ordinals: number[]): Promise<number> {
   return median(times);
 }
 
-/** `count` distinct ordinals drawn by a fixed-seed generator (mulberry32), so every run asks for the same list. */
-function randomOrdinals(ordinals: number[], count: number): number[] {
-  let seed = 12;
-  const next = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  const pool = [...ordinals];
-  for (let i = pool.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [pool[i], pool[j]] = [pool[j], pool[i]];
-  }
-  return pool.slice(0, count);
-}
-
-/** p50 latency and reads per request of a random card list through the edge function under Deno. */
-async function denoEdgeLatency(out: string, ordinals: number[]) {
-  const host = await denoEdge(out, CDN_LATENCY_MS);
-  try {
-    const ask = async (ids: number[]) => {
-      const response = await host.fetch(`/api/v1/card/${ids.join(',')}.json`);
-      const body = await response.text();
-      return { status: response.status, body };
-    };
-    let ids = randomOrdinals(ordinals, DENO_LIST);
-    // The handler's id limit may still be below 1,000: then measure the longest list it takes.
-    const probe = await ask(ids);
-    const limit = /at most (\d+) per request/.exec(probe.body)?.[1];
-    if (probe.status === 400 && limit) ids = ids.slice(0, Number(limit));
-    const times: number[] = [];
-    const reads: number[] = [];
-    for (let i = 0; i < DENO_REQUESTS; i++) {
-      const before = host.staticRequests();
-      const start = performance.now();
-      const { status } = await ask(ids);
-      times.push(performance.now() - start);
-      reads.push(host.staticRequests() - before);
-      if (status !== 200) throw new Error(`the edge under Deno answered ${status} for a ${ids.length}-id list`);
-    }
-    return { size: ids.length, p50: median(times), reads: Math.max(...reads) };
-  } finally {
-    await host.close();
-  }
-}
-
 /** Median time to an interactive card list over fresh page loads (the static host sends no-store, so each load fetches every file). */
 async function pageInteractive(out: string, root: string): Promise<number> {
   const site = await serveStatic(out);
@@ -184,20 +133,20 @@ async function measure(scale: Scale, root: string) {
   const forced = await timed(() => build({ input, out, force: true }));
   const ordinals = files.flatMap(([rel]) => /^api\/v1\/card\/(\d+)\.json$/.exec(rel)?.[1] ?? []).map(Number).sort((a, b) => a - b);
   const edge = await edgeLatency(out, ordinals);
-  const deno = await denoEdgeLatency(out, ordinals);
+  const hosts = await hostsBench(out);
+  console.log(`  ${formatHosts(hosts)}`);
   const pageMs = await pageInteractive(out, dir);
   console.log(`  ${formatLoad(await loadTest(out))}`);
   const result = {
     cards: scale.cards, files: files.length, build: median(builds), floor: median(floors),
-    rebuild: median(rebuilds), forced, edge, deno, page: pageMs, rss: process.resourceUsage().maxRSS / 1024,
+    rebuild: median(rebuilds), forced, edge, hosts, page: pageMs, rss: process.resourceUsage().maxRSS / 1024,
   };
   console.log(
     `${scale.cards} cards, ${scale.accessories} accessories: ${result.files} files, ` +
     `${(files.reduce((n, [, b]) => n + b.length, 0) / 2 ** 20).toFixed(1)} MiB; ` +
     `full builds ${builds.map(seconds).join(' ')} s, floors ${floors.map(seconds).join(' ')} s, ` +
     `rebuilds ${rebuilds.map(seconds).join(' ')} s, forced rebuild (every stage, nothing rewritten) ${seconds(forced)} s, ` +
-    `edge p50 ${edge.toFixed(2)} ms, Deno edge (${CDN_LATENCY_MS} ms reads) ${deno.size} ids p50 ${deno.p50.toFixed(1)} ms ` +
-    `in ${deno.reads} reads, page interactive ${pageMs.toFixed(0)} ms, peak rss ${result.rss.toFixed(0)} MB`,
+    `edge p50 ${edge.toFixed(2)} ms, page interactive ${pageMs.toFixed(0)} ms, peak rss ${result.rss.toFixed(0)} MB`,
   );
   return result;
 }
@@ -210,7 +159,9 @@ try {
   console.log(
     `bench: cards=${r.cards} files=${r.files} build_s=${seconds(r.build)} floor_s=${seconds(r.floor)} ` +
     `ratio=${(r.build / r.floor).toFixed(2)} rebuild_s=${seconds(r.rebuild)} rebuild_ratio=${(r.rebuild / r.build).toFixed(3)} ` +
-    `edge_p50_ms=${r.edge.toFixed(2)} edge${r.deno.size}_p50_ms=${r.deno.p50.toFixed(1)} edge${r.deno.size}_reads=${r.deno.reads} ` +
+    `edge_p50_ms=${r.edge.toFixed(2)} edge${r.hosts.ids}_p50_ms=${r.hosts.deno.p50.toFixed(1)} edge${r.hosts.ids}_reads=${r.hosts.deno.reads} ` +
+    `workerd${r.hosts.ids}_p50_ms=${r.hosts.workerd.p50.toFixed(1)} workerd${r.hosts.ids}_reads=${r.hosts.workerd.reads} ` +
+    `edge${r.hosts.ids}_held_mb=${r.hosts.heldMb.toFixed(1)} edge${r.hosts.ids}_packs_mb=${r.hosts.packsMb.toFixed(1)} ` +
     `page${r.cards}_interactive_ms=${r.page.toFixed(0)} rss_mb=${r.rss.toFixed(0)}`,
   );
 } finally {

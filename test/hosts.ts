@@ -120,7 +120,7 @@ export async function workerdPages(dir: string, readLatencyMs?: number): Promise
   if (readLatencyMs !== undefined) {
     const wrapper = path.join(work, 'slowReads.js');
     await fs.writeFile(wrapper, slowReadsWorker(path.resolve(dir, '_worker.js'), readLatencyMs));
-    args.push('--script-path', wrapper);
+    args.push('--script-path', path.relative(dir, wrapper)); // wrangler joins it to the folder
   }
   const env = { WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: path.join(work, 'logs'), NO_COLOR: '1', CI: '1' };
   const wrangler = path.join(ROOT, 'node_modules/.bin/wrangler');

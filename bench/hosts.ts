@@ -1,0 +1,141 @@
+/**
+ * The edge on its production runtimes, and the memory one request holds:
+ * - Deno (Netlify's edge): the edge function in front of a local static host over HTTP;
+ * - workerd (Cloudflare Pages): the built `_worker.js` under `wrangler pages dev`;
+ * each answering a random 1,000-id card list (fixed seed), every read of the site held back
+ * 20 ms (a CDN round trip): p50 over a few requests after one to warm up, and the most
+ * reads one request made. workerd's local asset server adds latency of its own, so its figure
+ * stands beside Deno's rather than against a goal.
+ * - held: requests answered by the handler in-process (one disk reader each, nothing shared
+ *   between them) but not yet read by their client: the memory each holds, beside the bytes
+ *   of the packs it read. A streamed answer holds at most what it read.
+ *
+ * `npx tsx bench/hosts.ts <published folder>` runs it on its own.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { fileURLToPath } from 'node:url';
+import { handleRequest } from '../generator/edge/handler.ts';
+import { diskReader } from '../generator/server/diskSite.ts';
+import { denoEdge, workerdPages, type Host } from '../test/hosts.ts';
+import { removeTempDirs } from '../test/tempDirs.ts';
+import { publishedOrdinals } from './load.ts';
+
+const LIST = 1000;
+const READ_LATENCY_MS = 20;
+const REQUESTS = 20;
+/** Requests held open at once to measure the memory of one. */
+const HELD = 8;
+
+export interface HostFigures {
+  p50: number;
+  reads: number;
+}
+
+export interface HostsResult {
+  ids: number;
+  deno: HostFigures;
+  workerd: HostFigures;
+  /** MB held by one unread answer, and MB of the packs it read. */
+  heldMb: number;
+  packsMb: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** `count` distinct ordinals drawn by a fixed-seed generator (mulberry32), so every run asks for the same list. */
+export function randomOrdinals(ordinals: number[], count: number): number[] {
+  let seed = 12;
+  const next = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const pool = [...ordinals];
+  for (let i = pool.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+  }
+  return pool.slice(0, count);
+}
+
+/** p50 and the most reads of one request, for `list` asked of `host` (`reads()` counts the site's reads so far). */
+async function timeList(host: Host, list: string, reads: () => Promise<number>, name: string): Promise<HostFigures> {
+  const ask = async () => {
+    const response = await host.fetch(list);
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${name} answered ${response.status} for a ${LIST}-id list`);
+  };
+  await ask();
+  const times: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const before = await reads();
+    const start = performance.now();
+    await ask();
+    times.push(performance.now() - start);
+    counts.push((await reads()) - before);
+  }
+  return { p50: median(times), reads: Math.max(...counts) };
+}
+
+async function onHost<H extends Host>(start: () => Promise<H>, measure: (host: H) => Promise<HostFigures>): Promise<HostFigures> {
+  const host = await start();
+  try {
+    return await measure(host);
+  } finally {
+    await host.close();
+  }
+}
+
+/** A collected heap's size in bytes: V8's heap (strings included) and memory outside it (buffers). */
+function usedAfterGc(gc: () => void): number {
+  gc();
+  const { heapUsed, external } = process.memoryUsage();
+  return heapUsed + external;
+}
+
+/** Memory one unread 1,000-id answer holds, and the bytes of the packs it read, both in MB. */
+async function heldPerRequest(out: string, url: string): Promise<{ heldMb: number; packsMb: number }> {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  const read = new Set<string>();
+  const answer = () => {
+    const reader = diskReader(out);
+    return handleRequest(new Request(url), { read: (rel) => (read.add(rel), reader(rel)) });
+  };
+  await (await answer())!.arrayBuffer(); // modules and lazily built tables, before the baseline
+  const before = usedAfterGc(gc);
+  const held = await Promise.all(Array.from({ length: HELD }, answer));
+  const heldBytes = (usedAfterGc(gc) - before) / HELD;
+  await Promise.all(held.map((response) => response!.body?.cancel()));
+  const packBytes = [...read].reduce((sum, rel) => sum + fs.statSync(path.join(out, rel)).size, 0);
+  return { heldMb: heldBytes / 2 ** 20, packsMb: packBytes / 2 ** 20 };
+}
+
+export async function hostsBench(out: string): Promise<HostsResult> {
+  const ids = randomOrdinals(publishedOrdinals(out), LIST);
+  const list = `/api/v1/card/${ids.join(',')}.json`;
+  try {
+    const deno = await onHost(() => denoEdge(out, READ_LATENCY_MS), (host) => timeList(host, list, async () => host.staticRequests(), 'Deno'));
+    const workerd = await onHost(() => workerdPages(out, READ_LATENCY_MS), (host) => timeList(host, list, host.reads, 'workerd'));
+    return { ids: ids.length, deno, workerd, ...(await heldPerRequest(out, `https://bench.test${list}`)) };
+  } finally {
+    await removeTempDirs();
+  }
+}
+
+export const formatHosts = (r: HostsResult) =>
+  `hosts (${READ_LATENCY_MS} ms reads), ${r.ids}-id card list: Deno p50 ${r.deno.p50.toFixed(1)} ms in ${r.deno.reads} reads, ` +
+  `workerd p50 ${r.workerd.p50.toFixed(1)} ms in ${r.workerd.reads} reads; one unread answer holds ${r.heldMb.toFixed(1)} MB ` +
+  `of the ${r.packsMb.toFixed(1)} MB of packs it read`;
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const [dir] = process.argv.slice(2);
+  if (!dir) throw new Error('usage: npx tsx bench/hosts.ts <published folder>');
+  console.log(formatHosts(await hostsBench(dir)));
+}
