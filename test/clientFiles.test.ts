@@ -45,6 +45,34 @@ describe('the client file cipher', () => {
   }
 });
 
+describe('agreement with HonokaMiku', () => {
+  /**
+   * Header and first 24 key-stream bytes of `unit.db_` as HonokaMiku 5.0's own encrypter wrote
+   * them (a SQLite file XORed with its output), so a mistake made alike in our encrypter and
+   * decrypter cannot pass unseen.
+   */
+  const KNOWN: [FileScheme, string, string][] = [
+    [{ region: 'jp', version: 1 }, '', 'fef03603fef0360cfef03615fef0361efef03627fef03630'],
+    [{ region: 'jp', version: 2 }, '39056a19', 'fde098d4a72833ee5c902596db0cfd561a2edfb8c954cd44'],
+    [{ region: 'jp', version: 3 }, 'c6fa950c000000000000050700000000', '01e5d53c086a61a499a23fad066d861d1b66c67cdde3fa06'],
+    [{ region: 'jp', version: 4, generator: 0 }, 'c6fa950c2c0000020000000000000000', '73d0b0d1a77a472da8d8eff4b2d0bd42ab744d0b3b3a9714'],
+    [{ region: 'ww', version: 1 }, '', '989cf20a989cf213989cf21c989cf225989cf22e989cf237'],
+    [{ region: 'ww', version: 2 }, 'e080f032', '3139cfac645d4ecdaae8737d54b29410bfc3db724ccc1a64'],
+    [{ region: 'ww', version: 3 }, '1f7f0f0c000000000000065f00000000', 'a40fbc5432dd184ee84ba971c96d1086ad5d5f6909e4fdec'],
+    [{ region: 'tw', version: 1 }, '', 'd1568debd1568df4d1568dfdd1568e06d1568e0fd1568e18'],
+    [{ region: 'tw', version: 2 }, '95597f6f', 'a2ad12fe178fd455429fdd6fb394de55b6991a0d89a6f816'],
+    [{ region: 'tw', version: 3 }, '6aa6800c000000000000072e00000000', '647c268b48ca650dd577bdd9327f296ad40bd1a0629928aa'],
+    [{ region: 'cn', version: 1 }, '', '68de8a1d68de8a2668de8a2f68de8a3868de8a4168de8a4a'],
+    [{ region: 'cn', version: 2 }, 'b3c0e48e', 'd1bdd47beda7a6cd172c6251de39a3c1e194d8bab962f3b1'],
+    [{ region: 'cn', version: 3 }, '4c3f1b0c0000000000000a4a00000000', '69833602ea27d0bed1ed8fa69b41e4936ecf922402fc1ef2'],
+  ];
+  for (const [scheme, header, keyStream] of KNOWN) {
+    it(`${describeScheme(scheme)}: the same header and key stream`, () => {
+      expect(encryptClientFile(Buffer.alloc(24), scheme, 'unit.db_').toString('hex')).toBe(header + keyStream);
+    });
+  }
+});
+
 describe('an encrypted sample', () => {
   let plainFiles: Map<string, Buffer>;
   beforeAll(() => {
