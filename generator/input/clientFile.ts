@@ -10,9 +10,8 @@ import {
   CLIENT_REGIONS, SQLITE_MAGIC, decryptClientFile, describeScheme, detectScheme, regionLabel, type FileScheme,
 } from './fileCipher.ts';
 import { UserError } from '../errors.ts';
-
-/** A decrypted copy is held in memory (twice, briefly, while SQLite takes it over): larger files are refused. */
-export const MAX_CLIENT_FILE_BYTES = 512 * 1024 ** 2;
+import { openRegularFile, readRegularBytes } from './inputFiles.ts';
+import { MAX_INPUT_FILE_BYTES } from './limits.ts';
 
 /**
  * Base names of the client's databases (db/<group>/<name>): a file encrypted under one of
@@ -46,7 +45,7 @@ const ROLLBACK = 1;
 /** The file's first bytes, as many as SQLite's header needs to tell plain SQLite and its journal mode. */
 function headOf(file: string): Buffer {
   const head = Buffer.alloc(FORMAT_VERSIONS + 2);
-  const fd = fs.openSync(file, 'r');
+  const { fd } = openRegularFile(file, MAX_INPUT_FILE_BYTES);
   try {
     return head.subarray(0, fs.readSync(fd, head, 0, head.length, 0));
   } finally {
@@ -65,14 +64,8 @@ function openInMemory(sqlite: Buffer): Database.Database {
   return new Database(sqlite, { readonly: true });
 }
 
-/** The whole file, refused past the limit: `what` says why it is read into memory. */
-function readWhole(file: string, what: string): Buffer {
-  const size = fs.statSync(file).size;
-  if (size > MAX_CLIENT_FILE_BYTES) {
-    throw new UserError(`${file}: not a readable SQLite database (${size} bytes: ${what}, and such files over ${MAX_CLIENT_FILE_BYTES / 1024 ** 2} MiB are refused, as they are read into memory)`);
-  }
-  return fs.readFileSync(file);
-}
+/** The whole file: input/limits.ts bounds it, as the decrypted copy is held in memory (twice, briefly, while SQLite takes it over). */
+const readWhole = (file: string): Buffer => readRegularBytes(file, MAX_INPUT_FILE_BYTES);
 
 /** Why nothing decrypted the file: a renamed client file names the name its key needs. */
 function whyUndecryptable(bytes: Buffer, tried: string[]): string {
@@ -92,7 +85,7 @@ function whyUndecryptable(bytes: Buffer, tried: string[]): string {
 
 /** Decrypts a client file in memory; `clientName` is the client's own name for it, tried after the file's base name. */
 function openEncrypted(file: string, clientName: string): OpenedFile {
-  const bytes = readWhole(file, 'not plain SQLite');
+  const bytes = readWhole(file);
   const names = [...new Set([path.basename(file), clientName])];
   for (const name of names) {
     const { scheme } = detectScheme(bytes, name);
@@ -111,6 +104,6 @@ function openEncrypted(file: string, clientName: string): OpenedFile {
 export function openDatabaseFile(file: string, clientName: string): OpenedFile {
   const head = headOf(file);
   if (!isPlainSqlite(head)) return openEncrypted(file, clientName);
-  if (head[FORMAT_VERSIONS] === WAL) return { db: openInMemory(readWhole(file, 'a database in WAL mode')), encryption: null };
+  if (head[FORMAT_VERSIONS] === WAL) return { db: openInMemory(readWhole(file)), encryption: null };
   return { db: new Database(file, { readonly: true, fileMustExist: true }), encryption: null };
 }
