@@ -47,11 +47,11 @@ describe('the client file cipher', () => {
 
 describe('agreement with HonokaMiku', () => {
   /**
-   * Header and first 24 key-stream bytes of `unit.db_` as HonokaMiku 5.0's own encrypter wrote
+   * Header and first 24 key-stream bytes of a file as HonokaMiku 5.0's own encrypter wrote
    * them (a SQLite file XORed with its output), so a mistake made alike in our encrypter and
    * decrypter cannot pass unseen.
    */
-  const KNOWN: [FileScheme, string, string][] = [
+  const KNOWN: [FileScheme, string, string, string?][] = [
     [{ region: 'jp', version: 1 }, '', 'fef03603fef0360cfef03615fef0361efef03627fef03630'],
     [{ region: 'jp', version: 2 }, '39056a19', 'fde098d4a72833ee5c902596db0cfd561a2edfb8c954cd44'],
     [{ region: 'jp', version: 3 }, 'c6fa950c000000000000050700000000', '01e5d53c086a61a499a23fad066d861d1b66c67cdde3fa06'],
@@ -65,10 +65,17 @@ describe('agreement with HonokaMiku', () => {
     [{ region: 'cn', version: 1 }, '', '68de8a1d68de8a2668de8a2f68de8a3868de8a4168de8a4a'],
     [{ region: 'cn', version: 2 }, 'b3c0e48e', 'd1bdd47beda7a6cd172c6251de39a3c1e194d8bab962f3b1'],
     [{ region: 'cn', version: 3 }, '4c3f1b0c0000000000000a4a00000000', '69833602ea27d0bed1ed8fa69b41e4936ecf922402fc1ef2'],
+    // Another name: another key, name sum and V1 step.
+    [{ region: 'jp', version: 1 }, '', '59b05c9259b05ca359b05cb459b05cc559b05cd659b05ce7', 'event_common.db_'],
+    [{ region: 'jp', version: 2 }, 'ab686abf', 'b360931be3b069a757459aebef587e728f73035375b6013d', 'event_common.db_'],
+    [{ region: 'jp', version: 3 }, '5497950c000000000000085100000000', '4d4e2175e696684875d3ea23808ffd816b6b933fc48d14de', 'event_common.db_'],
+    [{ region: 'jp', version: 4, generator: 0 }, '5497950c2c0000020000000000000000', '646948ea160eaf17586c88415d5b80dc7f817a4a35f24433', 'event_common.db_'],
+    [{ region: 'ww', version: 1 }, '', '5b34af635b34af745b34af855b34af965b34afa75b34afb8', 'event_common.db_'],
+    [{ region: 'cn', version: 3 }, '1d68810c0000000000000d9400000000', 'dbb3e563ae4592d523f0242f7711b001d9b56cd46d7a98c2', 'event_common.db_'],
   ];
-  for (const [scheme, header, keyStream] of KNOWN) {
-    it(`${describeScheme(scheme)}: the same header and key stream`, () => {
-      expect(encryptClientFile(Buffer.alloc(24), scheme, 'unit.db_').toString('hex')).toBe(header + keyStream);
+  for (const [scheme, header, keyStream, name = 'unit.db_'] of KNOWN) {
+    it(`${describeScheme(scheme)} ${name}: the same header and key stream`, () => {
+      expect(encryptClientFile(Buffer.alloc(24), scheme, name).toString('hex')).toBe(header + keyStream);
     });
   }
 });
