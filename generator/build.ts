@@ -1,5 +1,5 @@
 /**
- * The build, top to bottom: check -> read -> model -> images -> render -> search -> changes -> write. Each stage
+ * The build, top to bottom: check -> read -> model -> images -> render -> search -> changes -> bulk -> manifest -> write. Each stage
  * returns what the next one needs; the model is read-only once built (the image stage
  * returns which pictures it published instead of writing them into the model).
  */
@@ -11,6 +11,8 @@ import { renderContext } from './render/context.ts';
 import { renderSite } from './render/site.ts';
 import { publishChanges } from './changes/publishChanges.ts';
 import { publishSearch } from './derive/search.ts';
+import { publishBulk } from './derive/bulk.ts';
+import { publishFileManifest } from './derive/fileManifest.ts';
 import { PublishSession } from './publish/publishBuild.ts';
 import { UserError } from './errors.ts';
 import { BuildReport, type ProgressListener } from './report.ts';
@@ -75,6 +77,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       for (const [rel, bytes] of images.files) files.set(rel, bytes);
       const changeOptions = { out, store: session.layout.snapshots, since: options.since, date: game.meta.date, kept: session.kept };
       const kept = await report.stage('changes', () => publishChanges(context, files, changeOptions, report));
+      const bulkOptions = { truthVersion: model.truthVersion, date: game.meta.date, previous: path.resolve(options.since ?? out) };
+      await report.stage('bulk', () => publishBulk(rendered, files, bulkOptions));
+      await report.stage('manifest', () => publishFileManifest(files, model.truthVersion));
       report.countFiles(files.keys());
       await report.stage('write', () => session.publish(files, kept));
     }

@@ -1,7 +1,7 @@
 /**
  * The hosts the route suite runs against, each started on a published folder and stopped
  * again, all answering `fetch(path, init)` with a Web Response (`path` from the site root):
- * - node handler: generator/edge/handler.ts called in-process with the disk reader, and the
+ * - node handler: generator/edge/handler.ts in Netlify's chain (edge/netlifyChain.ts) called in-process with the disk reader, and the
  *   static layer (netlifyStatic) for what it passes through;
  * - npm start: the local server, its own process, over HTTP;
  * - deno edge: netlify/edge-functions/api.ts under Deno in front of the static layer over
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
 import { PAGES_COMPATIBILITY_DATE } from '../generator/render/hostRules.ts';
 import { tempDir } from './tempDirs.ts';
-import { handleRequest } from '../generator/edge/handler.ts';
+import { netlifyEdge } from '../generator/edge/netlifyChain.ts';
 import { diskReader } from '../generator/server/diskSite.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
 
@@ -69,7 +69,7 @@ async function nodeHandler(dir: string): Promise<Host> {
   return {
     fetch: async (path, init) => {
       const request = new Request(new URL(path, 'http://sif.test/'), init);
-      const response = (await handleRequest(request, site)) ?? (await staticLayer(request));
+      const response = (await netlifyEdge(request, site, () => staticLayer(request))) ?? (await staticLayer(request));
       // As over HTTP: an answer to HEAD has no body.
       return request.method === 'HEAD' ? new Response(null, response) : response;
     },

@@ -86,7 +86,7 @@ describe('a failed build keeps the previous site byte for byte', () => {
     });
   }
 
-  for (const stage of ['check', 'read', 'model', 'images', 'render', 'changes', 'write']) {
+  for (const stage of ['check', 'read', 'model', 'images', 'render', 'changes', 'bulk', 'manifest', 'write']) {
     it(`a crash in the ${stage} stage leaves the site untouched and names the stage`, async () => {
       const { out, before } = await publishedSample();
       const input = await copySample();
@@ -268,6 +268,7 @@ describe('rebuilds rewrite only what changed', () => {
   it("editing one card's row rewrites exactly the files showing that card's stats", async () => {
     const card = await readJson(out, endpoints.card.file(5));
     const { id, sets } = card.cards[0] as { id: number; sets: string[] };
+    const inPair = (await readJson(out, endpoints.pairList.file())).pairs.some((p: { unit_ids: number[] }) => p.unit_ids.includes(id));
     const input = await copySample();
     await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 7 WHERE unit_number = 5;');
     const report = await build({ input, out });
@@ -277,6 +278,13 @@ describe('rebuilds rewrite only what changed', () => {
       ...sets.map((set) => endpoints.set.file(set)),
       // The change list of the same truth version now shows the new stats too.
       endpoints.latestChanges.file(), endpoints.changeIndex.file(), endpoints.changes.file('sample-2026.11'),
+      // The bulk files holding the card (pairs.jsonl when it is in a pair), their checksums, their index and the file manifest.
+      ...['cards', 'card_t', ...(sets.length ? ['sets'] : []), ...(inPair ? ['pairs'] : [])]
+        .flatMap((kind) => [endpoints.bulkLines.file(kind), endpoints.bulkChecksum.file(`${kind}.jsonl`)]),
+      endpoints.bulkSqlite.file(), endpoints.bulkChecksum.file('sif.sqlite'),
+      endpoints.bulkIndex.file(), endpoints.fileManifest.file(),
+      // The card search's index (its stats) and objects.
+      endpoints.searchIndex.file('card'), endpoints.searchObjects.file('card'),
     ].sort();
     expect(report).toMatchObject({ changed: expected.length, removed: 0, unchanged: after.files.size - expected.length });
     expect(rewritten(before.files, after.files)).toEqual(expected);
@@ -292,7 +300,8 @@ describe('where the build keeps its own files', () => {
     expect(layout.work).toBe(path.join(path.dirname(out), '.cache', 'build', 'public'));
     const manifest = await fs.readJson(layout.manifest);
     expect(Object.keys(manifest.files).sort()).toEqual([...before.files.keys()].sort());
-    expect([...before.files.keys()].filter((rel) => /manifest|report|staging|lock/.test(rel))).toEqual([]);
+    // The one manifest inside is the published file list (api/v1/manifest.json), not the builder's record.
+    expect([...before.files.keys()].filter((rel) => /manifest|report|staging|lock/.test(rel))).toEqual([endpoints.fileManifest.file()]);
   });
 
   it('refuses to replace a folder that is not a site it built', async () => {

@@ -60,11 +60,12 @@ describe('report.json beside the site', () => {
       changed: published.files.size, unchanged: 0, removed: 0,
     });
     expect(report.warnings).toContain('sets.json: set rainbow-collection names ordinal 36, which is not a readable card');
-    expect(Object.keys(report.timings_ms)).toEqual(['check', 'read', 'model', 'images', 'render', 'search', 'changes', 'write']);
+    expect(Object.keys(report.timings_ms)).toEqual(['check', 'read', 'model', 'images', 'render', 'search', 'changes', 'bulk', 'manifest', 'write']);
   });
 
   it('is not published', () => {
-    expect([...published.files.keys()].filter((rel) => rel.endsWith('report.json') || rel.includes('manifest'))).toEqual([]);
+    // The one manifest published is the file list (api/v1/manifest.json), not the builder's record.
+    expect([...published.files.keys()].filter((rel) => rel.endsWith('report.json') || rel.includes('manifest'))).toEqual([endpoints.fileManifest.file()]);
   });
 });
 
@@ -75,7 +76,7 @@ describe('the CLI summary', () => {
     expect(first.stdout).toMatch(/^build: \d+ changed, 0 unchanged, 0 removed\n/);
     expect(first.stdout).toMatch(/\nfiles: .*card=35 .*card_list=1/);
     expect(first.stdout).toMatch(/\nunreadable encrypted rows: unit_m=1 \(release_info\.json has no key for release 8\)\n/);
-    expect(first.stdout).toMatch(/\ntimings: check=\d+ms read=\d+ms model=\d+ms images=\d+ms render=\d+ms search=\d+ms changes=\d+ms write=\d+ms\n/);
+    expect(first.stdout).toMatch(/\ntimings: check=\d+ms read=\d+ms model=\d+ms images=\d+ms render=\d+ms search=\d+ms changes=\d+ms bulk=\d+ms manifest=\d+ms write=\d+ms\n/);
     expect(first.stdout).toContain(`\nreport: ${publishLayout(out).report}\n`);
     // Not a terminal: one quiet line per stage on stderr, no bar.
     expect(first.stderr).toMatch(/^check: \d+ ms$/m);

@@ -18,6 +18,7 @@ import { buildSample, readJson } from './helpers.ts';
 import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
 import { HOSTS, type Host, type HostName } from './hosts.ts';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
+import { rawFileType } from '../generator/edge/routes.ts';
 import { allEndpoints, endpointOfFile, type Endpoint } from '../generator/contract/endpoints.ts';
 import { PAGES_COMPATIBILITY_DATE } from '../generator/render/hostRules.ts';
 import { config as edgeConfig } from '../netlify/edge-functions/api.ts';
@@ -115,11 +116,13 @@ describe('every declared route', () => {
     const snapshot = async (host: Host, p: string, init?: RequestInit) => {
       const response = await host.fetch(p, init);
       const headers = Object.fromEntries(COMPARED_HEADERS.map((name) => [name, response.headers.get(name)]));
-      return { status: response.status, headers, body: await response.text() };
+      // Bytes, not text: the bulk files are not all text, and every host serves them byte for byte.
+      return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()).toString('base64') };
     };
     for (const { path: p, init } of requests) {
       const expected = await snapshot(hosts[reference], p, init);
-      if (expected.status !== 204) expect(expected.headers['content-type'], p).toBe(JSON_TYPE);
+      const type = (expected.status === 200 && rawFileType(p.split('?')[0])) || JSON_TYPE;
+      if (expected.status !== 204) expect(expected.headers['content-type'], p).toBe(type);
       expect(expected.headers['access-control-allow-origin'], p).toBe('*');
       const variants: [string, RequestInit | undefined][] = [['', init]];
       if (!init?.method && expected.status === 200) {
@@ -151,6 +154,18 @@ describe.each(HOST_NAMES)('on %s', (name) => {
   const ok = async <T = any>(p: string, init?: RequestInit): Promise<T> => (await answered(p, 200, init)).json() as Promise<T>;
   const file = <T = any>(rel: string) => readJson<T>(out, rel);
   const objectIds = async (type: string) => (await file<ObjectListJson>(`api/v1/list/${type}.json`)).result.map((entry) => entry.id);
+
+  describe('/api/v1/bulk/', () => {
+    it('serves the bulk files byte for byte with their media types', async () => {
+      const sqlite = await host.fetch('/api/v1/bulk/sif.sqlite');
+      expect(sqlite.status).toBe(200);
+      expect(sqlite.headers.get('content-type')).toBe('application/vnd.sqlite3');
+      expect(Buffer.from(await sqlite.arrayBuffer()).equals(await fs.readFile(path.join(out, 'api/v1/bulk/sif.sqlite')))).toBe(true);
+      const lines = await host.fetch('/api/v1/bulk/cards.jsonl?keys=id');
+      expect(lines.headers.get('content-type')).toBe('application/jsonl; charset=utf-8');
+      expect(await lines.text()).toBe(await fs.readFile(path.join(out, 'api/v1/bulk/cards.jsonl'), 'utf8'));
+    });
+  });
 
   describe('/api/v1/card/<ordinal>.json', () => {
     it('serves the published file, revalidated by any cache', async () => {

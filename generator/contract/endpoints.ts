@@ -59,7 +59,19 @@ export interface Endpoint<N extends ResponseName = ResponseName> {
   requestBody?: ResponseName;
   /** Not part of the original services' API. */
   extra?: boolean;
+  /** What the file holds (default JSON): the other formats are served byte for byte, never parsed or reshaped. */
+  format?: FileFormat;
 }
+
+/** Formats of published files beyond JSON responses (the bulk downloads), with their media types. */
+export const CONTENT_TYPES = {
+  json: 'application/json; charset=utf-8',
+  jsonl: 'application/jsonl; charset=utf-8',
+  sqlite: 'application/vnd.sqlite3',
+  text: 'text/plain; charset=utf-8',
+} as const;
+export type FileFormat = keyof typeof CONTENT_TYPES;
+export const contentTypeOf = (endpoint: Endpoint) => CONTENT_TYPES[endpoint.format ?? 'json'];
 
 const SHAPING: QueryParameter[] = ['stubs', 'datetime', 'keys'];
 const ID_LIST = `decimal ids separated by commas (at most ${MAX_IDS.toLocaleString('en')}; empty parts ignored; leading zeros allowed)`;
@@ -69,10 +81,10 @@ export type FileOf = (...values: (string | number)[]) => string;
 
 /**
  * The file that holds a static route's response ("the URL is the file"): the route with its
- * parameters filled in, without the leading slash, `.json` added where the route has no extension.
+ * parameters filled in, without the leading slash, `.json` added where its last segment has no extension.
  */
 export function fileOf(route: string): FileOf {
-  const template = route.slice(1) + (route.endsWith('.json') ? '' : '.json');
+  const template = route.slice(1) + (/\.\w+$/.test(route.split('/').pop()!) ? '' : '.json');
   return (...values) => {
     let next = 0;
     return template.replace(/\{\w+\}/g, () => String(values[next++]));
@@ -324,6 +336,51 @@ export const endpoints = {
     query: [],
     response: 'ChangeList',
     errors: [404],
+    extra: true,
+  }),
+  bulkIndex: declare({
+    route: '/api/v1/bulk/index.json',
+    summary: 'Every bulk download (all objects of a kind in one file, and all kinds in one SQLite database) with its size, SHA-256 and the truth version it last changed in',
+    host: 'static',
+    query: [],
+    response: 'BulkIndex',
+    extra: true,
+  }),
+  bulkLines: declare({
+    route: '/api/v1/bulk/{kind}.jsonl',
+    summary: 'Every object of a kind as JSON Lines, each line as its single-object route publishes it (cards by ordinal, sets and pairs in their lists\' order, the others by id)',
+    host: 'static',
+    parameters: [{ name: 'kind', description: 'cards, accessories, sets, pairs, or a generic object type (card_t, char_t, ...): bulk/index.json lists them' }],
+    query: [],
+    response: 'BulkLines',
+    format: 'jsonl',
+    extra: true,
+  }),
+  bulkSqlite: declare({
+    route: '/api/v1/bulk/sif.sqlite',
+    summary: 'Every kind as a table of a SQLite database: a column per scalar field, the object as published in `json`, and a `meta` table',
+    host: 'static',
+    query: [],
+    response: 'SqliteFile',
+    format: 'sqlite',
+    extra: true,
+  }),
+  bulkChecksum: declare({
+    route: '/api/v1/bulk/{file}.sha256',
+    summary: 'The SHA-256 of a bulk file in sha256sum format (`sha256sum -c` beside the file)',
+    host: 'static',
+    parameters: [{ name: 'file', description: 'a bulk file\'s name (cards.jsonl, sif.sqlite, ...)' }],
+    query: [],
+    response: 'Checksum',
+    format: 'text',
+    extra: true,
+  }),
+  fileManifest: declare({
+    route: '/api/v1/manifest.json',
+    summary: 'Every file the site serves with its SHA-256 and size (what `npm run mirror` compares its copy with)',
+    host: 'static',
+    query: [],
+    response: 'FileManifest',
     extra: true,
   }),
 };

@@ -1,6 +1,6 @@
 /** openapi.json (OpenAPI 3.1), derived from the endpoint declarations and their schemas. */
 import { API_MAJOR, API_REVISION } from '../format.ts';
-import { QUERY_PARAMETERS, SEARCH_PARAMETERS, allEndpoints, type Endpoint, type QueryParameter } from './endpoints.ts';
+import { QUERY_PARAMETERS, SEARCH_PARAMETERS, allEndpoints, contentTypeOf, type Endpoint, type QueryParameter } from './endpoints.ts';
 import { components } from './schemas.ts';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -33,7 +33,7 @@ function operation(endpoint: Endpoint) {
     ...(path.length || query.length ? { parameters: [...path, ...query] } : {}),
     ...(endpoint.requestBody ? { requestBody: { required: true, content: json(ref(endpoint.requestBody)) } } : {}),
     responses: {
-      200: { description: 'OK', content: json(ref(endpoint.response)) },
+      200: { description: 'OK', content: { [contentTypeOf(endpoint).split(';')[0]]: { schema: ref(endpoint.response) } } },
       ...Object.fromEntries(endpoint.errors.map((status) => [status, { description: STATUS_TEXT[status], content: json(ERROR) }])),
     },
   };

@@ -353,6 +353,41 @@ export const ChangeIndex = named('ChangeIndex', obj({
   })),
 }, '(extra) Every published change list, newest first.'));
 
+const Sha256 = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the bytes, lower-case hex.' });
+
+export const BulkIndex = named('BulkIndex', obj({
+  truth_version: Str,
+  date: nullable(Int),
+  files: Type.Array(obj({
+    name: Str,
+    path: Str,
+    type: Str,
+    format: Type.Union([Type.Literal('jsonl'), Type.Literal('sqlite')]),
+    count: Int,
+    bytes: Int,
+    sha256: Sha256,
+    updated_in: Str,
+  })),
+}, '(extra) Every bulk file: its name, root-relative path, the kind it holds (type; "all" for the SQLite file), format, objects (rows) it holds, size, SHA-256, and the truth version in which its content last changed.'));
+
+export const BulkLines = named('BulkLines', Type.Object({}, {
+  description: '(extra) JSON Lines: one object per line, each exactly as its single-object route publishes it (sets and pairs: the route\'s {"cards"} body with the fields of the object\'s set_list.json / pair_list.json entry).',
+}));
+
+export const SqliteFile = named('SqliteFile', Type.String({
+  contentMediaType: 'application/vnd.sqlite3',
+  description: '(extra) A SQLite database: a table per kind (a column per scalar field, `json` the object as published), and `meta` (docs/bulk.md).',
+}));
+
+export const Checksum = named('Checksum', Type.String({
+  description: '(extra) One line in sha256sum format: "<sha256>  <file name>", so `sha256sum -c` checks the file beside it.',
+}));
+
+export const FileManifest = named('FileManifest', obj({
+  truth_version: Str,
+  files: Type.Record(Str, obj({ sha256: Sha256, bytes: Int }), { description: 'Every file the site serves by root-relative path, except this one and the host configuration files.' }),
+}, '(extra) Every published file with its SHA-256 and size: what a mirror compares with its copy.'));
+
 /** `{"result": [...]}`: one entry per requested id in request order, null for a missing id. */
 export const ObjectResult = <S extends TSchema>(schema: S) => obj({ result: Type.Array(nullable(schema)) });
 
@@ -406,6 +441,8 @@ export type PairListJson = Static<typeof PairList>;
 export type AccessoryListJson = Static<typeof AccessoryList>;
 export type ChangeListJson = Static<typeof ChangeList>;
 export type ChangeIndexJson = Static<typeof ChangeIndex>;
+export type BulkIndexJson = Static<typeof BulkIndex>;
+export type FileManifestJson = Static<typeof FileManifest>;
 export type ObjectListJson = { result: (ObjectBriefJson | CardBriefJson)[] };
 
 export const OpenApi = named('OpenApi', Type.Object(
@@ -439,6 +476,7 @@ function objectResponses<T extends string, O extends TSchema, B extends TSchema>
 export const RESPONSES = {
   Info, CardsResponse, CardList, SetList, PairList, AccessoriesResponse, AccessoryList, Happening, Translations, TranslationIndex,
   ChangeList, ChangeIndex, OpenApi, ReadTlBody, CardSearch, AccessorySearch, EventSearch, SearchIndex, SearchObjects,
+  BulkIndex, BulkLines, SqliteFile, Checksum, FileManifest,
   CardPack: register('CardPack', Pack(Card)),
   ...objectResponses('card_t', Card, CardBrief),
   ...objectResponses('char_t', Character, ObjectBrief),

@@ -9,7 +9,7 @@
  * reads are fetches that pass through the edge function again, they never recurse.
  */
 import { NOT_FOUND_FILE, OBJECT_TYPE_NAMES, endpoints, isObjectType, objectEndpoint, type Endpoint, type ObjectType } from '../contract/endpoints.ts';
-import { matchRoute } from './routes.ts';
+import { matchRoute, rawFileType } from './routes.ts';
 import { HttpError, errorResponse, jsonPiecesResponse, jsonResponse, methodNotAllowed, preflight, withETag, type JsonPieces } from './http.ts';
 import { checkSitePath } from './guard.ts';
 import { isCanonicalId, parseIds } from './ids.ts';
@@ -151,7 +151,9 @@ async function dispatch(request: Request, url: URL, site: EdgeSite): Promise<Res
   const route: Route = { url, site, shaping: parseShaping(url.searchParams) };
   const handler = match && HANDLERS.get(match.endpoint);
   if (handler) return handler(route, match.params);
-  return match ? (hasQuery(route) ? staticWithQuery(route) : null) : undeclared(route, path);
+  if (!match) return undeclared(route, path);
+  // Query parameters shape JSON; a file of another format is served as it is.
+  return hasQuery(route) && !rawFileType(path) ? staticWithQuery(route) : null;
 }
 
 /** The response to `request`, or null when the host should serve it as a static file. */

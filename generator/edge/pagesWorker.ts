@@ -8,7 +8,7 @@
  */
 import { handleRequest } from './handler.ts';
 import { staticApiFile } from './staticHost.ts';
-import { fetchReader } from './site.ts';
+import { fetchBytesReader, fetchReader } from './site.ts';
 import { isEdgePath } from './rewrites.ts';
 
 interface Env {
@@ -19,7 +19,8 @@ interface Env {
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
-    const site = { read: fetchReader((file) => env.ASSETS.fetch(file), url.origin) };
+    const assets = (file: URL) => env.ASSETS.fetch(file);
+    const site = { read: fetchReader(assets, url.origin), readBytes: fetchBytesReader(assets, url.origin) };
     if (!isEdgePath(url.pathname)) return env.ASSETS.fetch(request);
     return (await handleRequest(request, site)) ?? staticApiFile(site, request, url.pathname);
   },

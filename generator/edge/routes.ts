@@ -3,7 +3,7 @@
  * becomes a matcher in which `{name}` binds one part of a path segment. Literal routes
  * (card/random.json, card/set_list.json) win over templates (card/{ordinals}.json).
  */
-import { allEndpoints, type Endpoint } from '../contract/endpoints.ts';
+import { allEndpoints, contentTypeOf, type Endpoint } from '../contract/endpoints.ts';
 
 interface Matcher {
   endpoint: Endpoint;
@@ -31,4 +31,10 @@ export function matchRoute(path: string): { endpoint: Endpoint; params: Record<s
     if (match) return { endpoint, params: { ...match.groups } };
   }
   return null;
+}
+
+/** Declared files that are not JSON (the bulk downloads) are served byte for byte: their media type, else null. */
+export function rawFileType(path: string): string | null {
+  const endpoint = matchRoute(path)?.endpoint;
+  return endpoint?.format && endpoint.format !== 'json' ? contentTypeOf(endpoint) : null;
 }

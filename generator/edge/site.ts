@@ -3,8 +3,13 @@
 /** The text of a published file by its path relative to the site root, null when absent. */
 export type ReadFile = (path: string) => Promise<string | null>;
 
+/** The bytes of a published file, null when absent: for the files that are not JSON (the bulk downloads). */
+export type ReadBytes = (path: string) => Promise<Uint8Array<ArrayBuffer> | null>;
+
 export interface EdgeSite {
   read: ReadFile;
+  /** Hosts that serve static /api/ files themselves (the local server, the Pages worker) read the other formats with it. */
+  readBytes?: ReadBytes;
   /** Milliseconds since the epoch (default Date.now), for /api/v1/happening/now. */
   now?: () => number;
   /** A number in [0, 1) (default Math.random), for /api/v1/card/random.json. */
@@ -31,8 +36,8 @@ export const namesAFile = (path: string): boolean =>
  * A reader for hosts whose edge reads the site over HTTP (Netlify: the site's own origin;
  * Cloudflare Pages: the assets binding): a 404 is an absent file, any other failure an error.
  */
-export function fetchReader(fetchFile: (url: URL) => Promise<Response>, origin: string): ReadFile {
-  return async (path) => {
+function fetchFile<T>(fetchFile: (url: URL) => Promise<Response>, origin: string, body: (response: Response) => Promise<T>) {
+  return async (path: string): Promise<T | null> => {
     if (!namesAFile(path)) return null;
     const response = await fetchFile(new URL(`/${path}`, origin));
     if (response.status === 404) {
@@ -40,6 +45,12 @@ export function fetchReader(fetchFile: (url: URL) => Promise<Response>, origin: 
       return null;
     }
     if (!response.ok) throw new Error(`reading /${path}: HTTP ${response.status}`);
-    return response.text();
+    return body(response);
   };
 }
+
+export const fetchReader = (fetch: (url: URL) => Promise<Response>, origin: string): ReadFile =>
+  fetchFile(fetch, origin, (response) => response.text());
+
+export const fetchBytesReader = (fetch: (url: URL) => Promise<Response>, origin: string): ReadBytes =>
+  fetchFile(fetch, origin, async (response) => new Uint8Array(await response.arrayBuffer()));

@@ -7,6 +7,7 @@
 import { NOT_FOUND_FILE } from '../contract/endpoints.ts';
 import { HttpError, errorResponse, withETag } from './http.ts';
 import { firstRule, staticHeaders } from './rewrites.ts';
+import { rawFileType } from './routes.ts';
 import type { EdgeSite } from './site.ts';
 
 async function resolve(site: EdgeSite, pathname: string): Promise<{ text: string; status: number } | null> {
@@ -19,8 +20,20 @@ async function resolve(site: EdgeSite, pathname: string): Promise<{ text: string
   return notFound === null ? null : { text: notFound, status: 404 };
 }
 
+/** A file that is not JSON (edge/routes.ts rawFileType), as its bytes with its media type; null when absent. */
+async function rawFile(site: EdgeSite, pathname: string, type: string): Promise<Response | null> {
+  const bytes = await site.readBytes!(pathname.slice(1));
+  if (!bytes) return null;
+  const headers = new Headers(staticHeaders(pathname));
+  headers.set('content-type', type);
+  return new Response(bytes, { status: 200, headers });
+}
+
 /** The response to a GET or HEAD of the static /api/ path `pathname` (as in the request, undecoded). */
 export async function staticApiFile(site: EdgeSite, request: Request, pathname: string): Promise<Response> {
+  const type = site.readBytes ? rawFileType(pathname) : null;
+  const raw = type && (await rawFile(site, pathname, type));
+  if (raw) return (await withETag(request, raw))!;
   const found = await resolve(site, pathname);
   if (!found) return errorResponse(new HttpError(404, 'not found'));
   return (await withETag(request, new Response(found.text, { status: found.status, headers: staticHeaders(pathname) })))!;

@@ -41,9 +41,16 @@ function pagesWorker(): Buffer {
   return worker;
 }
 
+/** The host configuration files by name: what hosts read and never serve (a mirror writes them anew, never copies them). */
+const HOST_CONFIG: Record<string, () => Buffer> = {
+  _redirects: () => lines(STATIC_RULES.map((rule) => `${rule.from}  ${rule.to}  ${rule.status}`)),
+  _headers: () => lines(STATIC_HEADERS.flatMap((h) => [h.for, ...Object.entries(h.values).map(([name, value]) => `  ${name}: ${value}`)])),
+  '_worker.js': pagesWorker,
+  '_routes.json': () => Buffer.from(`${JSON.stringify({ version: 1, include: [EDGE_PATH], exclude: [] })}\n`),
+};
+
+export const isHostConfigFile = (rel: string): boolean => Object.hasOwn(HOST_CONFIG, rel);
+
 export function renderHostRules(files: SiteFiles): void {
-  files.set('_redirects', lines(STATIC_RULES.map((rule) => `${rule.from}  ${rule.to}  ${rule.status}`)));
-  files.set('_headers', lines(STATIC_HEADERS.flatMap((h) => [h.for, ...Object.entries(h.values).map(([name, value]) => `  ${name}: ${value}`)])));
-  files.set('_worker.js', pagesWorker());
-  files.set('_routes.json', Buffer.from(`${JSON.stringify({ version: 1, include: [EDGE_PATH], exclude: [] })}\n`));
+  for (const [rel, render] of Object.entries(HOST_CONFIG)) files.set(rel, render());
 }

@@ -1,7 +1,7 @@
 /** /api/v1/pair/<pair>.json (the two cards) and /api/v1/pair_list.json (the valid pair ids). */
 import { endpoints } from '../contract/endpoints.ts';
 import type { Pair } from '../model/types.ts';
-import type { PairListJson } from '../contract/schemas.ts';
+import type { CardsJson, PairListJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
 import type { RenderContext } from './context.ts';
 
@@ -15,7 +15,16 @@ export const renderPairEntry = (p: Pair): PairListJson['pairs'][number] => ({
   })),
 });
 
-export function renderPairs({ model, cards }: RenderContext, files: SiteFiles): void {
-  for (const pair of model.pairs) emit(files, endpoints.pair, [pair.id], { cards: pair.members.map((m) => cards.card(m.card)) });
-  emit(files, endpoints.pairList, [], { pairs: model.pairs.map(renderPairEntry) });
+/** A pair_list.json entry with the cards of its pair file. */
+export type RenderedPair = PairListJson['pairs'][number] & CardsJson;
+
+/** Publishes every pair's file and the pair list; returns the pair list's entries, each with its file's cards. */
+export function renderPairs({ model, cards }: RenderContext, files: SiteFiles): RenderedPair[] {
+  const pairs = model.pairs.map((pair) => {
+    const body = { cards: pair.members.map((m) => cards.card(m.card)) };
+    emit(files, endpoints.pair, [pair.id], body);
+    return { ...renderPairEntry(pair), ...body };
+  });
+  emit(files, endpoints.pairList, [], { pairs: pairs.map(({ cards: _, ...entry }) => entry) });
+  return pairs;
 }

@@ -2,7 +2,7 @@
 import type { Card, CardSet } from '../model/types.ts';
 import { endpoints } from '../contract/endpoints.ts';
 import { RARITIES } from '../format.ts';
-import type { SetListJson } from '../contract/schemas.ts';
+import type { CardsJson, SetListJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
 import type { RenderContext } from './context.ts';
 import type { ImageLinks } from './imageUrls.ts';
@@ -21,12 +21,18 @@ function setPreview(cards: Card[], images: ImageLinks): string[] {
     .slice(0, PREVIEW_SIZE);
 }
 
-/** Publishes the set list and every set's file; returns the set list's entries. */
-export function renderSets({ model, images, cards }: RenderContext, files: SiteFiles): SetListJson['sets'] {
+/** A set_list.json entry with the cards of its set file. */
+export type RenderedSet = SetListJson['sets'][number] & CardsJson;
+
+/** Publishes the set list and every set's file; returns the set list's entries, each with its file's cards. */
+export function renderSets({ model, images, cards }: RenderContext, files: SiteFiles): RenderedSet[] {
   const byId = new Map(model.cards.map((c) => [c.id, c]));
   const members = (set: CardSet) => set.cardIds.map((id) => byId.get(id)!);
   const sets = model.sets.map((set) => ({ id: set.id, preview: setPreview(members(set), images), display_name: set.displayName }));
   emit(files, endpoints.setList, [], { sets });
-  for (const set of model.sets) emit(files, endpoints.set, [set.id], { cards: members(set).map(cards.card) });
-  return sets;
+  return model.sets.map((set, i) => {
+    const body = { cards: members(set).map(cards.card) };
+    emit(files, endpoints.set, [set.id], body);
+    return { ...sets[i], ...body };
+  });
 }

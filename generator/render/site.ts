@@ -2,12 +2,11 @@
 import type { SiteFiles } from '../publish/siteFiles.ts';
 import type { RenderContext } from './context.ts';
 import { renderCardEndpoints } from './cardEndpoints.ts';
-import { renderSets } from './sets.ts';
-import { renderPairs } from './pairs.ts';
+import { renderSets, type RenderedSet } from './sets.ts';
+import { renderPairs, type RenderedPair } from './pairs.ts';
 import { renderAccessories } from './accessories.ts';
 import { renderPage } from './page.ts';
 import { renderObjects, type RenderedObjects } from './objects.ts';
-import type { SetListJson } from '../contract/schemas.ts';
 import { renderHappening } from './happening.ts';
 import { renderTranslations } from './translations.ts';
 import { renderNotFound } from './notFound.ts';
@@ -18,8 +17,10 @@ import { renderRouteFiles } from './routeFiles.ts';
 /** The published objects the derive stages build on (search index, ...), so none reads files back. */
 export interface Rendered {
   objects: RenderedObjects;
-  /** set_list.json's entries. */
-  sets: SetListJson['sets'];
+  /** set_list.json's entries, each with its set file's cards. */
+  sets: RenderedSet[];
+  /** pair_list.json's entries, each with its pair file's cards. */
+  pairs: RenderedPair[];
 }
 
 /**
@@ -30,7 +31,7 @@ export interface Rendered {
 export function renderSite(context: RenderContext, files: SiteFiles): Rendered {
   renderCardEndpoints(context, files);
   const sets = renderSets(context, files);
-  renderPairs(context, files);
+  const pairs = renderPairs(context, files);
   renderAccessories(context, files);
   const objects = renderObjects(context, files);
   renderHappening(context, files);
@@ -40,5 +41,5 @@ export function renderSite(context: RenderContext, files: SiteFiles): Rendered {
   renderRouteFiles(files); // after every JSON file it copies
   renderHostRules(files);
   renderPage(files); // keep last: the page links the index files rendered above
-  return { objects, sets };
+  return { objects, sets, pairs };
 }

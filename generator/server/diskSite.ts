@@ -9,8 +9,8 @@
  */
 import path from 'node:path';
 import fs from 'node:fs/promises';
-import { constants } from 'node:fs';
-import { namesAFile, type ReadFile } from '../edge/site.ts';
+import { constants, type Stats } from 'node:fs';
+import { namesAFile, type ReadBytes, type ReadFile } from '../edge/site.ts';
 
 /** Text kept for reuse, counted as UTF-16 (two bytes a character, V8's worst case). */
 const CACHE_BYTES = 96 * 1024 * 1024;
@@ -62,32 +62,43 @@ class TextCache {
 
 const ABSENT = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG']);
 
+/** Opens the regular file `rel` under `root` and hands it to `read`; null when there is none. */
+async function withFile<T>(root: string, rel: string, read: (handle: fs.FileHandle, stat: Stats) => Promise<T>): Promise<T | null> {
+  if (!isInsideRelative(rel) || !namesAFile(rel)) return null;
+  const file = path.join(root, rel);
+  if (!file.startsWith(root + path.sep)) return null;
+  let handle: fs.FileHandle;
+  try {
+    // Non-blocking: opening a named pipe must not wait for a writer.
+    handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    if (ABSENT.has((error as NodeJS.ErrnoException).code ?? '')) return null;
+    throw error;
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) return null; // a folder, pipe, socket or device is no published file
+    return await read(handle, stat);
+  } finally {
+    await handle.close();
+  }
+}
+
 export function diskReader(dir: string): ReadFile {
   const root = path.resolve(dir);
   const cache = new TextCache();
-  return async (rel) => {
-    if (!isInsideRelative(rel) || !namesAFile(rel)) return null;
-    const file = path.join(root, rel);
-    if (!file.startsWith(root + path.sep)) return null;
-    let handle: fs.FileHandle;
-    try {
-      // Non-blocking: opening a named pipe must not wait for a writer.
-      handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    } catch (error) {
-      if (ABSENT.has((error as NodeJS.ErrnoException).code ?? '')) return null;
-      throw error;
-    }
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) return null; // a folder, pipe, socket or device is no published file
-      const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-      const cached = cache.get(rel, identity);
-      if (cached !== null) return cached;
-      const text = await handle.readFile('utf8');
-      cache.set(rel, identity, text);
-      return text;
-    } finally {
-      await handle.close();
-    }
-  };
+  return (rel) => withFile(root, rel, async (handle, stat) => {
+    const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    const cached = cache.get(rel, identity);
+    if (cached !== null) return cached;
+    const text = await handle.readFile('utf8');
+    cache.set(rel, identity, text);
+    return text;
+  });
+}
+
+/** The bytes of a published file, as they are (files that are not JSON: the bulk downloads). */
+export function diskBytesReader(dir: string): ReadBytes {
+  const root = path.resolve(dir);
+  return (rel) => withFile(root, rel, async (handle) => new Uint8Array(await handle.readFile()));
 }

@@ -15,7 +15,7 @@ import { checkSitePath } from '../edge/guard.ts';
 import { staticHeaders } from '../edge/rewrites.ts';
 import { endpoints } from '../contract/endpoints.ts';
 import { MAX_READ_TL_BYTES } from '../contract/limits.ts';
-import { diskReader } from './diskSite.ts';
+import { diskBytesReader, diskReader } from './diskSite.ts';
 import { Admission } from './admission.ts';
 
 export interface RunningServer {
@@ -206,7 +206,7 @@ function shadowLegacyHeaderFields(_request: unknown, response: ServerResponse): 
 /** Serves `dir` on 127.0.0.1:`port` (0: any free port). */
 export function startServer(dir: string, port: number): Promise<RunningServer> {
   const root = path.resolve(dir);
-  const site: EdgeSite = { read: diskReader(root) };
+  const site: EdgeSite = { read: diskReader(root), readBytes: diskBytesReader(root) };
   const server = createServer({
     root,
     before: [siteMiddleware(site, new Admission(RUNNING_REQUESTS, WAITING_REQUESTS))],

@@ -1,15 +1,20 @@
 /**
- * Netlify edge function for /api/* (declared below): the shared edge handler,
- * reading published files by fetching them from the site itself. Those reads are plain
- * static paths, for which the handler returns nothing, so they never recurse.
+ * Netlify edge function for /api/* (declared below): the shared edge handler in Netlify's
+ * chain (generator/edge/netlifyChain.ts), reading published files by fetching them from the
+ * site itself. Those reads are plain static paths, for which the handler returns nothing,
+ * so they never recurse.
  */
-import { handleRequest } from '../../generator/edge/handler.ts';
+import { netlifyEdge } from '../../generator/edge/netlifyChain.ts';
 import { fetchReader } from '../../generator/edge/site.ts';
 
-export default async function api(request: Request): Promise<Response | undefined> {
+/** What this function uses of Netlify's context: the rest of the chain. */
+interface Context {
+  next(): Promise<Response>;
+}
+
+export default function api(request: Request, context: Context): Promise<Response | undefined> {
   const read = fetchReader((url) => fetch(url), new URL(request.url).origin);
-  // undefined: Netlify continues the chain (redirects, headers, static files).
-  return (await handleRequest(request, { read })) ?? undefined;
+  return netlifyEdge(request, { read }, () => context.next());
 }
 
 // Literal, as Netlify reads it without running the module; test/routes.test.ts checks it is EDGE_PATH.

@@ -28,5 +28,5 @@ function toStatic(request: Request): Promise<Response> {
 
 Deno.serve(
   { hostname: '127.0.0.1', port: 0, onListen: ({ hostname, port }) => console.log(`Edge at http://${hostname}:${port}/`) },
-  async (request) => (route.test(request.url) ? await api(request) : undefined) ?? toStatic(request),
+  async (request) => (route.test(request.url) ? await api(request, { next: () => toStatic(request) }) : undefined) ?? toStatic(request),
 );

@@ -1,0 +1,89 @@
+/**
+ * bulk/sif.sqlite: every bulk kind as a table named after it, one row per object in the
+ * JSON Lines file's order: a column per scalar field (same name; a field that is an object
+ * or an array in any row has none), `json` with the object as published, and an index on
+ * each id and ordinal column; a one-row `meta` table names the data version.
+ *
+ * The database is built in memory and serialized, so the file holds no journal state, path
+ * or time: the same objects give the same bytes (the page size is fixed, rows and schema
+ * are written in a fixed order, and SQLite stores nothing else that varies).
+ */
+import Database from 'better-sqlite3';
+import { API_MAJOR, API_REVISION } from '../format.ts';
+
+export interface SqliteKind {
+  /** The table name (the kind's JSON Lines file name without its extension). */
+  name: string;
+  objects: readonly object[];
+  /** Each object's JSON text as published, in the same order. */
+  texts: readonly string[];
+}
+
+export interface SqliteMeta {
+  truthVersion: string;
+  date: number | null;
+}
+
+const PAGE_SIZE = 4096;
+/** Columns indexed wherever a table has them: the keys clients look objects up by. */
+const KEY_COLUMNS = ['id', 'ordinal', 'pair'];
+const JSON_COLUMN = 'json';
+
+type Scalar = string | number | boolean | null;
+const isScalar = (value: unknown): value is Scalar => value === null || ['string', 'number', 'boolean'].includes(typeof value);
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** The declared type of a column from its values: one affinity when all values share it, none when they mix. */
+function columnType(values: Scalar[]): string {
+  const kinds = new Set(values.filter((v) => v !== null).map((v) => (typeof v === 'number' ? (Number.isInteger(v) ? 'INTEGER' : 'REAL') : typeof v === 'boolean' ? 'INTEGER' : 'TEXT')));
+  if (kinds.size === 2 && kinds.has('INTEGER') && kinds.has('REAL')) return 'REAL';
+  return kinds.size === 1 ? [...kinds][0] : '';
+}
+
+/** Scalar fields of the kind in first-seen order: a field that holds an object or array anywhere is left to `json`. */
+function scalarColumns(objects: readonly object[]): { name: string; type: string }[] {
+  const values = new Map<string, Scalar[]>();
+  const nonScalar = new Set<string>([JSON_COLUMN]);
+  for (const object of objects) {
+    for (const [key, value] of Object.entries(object)) {
+      if (!isScalar(value)) nonScalar.add(key);
+      else if (!nonScalar.has(key)) (values.get(key) ?? values.set(key, []).get(key)!).push(value);
+    }
+  }
+  return [...values].filter(([name]) => !nonScalar.has(name)).map(([name, column]) => ({ name, type: columnType(column) }));
+}
+
+/** SQLite stores booleans as 0 / 1; an absent field is NULL. */
+const cell = (value: unknown) => (typeof value === 'boolean' ? Number(value) : value === undefined ? null : value);
+
+function writeKind(db: Database.Database, kind: SqliteKind): void {
+  const columns = scalarColumns(kind.objects);
+  const table = quote(kind.name);
+  const definitions = [...columns.map((c) => `${quote(c.name)}${c.type ? ` ${c.type}` : ''}`), `${JSON_COLUMN} TEXT NOT NULL`];
+  db.exec(`CREATE TABLE ${table} (${definitions.join(', ')})`);
+  const insert = db.prepare(`INSERT INTO ${table} VALUES (${[...columns, null].map(() => '?').join(', ')})`);
+  kind.objects.forEach((object, i) => {
+    const record = object as Record<string, unknown>;
+    insert.run(...columns.map((c) => cell(record[c.name])), kind.texts[i]);
+  });
+  for (const key of columns.filter((c) => KEY_COLUMNS.includes(c.name))) {
+    db.exec(`CREATE INDEX ${quote(`${kind.name}_${key.name}`)} ON ${table} (${quote(key.name)})`);
+  }
+}
+
+/** The database file's bytes. */
+export function bulkSqlite(kinds: readonly SqliteKind[], meta: SqliteMeta): Buffer {
+  const db = new Database(':memory:');
+  try {
+    db.pragma(`page_size = ${PAGE_SIZE}`);
+    db.transaction(() => {
+      db.exec('CREATE TABLE meta (truth_version TEXT NOT NULL, api_major INTEGER NOT NULL, api_revision INTEGER NOT NULL, date INTEGER)');
+      db.prepare('INSERT INTO meta VALUES (?, ?, ?, ?)').run(meta.truthVersion, API_MAJOR, API_REVISION, meta.date);
+      for (const kind of kinds) writeKind(db, kind);
+    })();
+    return db.serialize();
+  } finally {
+    db.close();
+  }
+}

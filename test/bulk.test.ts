@@ -1,0 +1,170 @@
+/**
+ * The bulk downloads (api/v1/bulk/) and the file manifest (api/v1/manifest.json) of the
+ * sample build: every line against its single-object file, every SQLite row and column
+ * against the objects, every hash and size against the bytes, the manifest against the tree.
+ */
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'fs-extra';
+import fg from 'fast-glob';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
+import type { BulkIndexJson, FileManifestJson } from '../generator/contract/schemas.ts';
+import { publishBulk } from '../generator/derive/bulk.ts';
+import { renderSite } from '../generator/render/site.ts';
+import { renderContext } from '../generator/render/context.ts';
+import { API_MAJOR, API_REVISION } from '../generator/format.ts';
+import { buildSample, modelAt, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
+
+const BULK = 'api/v1/bulk';
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+let out: string;
+let index: BulkIndexJson;
+const text = (rel: string) => fs.readFile(path.join(out, rel), 'utf8');
+/** A JSON Lines file's lines (it ends with a newline). */
+async function lines(name: string): Promise<string[]> {
+  const all = (await text(`${BULK}/${name}`)).split('\n');
+  expect(all.pop()).toBe('');
+  return all;
+}
+/** The one object of a single-object file `{"<key>":[object]}` as its text, cut out of the file's bytes. */
+async function soleObject(rel: string, key: string): Promise<string> {
+  const file = await text(rel);
+  const prefix = `{"${key}":[`;
+  expect(file.startsWith(prefix) && file.endsWith(']}'), rel).toBe(true);
+  return file.slice(prefix.length, -2);
+}
+
+beforeAll(async () => {
+  ({ out } = await buildSample());
+  index = await readJson(out, endpoints.bulkIndex.file());
+});
+
+describe('api/v1/bulk/<kind>.jsonl', () => {
+  it('cards.jsonl: each line is card/<ordinal>.json\'s card byte for byte, in ordinal order', async () => {
+    const cards = await lines('cards.jsonl');
+    const ordinals = cards.map((line) => JSON.parse(line).ordinal as number);
+    expect(ordinals).toEqual([...ordinals].sort((a, b) => a - b));
+    expect(cards.length).toBe((await readJson(out, endpoints.cardList.file())).stubs.length);
+    for (const [i, line] of cards.entries()) expect(line).toBe(await soleObject(endpoints.card.file(ordinals[i]), 'cards'));
+  });
+
+  it('accessories.jsonl and every generic type: each line is the object its route publishes, in id order', async () => {
+    const accessories = await lines('accessories.jsonl');
+    for (const line of accessories) expect(line).toBe(await soleObject(endpoints.accessory.file(JSON.parse(line).id), 'accessories'));
+    for (const type of OBJECT_TYPE_NAMES) {
+      const objects = await lines(`${type}.jsonl`);
+      const listed = (await readJson(out, objectEndpoint[type].list.file())).result.map((entry: { id: number }) => entry.id);
+      expect(objects.map((line) => JSON.parse(line).id), type).toEqual(listed);
+      for (const [i, line] of objects.entries()) expect(line).toBe(await soleObject(objectEndpoint[type].object.file(listed[i]), 'result'));
+    }
+  });
+
+  it('sets.jsonl and pairs.jsonl: the route body with the list entry\'s fields, in the list\'s order', async () => {
+    const sets = (await lines('sets.jsonl')).map((line) => JSON.parse(line));
+    const setList = (await readJson(out, endpoints.setList.file())).sets;
+    expect(sets.map(({ cards: _, ...entry }) => entry)).toEqual(setList);
+    for (const set of sets) expect(set.cards).toEqual((await readJson(out, endpoints.set.file(set.id))).cards);
+    const pairs = (await lines('pairs.jsonl')).map((line) => JSON.parse(line));
+    const pairList = (await readJson(out, endpoints.pairList.file())).pairs;
+    expect(pairs.length).toBeGreaterThan(0);
+    expect(pairs.map(({ cards: _, ...entry }) => entry)).toEqual(pairList);
+    for (const pair of pairs) expect(pair.cards).toEqual((await readJson(out, endpoints.pair.file(pair.pair))).cards);
+  });
+});
+
+describe('api/v1/bulk/index.json and the .sha256 files', () => {
+  it('lists every bulk file with its count, size and SHA-256, and sha256sum -c passes', async () => {
+    const names = index.files.map((f) => f.name);
+    expect(names).toEqual(['cards.jsonl', 'accessories.jsonl', 'sets.jsonl', 'pairs.jsonl', ...OBJECT_TYPE_NAMES.map((t) => `${t}.jsonl`), 'sif.sqlite']);
+    expect(index.truth_version).toBe((await readJson(out, endpoints.info.file())).truth_version);
+    for (const file of index.files) {
+      const bytes = await fs.readFile(path.join(out, file.path));
+      expect(file.path).toBe(`/${BULK}/${file.name}`);
+      expect([file.bytes, file.sha256, file.updated_in]).toEqual([bytes.length, sha256(bytes), index.truth_version]);
+      if (file.format === 'jsonl') expect(file.count).toBe((await lines(file.name)).length);
+    }
+    const checked = execFileSync('sha256sum', ['-c', ...names.map((n) => `${n}.sha256`)], { cwd: path.join(out, BULK), encoding: 'utf8' });
+    expect(checked.trim().split('\n')).toEqual(names.map((n) => `${n}: OK`));
+  });
+
+  it('carries updated_in from the previous site\'s index while a file\'s hash is unchanged', async () => {
+    const { model } = modelAt(SAMPLE_INPUT);
+    const rendered = renderSite(renderContext(model, new Set()), new Map());
+    const previous = await tempDir();
+    const first = publishBulk(rendered, new Map(), { truthVersion: 'v1', date: null, previous });
+    const [cards, accessories] = first.files;
+    await fs.outputJson(path.join(previous, endpoints.bulkIndex.file()), {
+      ...first, files: [{ ...cards, updated_in: 'v0' }, { ...accessories, sha256: '0'.repeat(64), updated_in: 'v0' }],
+    });
+    const second = publishBulk(rendered, new Map(), { truthVersion: 'v2', date: null, previous });
+    expect(second.files.slice(0, 3).map((f) => f.updated_in)).toEqual(['v0', 'v2', 'v2']);
+  });
+});
+
+describe('api/v1/bulk/sif.sqlite', () => {
+  it('holds every kind as a table: a row per line, a column per scalar field, json as published', async () => {
+    const db = new Database(path.join(out, BULK, 'sif.sqlite'), { readonly: true });
+    try {
+      for (const file of index.files.filter((f) => f.format === 'jsonl')) {
+        const objects = await lines(file.name);
+        const rows = db.prepare(`SELECT * FROM "${file.type}" ORDER BY rowid`).all() as Record<string, unknown>[];
+        expect(rows.map((row) => row.json), file.type).toEqual(objects);
+        const columns = Object.keys(rows[0] ?? {}).filter((c) => c !== 'json');
+        if (rows.length) expect(columns, file.type).toContain(file.type === 'pairs' ? 'pair' : 'id');
+        const parsed = objects.map((line) => JSON.parse(line));
+        rows.forEach((row, i) => {
+          for (const column of columns) {
+            const value = parsed[i][column];
+            expect(row[column], `${file.type} ${i} ${column}`).toEqual(typeof value === 'boolean' ? Number(value) : value ?? null);
+          }
+        });
+        // A field has its column when it is a scalar (or null) in every object of the kind.
+        const fields = new Set(parsed.flatMap((object) => Object.keys(object)));
+        const scalars = [...fields].filter((f) => parsed.every((o) => o[f] === null || typeof o[f] !== 'object'));
+        expect(columns.sort(), file.type).toEqual(scalars.sort());
+      }
+      const indexed = db.prepare("SELECT tbl_name, sql FROM sqlite_master WHERE type = 'index'").all() as { tbl_name: string; sql: string }[];
+      expect(indexed.filter((i) => i.tbl_name === 'cards').map((i) => i.sql)).toEqual([
+        'CREATE INDEX "cards_id" ON "cards" ("id")', 'CREATE INDEX "cards_ordinal" ON "cards" ("ordinal")',
+      ]);
+      expect(new Set(indexed.map((i) => i.tbl_name)).size).toBe(index.files.length - 1);
+      expect(db.prepare('SELECT * FROM meta').all()).toEqual([{ truth_version: index.truth_version, api_major: API_MAJOR, api_revision: API_REVISION, date: index.date }]);
+      expect(db.prepare('SELECT count(*) AS n FROM cards WHERE rarity = 4').get()).toEqual({ n: (await lines('cards.jsonl')).filter((l) => JSON.parse(l).rarity === 4).length });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('is byte-identical for the same input (built twice in one process)', () => {
+    const bulk = () => {
+      const { model } = modelAt(SAMPLE_INPUT);
+      const files = new Map<string, Buffer>();
+      publishBulk(renderSite(renderContext(model, new Set()), new Map()), files, { truthVersion: model.truthVersion, date: null, previous: '/nonexistent' });
+      return files;
+    };
+    const [a, b] = [bulk(), bulk()];
+    expect([...a.keys()]).toEqual([...b.keys()]);
+    expect(a.get(`${BULK}/sif.sqlite`)!.length).toBeGreaterThan(0);
+    for (const [rel, bytes] of a) expect(bytes.equals(b.get(rel)!), rel).toBe(true);
+  });
+});
+
+describe('api/v1/manifest.json', () => {
+  it('lists every file the site serves with its SHA-256 and size, but itself and the host configuration files', async () => {
+    const manifest: FileManifestJson = await readJson(out, endpoints.fileManifest.file());
+    const tree = (await fg('**', { cwd: out, dot: true })).sort();
+    const hostConfig = ['_redirects', '_headers', '_worker.js', '_routes.json'];
+    expect(tree).toEqual(expect.arrayContaining([...hostConfig, endpoints.fileManifest.file()]));
+    const served = tree.filter((rel) => !hostConfig.includes(rel) && rel !== endpoints.fileManifest.file());
+    expect(Object.keys(manifest.files).sort()).toEqual(served.map((rel) => `/${rel}`));
+    for (const rel of served) {
+      const bytes = await fs.readFile(path.join(out, rel));
+      expect(manifest.files[`/${rel}`], rel).toEqual({ sha256: sha256(bytes), bytes: bytes.length });
+    }
+    expect(manifest.truth_version).toBe(index.truth_version);
+  });
+});
