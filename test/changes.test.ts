@@ -14,7 +14,7 @@ import { diffSnapshots, describeCounts } from '../generator/changes/diff.ts';
 import { modelSnapshot, type Snapshot } from '../generator/changes/snapshot.ts';
 import { siteSnapshot } from '../generator/changes/site.ts';
 import { loadSqlDump } from '../generator/input/sqlDump.ts';
-import { sampleKey } from '../generator/sample/encrypt.ts';
+import { sampleKey } from '../generator/sample/rowEncrypt.ts';
 import { buildSample, copySample, modelAt, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { contentDiff, editDump, rewritten, snapshot } from './exportEdits.ts';
 import { runCli } from './cli.ts';

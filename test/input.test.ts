@@ -4,7 +4,7 @@ import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 import { buildInto, readJson, renderInMemory, tempDir, writeDb } from './helpers.ts';
 import { unitTables, type Schema } from './fixtures.ts';
-import { encryptValues, sampleKey } from '../generator/sample/encrypt.ts';
+import { encryptValues, sampleKey } from '../generator/sample/rowEncrypt.ts';
 import type { Row, TableDump } from '../generator/sample/sql.ts';
 import type { CardJson } from '../generator/contract/schemas.ts';
 

@@ -3,7 +3,7 @@
  * `db/unit/unit.db_` is the SQLite file XORed with a key stream derived from a region
  * prefix and the file's base name (the scheme the open-source decrypter HonokaMiku
  * and its successor libhonoka document, MIT licensed; this is our own implementation).
- * Not to be confused with input/decrypt.ts: encrypted ROWS inside a readable database
+ * Not to be confused with input/rowCipher.ts: encrypted ROWS inside a readable database
  * (AES with release keys).
  *
  * Versions, told apart by the file's header:

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { loadSqlDump } from './sqlDump.ts';
 import { openDatabaseFile, type ClientEncryption } from './clientFile.ts';
-import { decryptPayload, encryptedPayload, type ReleaseKeys } from './decrypt.ts';
+import { decryptPayload, encryptedPayload, type ReleaseKeys } from './rowCipher.ts';
 import { UserError } from '../errors.ts';
 import { openRegularFile } from './inputFiles.ts';
 import { MAX_INPUT_FILE_BYTES } from './limits.ts';

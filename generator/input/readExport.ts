@@ -3,7 +3,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { findDatabase } from './discover.ts';
 import { MasterDb } from './masterDb.ts';
-import { parseReleaseKeys, type ReleaseKeys } from './decrypt.ts';
+import { parseReleaseKeys, type ReleaseKeys } from './rowCipher.ts';
 import { regionLabel } from './fileCipher.ts';
 import { parseOffset } from './time.ts';
 import {

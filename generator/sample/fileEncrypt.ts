@@ -1,7 +1,7 @@
 /**
  * The client's whole-file encryption (input/fileCipher.ts) run forwards: turns a SQLite file
  * into what a phone stores as `db/unit/unit.db_`, for tests. Not the row encryption of
- * sample/encrypt.ts.
+ * sample/rowEncrypt.ts.
  */
 import { V5_SEED, schemeHeader, xorKeyStream, type FileScheme } from '../input/fileCipher.ts';
 

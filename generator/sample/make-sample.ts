@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { Command, InvalidArgumentError } from 'commander';
 import { dumpSql, type Row, type TableDump } from './sql.ts';
 import { openSql } from '../input/sqlDump.ts';
-import { encryptValues, sampleKey } from './encrypt.ts';
+import { encryptValues, sampleKey } from './rowEncrypt.ts';
 import { encryptClientFile } from './fileEncrypt.ts';
 import type { FileScheme } from '../input/fileCipher.ts';
 import {

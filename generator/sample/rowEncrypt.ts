@@ -1,4 +1,4 @@
-/** The inverse of input/decrypt.ts, for the sample export and test fixtures. */
+/** The inverse of input/rowCipher.ts (encrypted rows), for the sample export and test fixtures; whole files: sample/fileEncrypt.ts. */
 import { createCipheriv, createHash } from 'node:crypto';
 
 /** Deterministic key for a release id, so the sample regenerates byte-identically. */

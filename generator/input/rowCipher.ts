@@ -1,7 +1,8 @@
 /**
- * Encrypted master-data rows: `release_tag` holds base64 of a 16-byte IV
- * followed by AES-128-CBC ciphertext of a JSON object with the row's real values;
- * `_encryption_release_id` names the key in `release_info.json`.
+ * Encrypted ROWS inside a readable database (unreleased content): `release_tag` holds base64
+ * of a 16-byte IV followed by AES-128-CBC ciphertext of a JSON object with the row's real
+ * values; `_encryption_release_id` names the key in `release_info.json`. Not to be confused
+ * with input/fileCipher.ts: the client's encryption of whole database files.
  */
 import { createDecipheriv } from 'node:crypto';
 import { UserError } from '../errors.ts';
