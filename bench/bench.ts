@@ -31,6 +31,7 @@ import { serveStatic } from '../test/staticServer.ts';
 import { launchBrowser } from '../test/browser.ts';
 import { formatLoad, loadTest } from './load.ts';
 import { formatHosts, hostsBench } from './hosts.ts';
+import { formatSearch, searchBench } from './search.ts';
 
 interface Scale {
   cards: number;
@@ -137,6 +138,7 @@ async function measure(scale: Scale, root: string) {
   console.log(`  ${formatHosts(hosts)}`);
   const pageMs = await pageInteractive(out, dir);
   console.log(`  ${formatLoad(await loadTest(out))}`);
+  console.log(`  ${formatSearch(await searchBench(out))}`);
   const result = {
     cards: scale.cards, files: files.length, build: median(builds), floor: median(floors),
     rebuild: median(rebuilds), forced, edge, hosts, page: pageMs, rss: process.resourceUsage().maxRSS / 1024,

@@ -304,10 +304,10 @@ export const endpoints = {
     extra: true,
   }),
   searchObjects: declare({
-    route: '/api/v1/search/objects/{kind}.json',
+    route: '/api/v1/search/objects/{name}.json',
     summary: 'Every object of a kind in its search index\'s row order, with where each one\'s JSON text lies (the data behind search results)',
     host: 'static',
-    parameters: [{ name: 'kind', description: 'card, accessory or event' }],
+    parameters: [{ name: 'name', description: 'the kind and a hash of the content, as the kind\'s search index names it' }],
     query: [],
     response: 'SearchObjects',
     extra: true,

@@ -2,9 +2,12 @@
  * The search stage (after render): for each searchable kind, its index (one column per
  * searchable value, generator/search/kinds.js) and its objects file (every object in the
  * index's row order, with where each one's JSON text lies), both built from the objects the
- * render stage published. A search reads the two in parallel: the index to evaluate the
- * query, the objects file to slice out the page of results without parsing any object.
+ * render stage published. A search reads the index to evaluate the query, then slices the
+ * page of results out of the objects file without parsing any object. The objects file is
+ * named by a hash of its content (the index names it), so an edge may keep it in memory:
+ * a name never stands for other content.
  */
+import { createHash } from 'node:crypto';
 import { endpoints } from '../contract/endpoints.ts';
 import { KINDS, buildIndex, type IndexContext, type Kind } from '../search/kinds.js';
 import { addJson, jsonText, type SiteFiles } from '../render/files.ts';
@@ -39,7 +42,9 @@ export function publishSearch(rendered: Rendered, files: SiteFiles): void {
   };
   for (const kind of KINDS) {
     const objects = objectsOf(kind, rendered);
-    addJson(files, endpoints.searchIndex.file(kind.name), buildIndex(kind, objects, context));
-    files.set(endpoints.searchObjects.file(kind.name), Buffer.from(objectsText(objects)));
+    const text = Buffer.from(objectsText(objects));
+    const name = `${kind.name}.${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+    files.set(endpoints.searchObjects.file(name), text);
+    addJson(files, endpoints.searchIndex.file(kind.name), buildIndex(kind, objects, context, name));
   }
 }

@@ -1,9 +1,13 @@
 /**
  * Search routes: /api/v1/search/<kind> and card/random.json?q=. The query is checked before
- * anything is read; then the kind's index and objects files are read in parallel (two reads),
- * the query evaluated on the index by the module the browse page runs too
- * (generator/search/query.js), and the page of results sliced out of the objects file's text
- * at its offsets, so no object is parsed unless query parameters reshape it.
+ * anything is read; then the kind's index is read, the query evaluated on it by the module the
+ * browse page runs too (generator/search/query.js), and the page of results sliced out of the
+ * objects file's text at its offsets, so no object is parsed unless query parameters reshape it.
+ *
+ * The objects file (all of a kind's objects: megabytes) is named by a hash of its content, so
+ * its text is kept in memory once read: the name never stands for other content, and a new
+ * build names a new file. A search thus reads the index, and the objects file only the first
+ * time (two reads at most).
  */
 import { endpoints } from '../contract/endpoints.ts';
 import { QueryError, kindOf, parseQuery, search, searchParameters, type SearchParameters } from '../search/query.js';
@@ -32,12 +36,39 @@ async function readIndex(site: EdgeSite, kind: Kind): Promise<SearchIndex> {
   return JSON.parse(text) as SearchIndex;
 }
 
-/** The JSON text of the object in each row, sliced out of the objects file at its offsets. */
-function objectTexts(text: string | null, rows: number[]): string[] {
-  if (!rows.length) return [];
-  if (text === null) throw new HttpError(404, 'this site publishes no search objects file');
+interface ObjectsFile {
+  text: string;
+  offsets: [number, number][];
+}
+
+/** Objects files read, by path (content-named, so never stale); the few most recent are kept. */
+const objectsFiles = new Map<string, Promise<ObjectsFile>>();
+const KEPT_OBJECTS_FILES = 4;
+
+async function readObjects(site: EdgeSite, path: string): Promise<ObjectsFile> {
+  const text = await site.read(path);
+  if (text === null) throw new HttpError(404, `this site publishes no ${path}`);
   const at = text.lastIndexOf(',"offsets":');
-  const offsets = JSON.parse(text.slice(at + ',"offsets":'.length, -1)) as [number, number][];
+  return { text, offsets: JSON.parse(text.slice(at + ',"offsets":'.length, -1)) as [number, number][] };
+}
+
+/** The objects file of an index, read once per edge instance. */
+function objectsFile(site: EdgeSite, index: SearchIndex): Promise<ObjectsFile> {
+  const path = endpoints.searchObjects.file(index.objects);
+  let file = objectsFiles.get(path);
+  if (!file) {
+    file = readObjects(site, path);
+    objectsFiles.set(path, file);
+    file.catch(() => objectsFiles.delete(path));
+    for (const old of objectsFiles.keys()) if (objectsFiles.size > KEPT_OBJECTS_FILES) objectsFiles.delete(old);
+  }
+  return file;
+}
+
+/** The JSON text of the object in each row, sliced out of the objects file at its offsets. */
+async function objectTexts(site: EdgeSite, index: SearchIndex, rows: number[]): Promise<string[]> {
+  if (!rows.length) return [];
+  const { text, offsets } = await objectsFile(site, index);
   return rows.map((row) => text.slice(...offsets[row]));
 }
 
@@ -55,10 +86,10 @@ export async function searchPage(site: EdgeSite, kindName: SearchKind, url: URL)
   const options = parameters(url.searchParams, kind);
   const random = options.order === 'random' && options.seed === null;
   if (random) options.seed = Math.floor((site.random ?? Math.random)() * 2 ** 31);
-  const [index, objects] = await Promise.all([readIndex(site, kind), site.read(endpoints.searchObjects.file(kind.name))]);
+  const index = await readIndex(site, kind);
   const rows = search(index, options);
   const start = (options.page - 1) * options.pageSize;
-  const texts = objectTexts(objects, rows.slice(start, start + options.pageSize));
+  const texts = await objectTexts(site, index, rows.slice(start, start + options.pageSize));
   const next = start + options.pageSize < rows.length ? JSON.stringify(nextLink(url, kind, options)) : 'null';
   return {
     pieces: listPieces('result', texts, `,"total":${rows.length},"page":${options.page},"page_size":${options.pageSize},"next":${next}`),

@@ -35,7 +35,14 @@ import { CENTERS, EFFECTS, RARITIES, TRIGGERS, codesOf } from './words.js';
  * @property {Map<string, string>} sets set display names by set id
  */
 
-/** @typedef {{ kind: Kind['name'], count: number, columns: Record<string, unknown[]> }} SearchIndex */
+/**
+ * @typedef {object} SearchIndex
+ * @property {Kind['name']} kind
+ * @property {number} count
+ * @property {string} objects the name of the objects file (search/objects/<name>.json) holding the rows' objects
+ * @property {Record<string, unknown[]>} columns a value per row; for a column with a dictionary, the value's position in it
+ * @property {Record<string, unknown[]>} dictionaries the distinct values of the list columns (names, titles, sets), each once
+ */
 
 const EQUALITY = [':', '='];
 const COMPARISONS = [':', '=', '>', '>=', '<', '<='];
@@ -361,15 +368,44 @@ export const KINDS = [CARD, ACCESSORY, EVENT];
 
 /**
  * The search index of one kind: its objects' columns, rows in the order of `objects` (the
- * kind's identity order), for query.js `search`.
- * @param {Kind} kind @param {any[]} objects @param {IndexContext} context
+ * kind's identity order), for query.js `search`; `objectsName` names their objects file.
+ * @param {Kind} kind @param {any[]} objects @param {IndexContext} context @param {string} objectsName
  * @returns {SearchIndex}
  */
-export function buildIndex(kind, objects, context) {
+export function buildIndex(kind, objects, context, objectsName) {
   /** @type {Record<string, unknown[]>} */
   const columns = {};
+  /** @type {Record<string, Map<string, number>>} */
+  const positions = {};
   for (const object of objects) {
-    for (const [column, value] of Object.entries(kind.row(object, context))) (columns[column] ??= []).push(value);
+    for (const [column, value] of Object.entries(kind.row(object, context))) {
+      // Lists (names, titles, sets) repeat across objects: each distinct one is kept once.
+      const dictionary = Array.isArray(value) ? (positions[column] ??= new Map()) : null;
+      const key = dictionary && JSON.stringify(value);
+      if (dictionary && key !== null && !dictionary.has(key)) dictionary.set(key, dictionary.size);
+      (columns[column] ??= []).push(dictionary && key !== null ? dictionary.get(key) : value);
+    }
   }
-  return { kind: kind.name, count: objects.length, columns };
+  const dictionaries = Object.fromEntries(Object.entries(positions).map(([column, map]) => [column, [...map.keys()].map((key) => JSON.parse(key))]));
+  return { kind: kind.name, count: objects.length, objects: objectsName, columns, dictionaries };
+}
+
+/** @type {WeakMap<SearchIndex, Record<string, unknown[]>>} */
+const decoded = new WeakMap();
+
+/**
+ * The index's columns with every value in place (dictionary positions replaced by their
+ * values), decoded once per index object.
+ * @param {SearchIndex} index
+ */
+export function indexColumns(index) {
+  let columns = decoded.get(index);
+  if (!columns) {
+    columns = Object.fromEntries(Object.entries(index.columns).map(([name, values]) => {
+      const dictionary = index.dictionaries[name];
+      return [name, dictionary ? values.map((at) => dictionary[/** @type {number} */ (at)]) : values];
+    }));
+    decoded.set(index, columns);
+  }
+  return columns;
 }

@@ -12,7 +12,7 @@
 // Field names and values are case-insensitive and NFKC-normalized (full-width and half-width
 // forms are the same). A bare word or quoted phrase matches names and titles; "#12" the ordinal
 // (cards) or id. Errors name the column (1-based, in characters) and what was expected.
-import { KINDS, normalize } from './kinds.js';
+import { KINDS, indexColumns, normalize } from './kinds.js';
 
 export { normalize };
 
@@ -262,13 +262,14 @@ function shuffle(rows, seed) {
 export function search(index, options) {
   const kind = kindOf(index.kind);
   const node = parseQuery(options.q, kind);
+  const columns = indexColumns(index);
   const rows = [];
-  for (let row = 0; row < index.count; row++) if (matches(node, index.columns, row)) rows.push(row);
+  for (let row = 0; row < index.count; row++) if (matches(node, columns, row)) rows.push(row);
   if (options.order === 'random') return shuffle(rows, options.seed ?? 0);
   const field = orderField(kind, options.order);
   const key = field.sortKey;
   if (!key) return rows;
-  const values = index.columns[field.column];
+  const values = columns[field.column];
   const sign = options.dir === 'desc' ? -1 : 1;
   return rows.sort((a, b) => {
     const x = key(values[a]);
