@@ -11,6 +11,9 @@ import type { CardListJson, SetListJson } from '../generator/contract/schemas.ts
 import { buildSample, readJson, tempDir } from './helpers.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 import { launchBrowser } from './browser.ts';
+import { handleRequest } from '../generator/edge/handler.ts';
+import { diskReader } from '../generator/server/diskSite.ts';
+import { EXAMPLES } from '../generator/search/examples.js';
 
 const SCREENSHOT = '/tmp/sif-index-page.png';
 const PHONE_SCREENSHOT = '/tmp/sif-card-phone.png';
@@ -268,6 +271,64 @@ describe('card view (#card/<ordinal>)', () => {
     await p.screenshot({ path: PHONE_SCREENSHOT, fullPage: true });
     expect((await fs.stat(PHONE_SCREENSHOT)).size).toBeGreaterThan(10_000);
     await p.close();
+  });
+});
+
+describe('index.html: the search box takes the API\'s query language', () => {
+  /** What the edge answers for a search (every match, in its order), as ordinals. */
+  async function edgeOrdinals(params: Record<string, string>): Promise<number[]> {
+    const url = `https://sif.test/api/v1/search/card?${new URLSearchParams({ ...params, page_size: '100' })}`;
+    const response = (await handleRequest(new Request(url), { read: diskReader(out) }))!;
+    return (await response.json()).result.map((c: Card) => c.ordinal);
+  }
+  const shown = async (p: Page) => (await texts(p, '#card-grid .ordinal')).map((t) => Number(t.slice(1)));
+
+  it('lists what the edge answers, in its order, for every documented example', async () => {
+    const examples = EXAMPLES.filter((e) => e.kind === 'card' && e.order !== 'random');
+    for (const { q, order = 'ordinal', dir = 'asc' } of examples) {
+      await page.selectOption('#order', order);
+      await page.selectOption('#dir', dir);
+      await page.fill('#search', q);
+      expect(await shown(page), q).toEqual(await edgeOrdinals({ q, order, dir }));
+      expect(new URL(page.url()).searchParams.get('q')).toBe(q);
+    }
+    expect((await edgeOrdinals({ q: examples[0].q })).length).toBeGreaterThan(0);
+  });
+
+  it('keeps the query and order in the URL: the link opens the same search', async () => {
+    const params = { q: '-rarity:n attr:smile or attr:cool', order: 'smile', dir: 'desc' };
+    const p = await newPage();
+    await open(p, `${site.url}?${new URLSearchParams(params)}`);
+    expect(await p.inputValue('#search')).toBe(params.q);
+    expect(await p.inputValue('#order')).toBe('smile');
+    expect(await p.inputValue('#dir')).toBe('desc');
+    const expected = await edgeOrdinals(params);
+    expect(await shown(p)).toEqual(expected);
+    expect(await p.locator('#card-count').textContent()).toBe(`${expected.length} of ${list.stubs.length} cards`);
+    expect(await p.getAttribute('#search-api', 'href')).toBe(`api/v1/search/card?${new URLSearchParams(params)}`);
+    await p.close();
+  });
+
+  it('names the column and what was expected when a query is malformed', async () => {
+    await page.fill('#search', 'rarity:ur (attr:smile');
+    expect(await page.locator('#search-error').textContent()).toBe('query column 22: expected ")" to close the "(" at column 11, found the end of the query');
+    expect(await page.getAttribute('#search', 'aria-invalid')).toBe('true');
+    await page.fill('#search', 'rarity:ur');
+    expect(await page.locator('#search-error').isHidden()).toBe(true);
+  });
+
+  it('has chips that write their terms into the query', async () => {
+    await page.fill('#search', 'hoshino');
+    await page.click('#rarity-filter button:text("UR")');
+    await page.click('#rarity-filter button:text("SR")');
+    expect(await page.inputValue('#search')).toBe('hoshino (rarity:ur or rarity:sr)');
+    expect(await shown(page)).toEqual(await edgeOrdinals({ q: 'hoshino (rarity:ur or rarity:sr)' }));
+    await page.click('#rarity-filter button:text("UR")');
+    expect(await page.inputValue('#search')).toBe('hoshino rarity:sr');
+    await page.fill('#search', '');
+    await page.selectOption('#order', 'ordinal');
+    await page.selectOption('#dir', 'asc');
+    expect(await tiles(page).count()).toBe(list.stubs.length);
   });
 });
 

@@ -5,6 +5,8 @@
 import { ATTRIBUTES, RARITIES, cardTile, config, el, icon, load, pagedList } from './dom.js';
 import { accessoryTile, accessoryView, cardView, eventView, pairView, setView } from './views.js';
 import { renderChanges } from './changes.js';
+import { QueryError, kindOf, orderNames, search } from '../search/query.js';
+import { EXAMPLES } from '../search/examples.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,44 +16,127 @@ function showError(error) {
   box.textContent = `Could not load ${error.message}. Serve this folder over HTTP (for example npx http-server public).`;
 }
 
-// ---- cards: filters over card_list.json, only the matches on screen are rendered ----------------
+// ---- cards: the search language over the card search index ---------------------------------
+// The box takes the query language the API's search/card takes, evaluated by the same module
+// (search/query.js) on the same index, so the page lists what the API answers. The query and
+// order live in the page's URL (?q=&order=&dir=&seed=, the API's own parameters): a shareable
+// link. Rarity and attribute chips are shortcuts that write their terms into the query.
 
-const filters = { rarity: new Set(), attribute: new Set(), text: '' };
+const SEARCH_PARAMS = ['q', 'order', 'dir', 'seed'];
+const CHIP_WORDS = { rarity: new Map(RARITIES.map(([id, name]) => [id, name.toLowerCase()])), attr: new Map(ATTRIBUTES.map(([id, name]) => [id, name.toLowerCase()])) };
 
-/** What the search box matches: names, titles and "#ordinal", lower-cased once. */
-const searchText = (stub) => [stub.char_name, stub.title, stub.title_en, `#${stub.ordinal}`].filter(Boolean).join(' ').toLowerCase();
+/** The chip term of a field in a query: `rarity:ur` or `(rarity:ur or rarity:sr)`, as chips write it. */
+const chipTerm = (field) => new RegExp(`(^|\\s)(\\(${field}:[a-z]+(?: or ${field}:[a-z]+)*\\)|${field}:[a-z]+)(?=\\s|$)`, 'i');
 
-function chips(containerId, options, selected, stubs, key, onChange) {
+/** The values the chips of `field` have written into `query`. */
+function chipValues(query, field) {
+  const term = chipTerm(field).exec(query)?.[2] ?? '';
+  return new Set([...term.matchAll(new RegExp(`${field}:([a-z]+)`, 'gi'))].map((m) => m[1].toLowerCase()));
+}
+
+/** `query` with the chip term of `field` replaced by one for `values` (none: removed). */
+function withChips(query, field, values) {
+  const rest = query.replace(chipTerm(field), ' ').replace(/\s+/g, ' ').trim();
+  const terms = [...values].map((v) => `${field}:${v}`);
+  const term = terms.length > 1 ? `(${terms.join(' or ')})` : terms[0] ?? '';
+  return [rest, term].filter(Boolean).join(' ');
+}
+
+/** The search as the URL gives it (defaults for what it lacks). */
+function searchFromUrl() {
+  const params = new URLSearchParams(location.search);
+  return Object.fromEntries(SEARCH_PARAMS.map((name) => [name, params.get(name) ?? '']));
+}
+
+/** The page's URL with the search in it (empty values left out), the view's hash kept. */
+function writeUrl(state) {
+  const params = new URLSearchParams(location.search);
+  for (const name of SEARCH_PARAMS) {
+    if (state[name]) params.set(name, state[name]); else params.delete(name);
+  }
+  const search = params.toString();
+  history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}${location.hash}`);
+}
+
+function chips(containerId, field, options, stubs, key, onToggle) {
   const counts = new Map();
   for (const stub of stubs) counts.set(stub[key], (counts.get(stub[key]) ?? 0) + 1);
   $(containerId).replaceChildren(...options.filter(([value]) => counts.get(value)).map(([value, label]) => {
-    const button = el('button', { type: 'button', class: 'chip', 'aria-pressed': 'false', dataset: { value } }, label, el('small', {}, String(counts.get(value))));
-    button.addEventListener('click', () => {
-      const on = !selected.has(value);
-      if (on) selected.add(value); else selected.delete(value);
-      button.setAttribute('aria-pressed', String(on));
-      onChange();
-    });
+    const word = CHIP_WORDS[field].get(value);
+    const button = el('button', { type: 'button', class: 'chip', 'aria-pressed': 'false', dataset: { value: word } }, label, el('small', {}, String(counts.get(value))));
+    button.addEventListener('click', () => onToggle(field, word));
     return button;
   }));
 }
 
-function renderCards(list) {
-  const stubs = list.stubs;
-  const texts = stubs.map(searchText);
+function orderOptions(select, names) {
+  select.replaceChildren(...names.map((name) => el('option', { value: name }, name)));
+}
+
+function renderCards(list, index) {
+  const stubs = new Map(list.stubs.map((stub) => [stub.ordinal, stub]));
+  const ordinals = index.columns.ordinal;
+  const kind = kindOf('card');
+  const state = searchFromUrl();
+  state.order = state.order.toLowerCase() || kind.identity;
+  state.dir = state.dir.toLowerCase() === 'desc' ? 'desc' : 'asc';
+  const box = $('search');
+  box.value = state.q;
+  orderOptions($('order'), orderNames(kind));
+  $('order').value = state.order;
+  $('dir').value = state.dir;
   const update = () => {
-    const matches = stubs.filter((stub, i) => (!filters.rarity.size || filters.rarity.has(stub.rarity))
-      && (!filters.attribute.size || filters.attribute.has(stub.attribute))
-      && (!filters.text || texts[i].includes(filters.text)));
+    for (const field of Object.keys(CHIP_WORDS)) {
+      const on = chipValues(state.q, field);
+      for (const button of $(`${field === 'attr' ? 'attribute' : field}-filter`).children) button.setAttribute('aria-pressed', String(on.has(button.dataset.value)));
+    }
+    writeUrl(state);
+    let rows;
+    try {
+      rows = search(index, { q: state.q, order: state.order, dir: state.dir === 'desc' ? 'desc' : 'asc', seed: Number(state.seed) || 0 });
+    } catch (error) {
+      if (!(error instanceof QueryError)) throw error;
+      $('search-error').textContent = error.message;
+      $('search-error').hidden = false;
+      box.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    $('search-error').hidden = true;
+    box.removeAttribute('aria-invalid');
+    const matches = rows.map((row) => stubs.get(ordinals[row])).filter(Boolean);
     pagedList($('card-grid'), matches, cardTile);
-    $('card-count').textContent = matches.length === stubs.length ? `${stubs.length} cards` : `${matches.length} of ${stubs.length} cards`;
+    const count = $('card-count');
+    count.textContent = matches.length === list.stubs.length ? `${list.stubs.length} cards` : `${matches.length} of ${list.stubs.length} cards`;
+    count.dataset.total = String(matches.length);
+    const api = new URLSearchParams(Object.entries(state).filter(([, v]) => v));
+    $('search-api').href = `${config.searchApi}?${api}`;
   };
-  chips('rarity-filter', RARITIES, filters.rarity, stubs, 'rarity', update);
-  chips('attribute-filter', ATTRIBUTES, filters.attribute, stubs, 'attribute', update);
-  $('search').addEventListener('input', (event) => {
-    filters.text = event.target.value.trim().toLowerCase();
+  const toggle = (field, word) => {
+    const values = chipValues(state.q, field);
+    if (values.has(word)) values.delete(word); else values.add(word);
+    box.value = state.q = withChips(state.q, field, values);
+    update();
+  };
+  chips('rarity-filter', 'rarity', RARITIES, list.stubs, 'rarity', toggle);
+  chips('attribute-filter', 'attr', ATTRIBUTES, list.stubs, 'attribute', toggle);
+  box.addEventListener('input', () => {
+    state.q = box.value;
     update();
   });
+  $('order').addEventListener('change', (event) => {
+    state.order = event.target.value;
+    // A random order is drawn once and kept in the URL, so the link shows the same order.
+    state.seed = state.order === 'random' ? String(Math.floor(Math.random() * 2 ** 31)) : '';
+    update();
+  });
+  $('dir').addEventListener('change', (event) => {
+    state.dir = event.target.value;
+    update();
+  });
+  $('search-examples').replaceChildren(...EXAMPLES.filter((e) => e.kind === 'card').map((example) => {
+    const params = new URLSearchParams({ q: example.q, ...(example.order ? { order: example.order } : {}), ...(example.dir ? { dir: example.dir } : {}) });
+    return el('li', {}, el('a', { href: `?${params}#cards` }, el('code', {}, example.q)), ` ${example.means}`);
+  }));
   update();
 }
 
@@ -178,7 +263,8 @@ async function main() {
     $('version').textContent = `Data version ${info.truth_version}, API v${info.api_major}.${info.api_revision}.`;
   }).catch(showError);
   try {
-    renderCards(await load(config.cardList));
+    const [list, index] = await Promise.all([load(config.cardList), load(config.searchIndex.replace('{}', 'card'))]);
+    renderCards(list, index);
     performance.mark('cards-interactive');
   } catch (error) {
     showError(error);

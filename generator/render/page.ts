@@ -49,6 +49,7 @@ export function renderPage(files: SiteFiles): void {
     object: Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, template(objectEndpoint[type].object.file)])),
     changes: endpoints.latestChanges.file(),
     searchIndex: template(endpoints.searchIndex.file),
+    searchApi: endpoints.searchCard.route.slice(1),
     files: indexFiles(files),
   };
   // JSON inside <script>: escape "<" so no value can close the element.
