@@ -8,6 +8,7 @@ import { readExport, closeExport } from './input/readExport.ts';
 import { buildModel } from './model/buildModel.ts';
 import { publishImages } from './images/publishImages.ts';
 import { renderContext } from './render/context.ts';
+import { checkedContext } from './render/checked.ts';
 import { renderSite } from './render/site.ts';
 import { publishChanges } from './changes/publishChanges.ts';
 import { publishSearch } from './derive/search.ts';
@@ -71,7 +72,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       });
       const images = await report.stage('images', () => publishImages(model, { input, ...imageCacheOf(options, session.layout.images) }, report));
       const files = session.files();
-      const context = renderContext(model, images.published);
+      const context = checkedContext(renderContext(model, images.published), report);
       const rendered = await report.stage('render', () => renderSite(context, files));
       await report.stage('search', () => publishSearch(rendered, files));
       for (const [rel, bytes] of images.files) files.set(rel, bytes);

@@ -9,6 +9,7 @@ import { openSql } from '../generator/input/sqlDump.ts';
 import { buildModel, type Model } from '../generator/model/buildModel.ts';
 import { renderSite } from '../generator/render/site.ts';
 import { renderContext } from '../generator/render/context.ts';
+import { checkedContext } from '../generator/render/checked.ts';
 import { publishSearch } from '../generator/derive/search.ts';
 import { BuildReport } from '../generator/report.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
@@ -37,7 +38,7 @@ export async function buildInto(input: string) {
 export function renderInMemory(input: string) {
   const { model, report } = modelAt(input);
   const files: Map<string, Buffer> = new Map();
-  publishSearch(renderSite(renderContext(model, new Set()), files), files);
+  publishSearch(renderSite(checkedContext(renderContext(model, new Set()), report), files), files);
   const json = <T = any>(rel: string): T => {
     const bytes = files.get(rel);
     if (!bytes) throw new Error(`${rel} was not rendered`);

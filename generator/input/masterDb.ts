@@ -12,8 +12,20 @@ import { UserError } from '../errors.ts';
 import { openRegularFile } from './inputFiles.ts';
 import { MAX_INPUT_FILE_BYTES } from './limits.ts';
 import type { BuildReport } from '../report.ts';
+import { MAX_ID } from '../contract/limits.ts';
 
 export type DbRow = Record<string, unknown>;
+
+/**
+ * The id a stored value names, as the model reads ids (`Number`, so the text '0x1' or "1" of
+ * an encrypted row names 1): a whole number from 0 to MAX_ID, the highest a request can name;
+ * null for anything else (text such as 'abc', -3, 4.5, Infinity), which would name a file like
+ * card_t/NaN.json.
+ */
+export function idOf(value: unknown): number | null {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isInteger(id) && id >= 0 && id <= MAX_ID ? id : null;
+}
 
 /**
  * Values that mean "missing": some exports write the text `None` (or `'None'`) in text and id
@@ -103,6 +115,24 @@ export class MasterDb {
       this.rowCache.set(table, rows);
     }
     return rows;
+  }
+
+  /**
+   * The readable rows of `table` whose `key` column holds an id (idOf), in rowid order; any
+   * other row is left out with a warning. Two rows naming one id (also as 1 and '0x1') fail
+   * the build naming the table: a published file per id would be written twice.
+   */
+  keyedRows(table: string, key: string): DbRow[] {
+    const seen = new Set<number>();
+    return this.rows(table).filter((row) => {
+      const id = idOf(row[key]);
+      if (id === null) {
+        this.report.warn(`${this.label}${table}: ${key} ${typeof row[key] === 'string' ? JSON.stringify(row[key]) : String(row[key])} is not a whole number from 0 to ${MAX_ID}; the row is left out`, `${this.label}${table}: rows whose ${key} is no id`);
+        return false;
+      }
+      if (seen.has(id)) throw new UserError(`${this.file}: ${table} has more than one row with ${key} ${id}`);
+      return seen.add(id);
+    });
   }
 
   /** Decrypts what the keys open; counts and leaves out the rest. */

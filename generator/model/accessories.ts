@@ -7,7 +7,7 @@ import { WARNING_EXAMPLES, type BuildReport } from '../report.ts';
 import type { Accessory, AccessoryLevel, Card, Character, MemberTag, Target } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { resolveTarget } from './characters.ts';
-import { groupBy, num, numOrNull, requireUniqueIds } from './values.ts';
+import { groupBy, num, numOrNull } from './values.ts';
 
 export interface AccessoryLinks {
   tags: Map<number, MemberTag>;
@@ -57,14 +57,13 @@ function owners(db: MasterDb, report: BuildReport): Map<number, number> {
 export function buildAccessories(db: MasterDb, english: EnglishTexts, links: AccessoryLinks, report: BuildReport): Accessory[] {
   if (!db.hasTable('accessory_m')) return [];
   db.require('accessory_level_m', 'accessory levels');
-  requireUniqueIds(db, 'accessory_m', 'accessory_id');
   const levels = groupBy(db.rows('accessory_level_m'), (r) => num(r.accessory_id));
   const targets = groupBy(db.rows('accessory_effect_target_m'), (r) => num(r.accessory_id));
   const icons = iconAssets(db);
   const ownerIds = owners(db, report);
   const cardsById = new Map(links.cards.map((c) => [c.id, c]));
   const unreadableOwners: number[] = [];
-  const accessories = db.rows('accessory_m').map((row): Accessory => {
+  const accessories = db.keyedRows('accessory_m', 'accessory_id').map((row): Accessory => {
     const id = num(row.accessory_id);
     const ownerId = ownerIds.get(id);
     const card = ownerId === undefined ? null : cardsById.get(ownerId) ?? null;

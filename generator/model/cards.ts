@@ -3,7 +3,7 @@ import type { MasterDb, DbRow } from '../input/masterDb.ts';
 import type { BuildReport } from '../report.ts';
 import type { Card, CenterSkill, Character, LevelStats, Skill } from './types.ts';
 import type { EnglishTexts } from './english.ts';
-import { groupBy, isOrdinal, num, numOrNull, requireUniqueIds } from './values.ts';
+import { groupBy, isOrdinal, num, numOrNull } from './values.ts';
 import { UserError } from '../errors.ts';
 
 export interface CardLinks {
@@ -131,8 +131,7 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
   const levelRows = levelSource(db);
   const hasRanks = db.columns('unit_m').has('rank_min');
   const shortPatterns = new Set<number>();
-  requireUniqueIds(db, 'unit_m', 'unit_id');
-  const cards = db.rows('unit_m').filter((row) => hasOrdinal(row, report)).map((row): Card => {
+  const cards = db.keyedRows('unit_m', 'unit_id').filter((row) => hasOrdinal(row, report)).map((row): Card => {
     const id = num(row.unit_id);
     const ordinal = num(row.unit_number);
     const dru = num(row.disable_rank_up);

@@ -11,7 +11,7 @@ export function buildMemberTags(db: MasterDb, english: EnglishTexts): Map<number
   const members = groupBy(links, (l) => num(l.member_tag_id));
   // Before early 2017 member_tag_m has no display_flag: every tag then counts (years, group, sub-unit).
   const flagged = db.columns('member_tag_m').has('display_flag');
-  return new Map(db.rows('member_tag_m').map((row) => {
+  return new Map(db.keyedRows('member_tag_m', 'member_tag_id').map((row) => {
     const id = num(row.member_tag_id);
     const tag: MemberTag = {
       id,
@@ -36,7 +36,7 @@ function yearAndSubUnit(tagIds: number[], tags: Map<number, MemberTag>): { year:
 
 export function buildCharacters(db: MasterDb, tags: Map<number, MemberTag>, english: EnglishTexts): Map<number, Character> {
   const tagsByType = groupBy(db.rows('unit_type_member_tag_m'), (l) => num(l.unit_type_id));
-  return new Map(db.rows('unit_type_m').map((row) => {
+  return new Map(db.keyedRows('unit_type_m', 'unit_type_id').map((row) => {
     const id = num(row.unit_type_id);
     const tagIds = [...new Set((tagsByType.get(id) ?? []).map((l) => num(l.member_tag_id)))].sort((a, b) => a - b);
     const character: Character = {

@@ -47,7 +47,7 @@ export function buildEvents(db: MasterDb | null, sources: EventSources, report: 
     report.warn(`${db.file}: no event_m table; no events are published`);
     return [];
   }
-  return db.rows('event_m')
+  return db.keyedRows('event_m', 'event_id')
     .map((row) => readEvent(row, sources, report))
     .filter((e): e is GameEvent => e !== null)
     .sort((a, b) => byStart(a, b) || a.id - b.id);

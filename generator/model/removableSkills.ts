@@ -21,7 +21,7 @@ function localized(row: DbRow, column: string, english: EnglishTexts): Text {
 
 /** In id order; none when the export lacks the table. */
 export function buildRemovableSkills(db: MasterDb, english: EnglishTexts): RemovableSkill[] {
-  return db.rows(TABLE)
+  return db.keyedRows(TABLE, 'unit_removable_skill_id')
     .map((row) => ({
       id: num(row.unit_removable_skill_id),
       name: localized(row, 'name', english),

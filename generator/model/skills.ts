@@ -20,7 +20,7 @@ export function buildSkills(db: MasterDb, english: EnglishTexts, lookups: Lookup
   const effectTargets = targets(db, 'unit_skill_effect_target_m', 'effect_target', lookups);
   const triggerTargets = targets(db, 'unit_skill_trigger_target_m', 'trigger_target', lookups);
   const linkedNames = english.namesLinkedByCards(db.rows('unit_m'), 'default_unit_skill_id', 'unit_skill_m', 'unit_skill_id');
-  return new Map(db.rows('unit_skill_m').map((row) => {
+  return new Map(db.keyedRows('unit_skill_m', 'unit_skill_id').map((row) => {
     const id = num(row.unit_skill_id);
     const skill: Skill = {
       id,
@@ -48,7 +48,7 @@ export function buildSkills(db: MasterDb, english: EnglishTexts, lookups: Lookup
 export function buildCenterSkills(db: MasterDb, english: EnglishTexts, tags: Map<number, MemberTag>): Map<number, CenterSkill> {
   const extras = groupBy(db.rows('unit_leader_skill_extra_m'), (r) => num(r.unit_leader_skill_id));
   const linkedNames = english.namesLinkedByCards(db.rows('unit_m'), 'default_leader_skill_id', 'unit_leader_skill_m', 'unit_leader_skill_id');
-  return new Map(db.rows('unit_leader_skill_m').map((row) => {
+  return new Map(db.keyedRows('unit_leader_skill_m', 'unit_leader_skill_id').map((row) => {
     const id = num(row.unit_leader_skill_id);
     const extra = extras.get(id)?.[0];
     const englishName = linkedNames.get(id) ?? english.get('unit_leader_skill_m', 'unit_leader_skill_id', id);

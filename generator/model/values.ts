@@ -1,7 +1,6 @@
 /** Coercions for database values: rows come from SQLite or from decrypted JSON payloads. */
 import type { Text } from './types.ts';
-import type { DbRow, MasterDb } from '../input/masterDb.ts';
-import { UserError } from '../errors.ts';
+import type { DbRow } from '../input/masterDb.ts';
 import { MAX_ID } from '../contract/limits.ts';
 
 export const num = (value: unknown): number => (value === null || value === undefined || value === '' ? 0 : Number(value));
@@ -31,14 +30,6 @@ export function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
   return groups;
 }
 
-/** Fails naming the table and key when two rows share an id (a published file per id would be written twice). */
-export function requireUniqueIds(db: MasterDb, table: string, key: string): void {
-  const seen = new Set<unknown>();
-  for (const row of db.rows(table)) {
-    if (seen.has(row[key])) throw new UserError(`${db.file}: ${table} has more than one row with ${key} ${String(row[key])}`);
-    seen.add(row[key]);
-  }
-}
 
 
 /** Whether a row's value is an ordinal: a whole number from 1 to MAX_ID, the highest a request can name (not text, not 12.5, not Infinity). */

@@ -50,7 +50,7 @@ export function renderCharacter(character: Character, tags: Map<number, MemberTa
 export const renderEventObject = (event: GameEvent): EventJson => ({ ...renderEvent(event), reward_ordinals: event.rewardCards.map((c) => c.ordinal) });
 
 /** The named fields first, then the table's other columns as stored (never overriding a named field). */
-function renderRemovableSkill(skill: RemovableSkill): RemovableSkillJson {
+export function renderRemovableSkill(skill: RemovableSkill): RemovableSkillJson {
   const named = {
     id: skill.id,
     name: skill.name.original,
