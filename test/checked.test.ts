@@ -8,7 +8,7 @@ import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 import { modelOf, renderInMemory, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
-import { encryptValues, sampleKey } from '../generator/sample/encrypt.ts';
+import { encryptValues, sampleKey } from '../generator/sample/rowEncrypt.ts';
 import type { Row } from '../generator/sample/sql.ts';
 import { UserError } from '../generator/errors.ts';
 
