@@ -77,7 +77,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       await report.stage('search', () => publishSearch(rendered, files));
       for (const [rel, bytes] of images.files) files.set(rel, bytes);
       const changeOptions = { out, store: session.layout.snapshots, since: options.since, date: game.meta.date, kept: session.kept };
-      const kept = await report.stage('changes', () => publishChanges(context, files, changeOptions, report));
+      const kept = await report.stage('changes', () => publishChanges({ rendered, truthVersion: model.truthVersion }, files, changeOptions, report));
       const bulkOptions = { truthVersion: model.truthVersion, date: game.meta.date, previous: path.resolve(options.since ?? out) };
       await report.stage('bulk', () => publishBulk(rendered, files, bulkOptions));
       await report.stage('manifest', () => publishFileManifest(files, model.truthVersion));

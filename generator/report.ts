@@ -2,7 +2,7 @@
 
 import { NOT_FOUND_FILE, endpointName, endpointOfFile } from './contract/endpoints.ts';
 import { StageError } from './errors.ts';
-import type { Counts } from './changes/diff.ts';
+import type { ChangeCounts } from './contract/schemas.ts';
 
 /**
  * What a published file counts for: its endpoint's name ("card", "card_list",
@@ -73,7 +73,7 @@ export class BuildReport {
   /** The input and generator were unchanged and the output intact, so nothing ran. */
   upToDate = false;
   /** What this build changed in the data, per changelog type (generator/changes/); null when nothing was compared (a first build). */
-  update: Partial<Counts> | null = null;
+  update: Partial<ChangeCounts> | null = null;
   private current = '';
   /** Where each kind's line is in `warnings`. */
   private readonly lineOfKind = new Map<string, number>();

@@ -5,13 +5,16 @@
 import path from 'node:path';
 import fs from 'fs-extra';
 import { renderContext } from '../generator/render/context.ts';
+import fg from 'fast-glob';
+import { PUBLISHED_KINDS, publishedObjects, type PublishedKind } from '../generator/changes/published.ts';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { build, type BuildOptions } from '../generator/build.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import { CHANGE_TYPES } from '../generator/contract/schemas.ts';
 import { diffSnapshots, describeCounts } from '../generator/changes/diff.ts';
-import { modelSnapshot, type Snapshot } from '../generator/changes/snapshot.ts';
+import { snapshotOfObjects, type Snapshot } from '../generator/changes/snapshot.ts';
+import { renderSite } from '../generator/render/site.ts';
 import { siteSnapshot } from '../generator/changes/site.ts';
 import { loadSqlDump } from '../generator/input/sqlDump.ts';
 import { sampleKey } from '../generator/sample/rowEncrypt.ts';
@@ -255,22 +258,25 @@ describe('--since <dir>', () => {
 });
 
 describe('the snapshot of a site', () => {
-  it('is the same from the model (a build) and from the published files (--since)', async () => {
+  it('is the same from the objects the render stage returns (a build) and from the published files (--since)', async () => {
     const { out } = await buildSample();
     const fromFiles = siteSnapshot(out, out);
-    expect(modelSnapshot(renderContext(modelAt(SAMPLE_INPUT).model, new Set()), null)).toEqual(fromFiles);
-    expect(fromFiles.objects.cards.size).toBeGreaterThan(30);
-    expect(CHANGE_TYPES.filter((type) => fromFiles.objects[type].size === 0)).toEqual([]);
-    expect([...fromFiles.objects.cards.values()].some((text) => text.includes('"images"'))).toBe(false);
+    const pictures = new Set((await fg('images/**/*.png', { cwd: out })));
+    const { model } = modelAt(SAMPLE_INPUT);
+    const rendered = renderSite(renderContext(model, pictures), new Map());
+    expect(snapshotOfObjects(publishedObjects(rendered), model.truthVersion, null)).toEqual(fromFiles);
+    expect(fromFiles.objects.card_t.size).toBeGreaterThan(30);
+    expect(PUBLISHED_KINDS.filter((kind) => fromFiles.objects[kind].size === 0)).toEqual([]);
+    expect([...fromFiles.objects.card_t.values()].some((text) => text.includes('"icon":"../../../images/'))).toBe(true);
   });
 });
 
 describe('the change list of two snapshots', () => {
   const version = (truth: string) => ({ truth_version: truth, date: null });
-  /** A snapshot of the given objects by type and id. */
-  const snap = (truth: string, objects: Record<string, Record<string, object>>): Snapshot => ({
+  /** A snapshot of the given objects by kind and id. */
+  const snap = (truth: string, objects: Partial<Record<PublishedKind, Record<string, object>>>): Snapshot => ({
     version: version(truth),
-    objects: Object.fromEntries(CHANGE_TYPES.map((t) => [t, new Map(Object.entries(objects[t] ?? {}).map(([id, o]) => [id, JSON.stringify(o)]))])) as Snapshot['objects'],
+    objects: Object.fromEntries(PUBLISHED_KINDS.map((k) => [k, new Map(Object.entries(objects[k] ?? {}).map(([id, o]) => [id, JSON.stringify(o)]))])) as Snapshot['objects'],
   });
 
   it('walks nested objects by dot path, compares arrays whole, sorts fields by name and ids ascending', () => {
@@ -278,9 +284,9 @@ describe('the change list of two snapshots', () => {
       id, ordinal, center_skill: { id: 1, percent }, extra_data: { release_date: 100, release_date_is_dirty: 0 }, skill: { probability },
     });
     const list = diffSnapshots(
-      snap('a', { cards: { 10: card(10, 2, 3, [30, 35]), 9: card(9, 1, 3, [1]), 11: card(11, 3, 3, [1]) }, sets: { 'b-set': { id: 'b-set' } } }),
-      snap('b', { cards: { 10: { ...card(10, 2, 6, [31, 35]), extra_data: { release_date: 200, release_date_is_dirty: 0 } }, 12: card(12, 4, 3, [1]), 2: card(2, 9, 3, [1]) },
-        sets: { 'b-set': { id: 'b-set' }, 'a-set': { id: 'a-set' }, 'c-set': { id: 'c-set' } } }),
+      snap('a', { card_t: { 10: card(10, 2, 3, [30, 35]), 9: card(9, 1, 3, [1]), 11: card(11, 3, 3, [1]) }, set: { 'b-set': { id: 'b-set' } } }),
+      snap('b', { card_t: { 10: { ...card(10, 2, 6, [31, 35]), extra_data: { release_date: 200, release_date_is_dirty: 0 } }, 12: card(12, 4, 3, [1]), 2: card(2, 9, 3, [1]) },
+        set: { 'b-set': { id: 'b-set' }, 'a-set': { id: 'a-set' }, 'c-set': { id: 'c-set' } } }),
     );
     expect(list.types.cards).toEqual({
       added: [2, 12], removed: [9, 11], added_ordinals: [4, 9], removed_ordinals: [1, 3],
@@ -295,9 +301,16 @@ describe('the change list of two snapshots', () => {
   });
 
   it('is empty between equal snapshots; a field that appears compares with null, an object replacing null whole', () => {
-    expect(diffSnapshots(snap('a', { skills: { 1: { id: 1 } } }), snap('a', { skills: { 1: { id: 1 } } })).types).toEqual(emptyTypes);
-    const list = diffSnapshots(snap('a', { cards: { 1: { id: 1, ordinal: 1, skill: null } } }), snap('b', { cards: { 1: { id: 1, ordinal: 1, skill: { id: 3 }, more: 1 } } }));
+    expect(diffSnapshots(snap('a', { skill_t: { 1: { id: 1 } } }), snap('a', { skill_t: { 1: { id: 1 } } })).types).toEqual(emptyTypes);
+    const list = diffSnapshots(snap('a', { card_t: { 1: { id: 1, ordinal: 1, skill: null } } }), snap('b', { card_t: { 1: { id: 1, ordinal: 1, skill: { id: 3 }, more: 1 } } }));
     expect(list.types.cards.changed[0].fields).toEqual([{ field: 'more', from: null, to: 1 }, { field: 'skill', from: null, to: { id: 3 } }]);
+  });
+
+  it('leaves out an object whose pictures alone changed', () => {
+    const card = (icon: string | null) => ({ id: 1, ordinal: 1, images: { icon } });
+    const accessory = (icon: string | null) => ({ id: 2, icon_image: icon, unit_stub: { id: 1, icon } });
+    const list = diffSnapshots(snap('a', { card_t: { 1: card(null) }, accessory_t: { 2: accessory(null) } }), snap('b', { card_t: { 1: card('x.png') }, accessory_t: { 2: accessory('y.png') } }));
+    expect(list.types).toEqual(emptyTypes);
   });
 });
 

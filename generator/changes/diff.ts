@@ -1,11 +1,29 @@
 /** The change list between two snapshots: a pure function of them (same snapshots, same bytes). */
 import { isDeepStrictEqual } from 'node:util';
-import { CHANGE_TYPES, type ChangeIndexJson, type ChangeListJson } from '../contract/schemas.ts';
-import { isJsonObject, type ChangeType, type Json, type JsonObject, type Snapshot } from './snapshot.ts';
+import { CHANGE_TYPES, type ChangeCounts, type ChangeListJson, type ChangeType } from '../contract/schemas.ts';
+import { isJsonObject, type Json, type JsonObject, type PublishedKind } from './published.ts';
+import type { Snapshot } from './snapshot.ts';
 
 type Id = number | string;
 type FieldChange = { field: string; from: Json; to: Json };
-export type Counts = ChangeIndexJson['changes'][number]['counts'];
+
+/** The published kind each changelog type compares. */
+const KIND_OF: Record<ChangeType, PublishedKind> = {
+  cards: 'card_t', skills: 'skill_t', center_skills: 'leader_skill_t', accessories: 'accessory_t',
+  characters: 'char_t', events: 'event_t', sets: 'set', pairs: 'pair',
+};
+
+const same = (object: JsonObject) => object;
+
+/** Objects without the fields that only reflect publishing: a picture change is not a data change. */
+const WITHOUT_PICTURES: Partial<Record<ChangeType, (object: JsonObject) => JsonObject>> = {
+  cards: ({ images: _, ...card }) => card,
+  accessories: ({ icon_image: _, unit_stub, ...accessory }) => {
+    if (!isJsonObject(unit_stub)) return { ...accessory, unit_stub };
+    const { icon: _icon, ...stub } = unit_stub;
+    return { ...accessory, unit_stub: stub };
+  },
+};
 
 /** Numbers in numeric order, strings (set ids) in code unit order. */
 const compareIds = (a: Id, b: Id): number => (typeof a === 'number' && typeof b === 'number' ? a - b : a < b ? -1 : a > b ? 1 : 0);
@@ -26,23 +44,28 @@ function fieldChanges(before: Json, after: Json, path: string, out: FieldChange[
   return out;
 }
 
-/** Added, removed and changed objects of one type; `idOf` turns a snapshot key back into the published id. */
-function typeChanges<I extends Id>(before: Map<string, string>, after: Map<string, string>, idOf: (key: string) => I) {
+/**
+ * Added, removed and changed objects of one type; `idOf` turns a snapshot key back into the
+ * published id, `shape` drops what is no data change.
+ */
+function typeChanges<I extends Id>(type: ChangeType, from: Snapshot, to: Snapshot, idOf: (key: string) => I) {
+  const [before, after] = [from.objects[KIND_OF[type]], to.objects[KIND_OF[type]]];
+  const shape = WITHOUT_PICTURES[type] ?? same;
   const ids = (objects: Map<string, string>, test: (key: string) => boolean) => sortIds([...objects.keys()].filter(test).map(idOf));
   const differs = (key: string) => before.has(key) && before.get(key) !== after.get(key);
   const changed = ids(after, differs).map((id) => {
-    const [old, now] = [before, after].map((objects) => JSON.parse(objects.get(String(id))!) as Json);
+    const [old, now] = [before, after].map((objects) => shape(JSON.parse(objects.get(String(id))!) as JsonObject));
     return { id, fields: fieldChanges(old, now, '', []).sort((a, b) => (a.field < b.field ? -1 : 1)) };
-  });
+  }).filter((change) => change.fields.length);
   return { added: ids(after, (key) => !before.has(key)), removed: ids(before, (key) => !after.has(key)), changed };
 }
 
 /** The ordinal of a card in a snapshot. */
-const ordinalIn = (snapshot: Snapshot) => (id: number) => (JSON.parse(snapshot.objects.cards.get(String(id))!) as JsonObject).ordinal as number;
+const ordinalIn = (snapshot: Snapshot) => (id: number) => (JSON.parse(snapshot.objects.card_t.get(String(id))!) as JsonObject).ordinal as number;
 
 /** What the update from `from` to `to` changed, type by type in CHANGE_TYPES order. */
 export function diffSnapshots(from: Snapshot, to: Snapshot): ChangeListJson {
-  const of = (type: ChangeType) => typeChanges(from.objects[type], to.objects[type], Number);
+  const of = (type: ChangeType) => typeChanges(type, from, to, Number);
   const cards = of('cards');
   return {
     from: from.version,
@@ -60,21 +83,21 @@ export function diffSnapshots(from: Snapshot, to: Snapshot): ChangeListJson {
       accessories: of('accessories'),
       characters: of('characters'),
       events: of('events'),
-      sets: typeChanges(from.objects.sets, to.objects.sets, String),
+      sets: typeChanges('sets', from, to, String),
       pairs: of('pairs'),
     },
   };
 }
 
 /** How many objects of each type a change list adds, removes and changes. */
-export function countsOf(list: ChangeListJson): Counts {
+export function countsOf(list: ChangeListJson): ChangeCounts {
   return Object.fromEntries(CHANGE_TYPES.map((type) => {
     const { added, removed, changed } = list.types[type];
     return [type, { added: added.length, removed: removed.length, changed: changed.length }];
-  })) as Counts;
+  })) as ChangeCounts;
 }
 
-export const isEmpty = (counts: Partial<Counts>): boolean =>
+export const isEmpty = (counts: Partial<ChangeCounts>): boolean =>
   Object.values(counts).every((c) => c.added + c.removed + c.changed === 0);
 
 const NAMES: Record<ChangeType, [one: string, many: string]> = {
@@ -84,7 +107,7 @@ const NAMES: Record<ChangeType, [one: string, many: string]> = {
 };
 
 /** "24 cards added, 3 skills changed, ..." in type order, or "none". */
-export function describeCounts(counts: Partial<Counts>): string {
+export function describeCounts(counts: Partial<ChangeCounts>): string {
   const parts = CHANGE_TYPES.flatMap((type) => {
     const c = counts[type];
     if (!c) return [];

@@ -13,10 +13,12 @@ import { endpoints } from '../contract/endpoints.ts';
 import type { ChangeListJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from '../render/files.ts';
 import type { BuildReport } from '../report.ts';
-import { countsOf, diffSnapshots, isEmpty, type Counts } from './diff.ts';
+import type { ChangeCounts } from '../contract/schemas.ts';
+import type { Rendered } from '../render/site.ts';
+import { publishedObjects } from './published.ts';
+import { countsOf, diffSnapshots, isEmpty } from './diff.ts';
 import { siteHistory, siteSnapshot } from './site.ts';
-import { modelSnapshot, type Snapshot } from './snapshot.ts';
-import type { RenderContext } from '../render/context.ts';
+import { snapshotOfObjects, type Snapshot } from './snapshot.ts';
 import { loadSnapshot, pruneSnapshots, saveSnapshot, type StoredSnapshot } from './store.ts';
 
 /** What the stage keeps with the site (in its manifest) for the next build. */
@@ -83,7 +85,7 @@ function emitHistory(files: SiteFiles, lists: ChangeListJson[]): void {
  * The change lists after this build, newest first: the previous site's, and when the data
  * changed, this truth version's list (replacing an older one of the same version).
  */
-function nextHistory(previous: Previous, current: Snapshot, report: BuildReport): { lists: ChangeListJson[]; base: StoredSnapshot; update: Counts } {
+function nextHistory(previous: Previous, current: Snapshot, report: BuildReport): { lists: ChangeListJson[]; base: StoredSnapshot; update: ChangeCounts } {
   const version = current.version.truth_version;
   // A rebuild of the same version (a key arrived) compares with the base of that version's list.
   const base = previous.current.snapshot.version.truth_version === version ? previous.base ?? previous.current : previous.current;
@@ -96,20 +98,34 @@ function nextHistory(previous: Previous, current: Snapshot, report: BuildReport)
   return { lists: isEmpty(countsOf(list)) ? others : [list, ...others], base, update };
 }
 
+/** Whether two snapshots hold the same version and the same objects. */
+function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
+  return isDeepStrictEqual(a.version, b.version) && Object.entries(a.objects).every(([kind, texts]) => {
+    const other = b.objects[kind as keyof Snapshot['objects']];
+    return texts.size === other.size && [...texts].every(([id, text]) => other.get(id) === text);
+  });
+}
+
+/** The site being built, as the changes stage gets it: what its render stage returned, and its truth version. */
+export interface BuiltSite {
+  rendered: Rendered;
+  truthVersion: string;
+}
+
 /**
- * Publishes the change lists of `model`'s site into `files`, records in
- * the report what this build changed, and returns the records to keep with the new site.
+ * Publishes the change lists of the site being built into `files`, records in the report
+ * what this build changed, and returns the records to keep with the new site.
  */
-export function publishChanges(context: RenderContext, files: SiteFiles, options: ChangesOptions, report: BuildReport): ChangeRecords {
+export function publishChanges(site: BuiltSite, files: SiteFiles, options: ChangesOptions, report: BuildReport): ChangeRecords {
   const { store } = options;
   const kept = isRecords(options.kept) ? options.kept : null;
   const previous = previousSite(options, kept, report);
-  const current: StoredSnapshot = { snapshot: modelSnapshot(context, options.date), name: null };
+  const current: StoredSnapshot = { snapshot: snapshotOfObjects(publishedObjects(site.rendered), site.truthVersion, options.date), name: null };
   const { lists, base, update } = previous ? nextHistory(previous, current.snapshot, report) : { lists: [], base: null, update: null };
   report.update = update;
   emitHistory(files, lists);
   pruneSnapshots(store, [kept?.snapshot, kept?.base]);
-  // Unchanged data keeps the previous snapshot's file (not serialized and hashed again).
-  const unchanged = previous && isEmpty(update!) && isDeepStrictEqual(previous.current.snapshot.version, current.snapshot.version);
+  // Unchanged objects keep the previous snapshot's folder (not serialized and hashed again).
+  const unchanged = previous && sameSnapshot(previous.current.snapshot, current.snapshot);
   return { snapshot: saveSnapshot(store, unchanged ? previous.current : current), base: base && saveSnapshot(store, base) };
 }

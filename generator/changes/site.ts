@@ -5,7 +5,8 @@ import { endpoints } from '../contract/endpoints.ts';
 import { CHANGE_TYPES, type ChangeIndexJson, type ChangeListJson } from '../contract/schemas.ts';
 import { UserError } from '../errors.ts';
 import type { BuildReport } from '../report.ts';
-import { isJsonObject, snapshotOf, type Snapshot, type SiteReader } from './snapshot.ts';
+import { isJsonObject } from './published.ts';
+import { snapshotOf, type Snapshot, type SiteReader } from './snapshot.ts';
 
 /** Reads published files of the folder `dir`; `label` names the site in errors (`--since <dir>`). */
 function folderReader(dir: string, label: string): SiteReader {

@@ -1,72 +1,120 @@
 /**
- * Snapshots kept with the site's build records (publish/layout.ts `snapshots`), one file
+ * Snapshots kept with the site's build records (publish/layout.ts `snapshots`), one folder
  * per snapshot named by a hash of its content: writing one never touches another, so the
  * records of the published site stay valid until its manifest is replaced, and the
- * manifest (written atomically with the swap) names the files of its own site.
- * A file is a JSON header line, then one `<type>\t<id>\t<object JSON>` line per object
- * (JSON.stringify escapes every tab and line break), read back without parsing the objects.
+ * manifest (written atomically with the swap) names the folders of its own site.
+ * A folder holds `version.json`, then one `<kind>.tsv` per published kind with one
+ * `<id>\t<object JSON>` line per object (JSON.stringify escapes every tab and line break).
+ * Both ways are streamed in chunks, line by line: no text ever holds a whole kind, so the
+ * size of a snapshot is bounded by the disk, not by the longest string a runtime allows.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { CHANGE_TYPES } from '../contract/schemas.ts';
-import type { ChangeType, Snapshot } from './snapshot.ts';
+import { PUBLISHED_KINDS } from './published.ts';
+import type { Snapshot } from './snapshot.ts';
 
-/** Bumped when the snapshot's shape changes: an older file is then not compared with. */
-const FORMAT = 1;
+/** Bumped when the snapshot's shape changes: an older one is then not compared with. */
+const FORMAT = 2;
+const CHUNK = 1 << 20;
 
-/** A snapshot and the name of its file (null until it is saved). */
+/** A snapshot and the name of its folder (null until it is saved). */
 export interface StoredSnapshot {
   snapshot: Snapshot;
   name: string | null;
 }
 
-function serialize(snapshot: Snapshot): string {
-  const lines = [JSON.stringify({ format: FORMAT, version: snapshot.version })];
-  for (const type of CHANGE_TYPES) for (const [id, text] of snapshot.objects[type]) lines.push(`${type}\t${id}\t${text}`);
-  return lines.join('\n');
-}
+/** Appends text to a file through a buffer of CHUNK bytes, hashing what it writes. */
+class ChunkWriter {
+  private readonly parts: string[] = [];
+  private pending = 0;
 
-function parse(text: string): Snapshot | null {
-  const [header, ...lines] = text.split('\n');
-  const { format, version } = JSON.parse(header);
-  if (format !== FORMAT) return null;
-  const objects = Object.fromEntries(CHANGE_TYPES.map((type) => [type, new Map<string, string>()])) as Snapshot['objects'];
-  for (const line of lines) {
-    const [typeEnd, idEnd] = [line.indexOf('\t'), line.indexOf('\t', line.indexOf('\t') + 1)];
-    objects[line.slice(0, typeEnd) as ChangeType].set(line.slice(typeEnd + 1, idEnd), line.slice(idEnd + 1));
+  constructor(private readonly fd: number, private readonly hash: ReturnType<typeof createHash>) {}
+
+  write(text: string): void {
+    this.hash.update(text);
+    this.parts.push(text);
+    this.pending += text.length;
+    if (this.pending >= CHUNK) this.flush();
   }
-  return { version, objects };
+
+  flush(): void {
+    if (this.parts.length) fs.writeSync(this.fd, this.parts.join(''));
+    this.parts.length = 0;
+    this.pending = 0;
+  }
 }
 
-/** Writes the snapshot (unless its file exists) and returns its name. */
+/** Calls `onLine` with each line of a file, read CHUNK bytes at a time. */
+function readLines(file: string, onLine: (line: string) => void): void {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    let rest = Buffer.alloc(0);
+    for (let read; (read = fs.readSync(fd, chunk, 0, CHUNK, null)) > 0; ) {
+      const bytes = rest.length ? Buffer.concat([rest, chunk.subarray(0, read)]) : chunk.subarray(0, read);
+      let start = 0;
+      for (let end; (end = bytes.indexOf(10, start)) !== -1; start = end + 1) onLine(bytes.toString('utf8', start, end));
+      rest = Buffer.from(bytes.subarray(start));
+    }
+    if (rest.length) onLine(rest.toString('utf8'));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Writes the snapshot (unless its folder exists) and returns its name. */
 export function saveSnapshot(dir: string, stored: StoredSnapshot): string {
   if (stored.name) return stored.name;
-  const text = serialize(stored.snapshot);
-  const name = createHash('sha256').update(text).digest('hex').slice(0, 32);
-  const file = path.join(dir, `${name}.snapshot`);
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(`${file}.tmp`, text);
-    fs.renameSync(`${file}.tmp`, file);
+  const { snapshot } = stored;
+  const temp = path.join(dir, `.${process.pid}.tmp`);
+  fs.rmSync(temp, { recursive: true, force: true });
+  fs.mkdirSync(temp, { recursive: true });
+  const hash = createHash('sha256');
+  const header = JSON.stringify({ format: FORMAT, version: snapshot.version });
+  hash.update(header);
+  fs.writeFileSync(path.join(temp, 'version.json'), header);
+  for (const kind of PUBLISHED_KINDS) {
+    const fd = fs.openSync(path.join(temp, `${kind}.tsv`), 'w');
+    try {
+      const writer = new ChunkWriter(fd, hash.update(`\n${kind}`));
+      for (const [id, text] of snapshot.objects[kind]) writer.write(`${id}\t${text}\n`);
+      writer.flush();
+    } finally {
+      fs.closeSync(fd);
+    }
   }
+  const name = hash.digest('hex').slice(0, 32);
+  const folder = path.join(dir, name);
+  if (fs.existsSync(folder)) fs.rmSync(temp, { recursive: true, force: true });
+  else fs.renameSync(temp, folder);
   return name;
 }
 
-/** The snapshot named `name`, or null when its file is gone, unreadable or of another format. */
+/** The snapshot named `name`, or null when its folder is gone, unreadable or of another format. */
 export function loadSnapshot(dir: string, name: string): StoredSnapshot | null {
+  const folder = path.join(dir, path.basename(name));
   try {
-    const snapshot = parse(fs.readFileSync(path.join(dir, `${path.basename(name)}.snapshot`), 'utf8'));
-    return snapshot && { snapshot, name };
+    const { format, version } = JSON.parse(fs.readFileSync(path.join(folder, 'version.json'), 'utf8'));
+    if (format !== FORMAT) return null;
+    const objects = Object.fromEntries(PUBLISHED_KINDS.map((kind) => {
+      const texts = new Map<string, string>();
+      readLines(path.join(folder, `${kind}.tsv`), (line) => {
+        const tab = line.indexOf('\t');
+        texts.set(line.slice(0, tab), line.slice(tab + 1));
+      });
+      return [kind, texts];
+    })) as Snapshot['objects'];
+    return { snapshot: { version, objects }, name };
   } catch {
     return null;
   }
 }
 
-/** Deletes every snapshot file but those named in `keep` (the published site's). */
+/** Deletes every snapshot but those named in `keep` (the published site's). */
 export function pruneSnapshots(dir: string, keep: (string | null | undefined)[]): void {
   if (!fs.existsSync(dir)) return;
-  for (const file of fs.readdirSync(dir)) {
-    if (!keep.some((name) => name && file === `${name}.snapshot`)) fs.rmSync(path.join(dir, file), { force: true });
+  for (const entry of fs.readdirSync(dir)) {
+    if (!keep.includes(entry)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
   }
 }

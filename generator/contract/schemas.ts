@@ -328,6 +328,7 @@ const CardChanges = obj({
 
 /** The changelog's object types, in the order change lists name them. */
 export const CHANGE_TYPES = ['cards', 'skills', 'center_skills', 'accessories', 'characters', 'events', 'sets', 'pairs'] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
 
 export const ChangeList = named('ChangeList', obj({
   from: DataVersion,
@@ -445,6 +446,8 @@ export type ChangeListJson = Static<typeof ChangeList>;
 export type ChangeIndexJson = Static<typeof ChangeIndex>;
 export type BulkIndexJson = Static<typeof BulkIndex>;
 export type FileManifestJson = Static<typeof FileManifest>;
+/** How many objects of each changelog type an update added, removed and changed. */
+export type ChangeCounts = ChangeIndexJson['changes'][number]['counts'];
 export type ObjectListJson = { result: (ObjectBriefJson | CardBriefJson)[] };
 
 export const OpenApi = named('OpenApi', Type.Object(

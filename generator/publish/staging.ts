@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { SiteFiles } from '../render/files.ts';
+import type { SiteFiles } from './siteFiles.ts';
 import type { PublishLayout } from './layout.ts';
 import { sameStat, type FileRecord, type FolderScan, type Manifest } from './manifest.ts';
 
