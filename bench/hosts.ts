@@ -18,7 +18,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { handleRequest } from '../generator/edge/handler.ts';
-import { diskReader } from '../generator/server/diskSite.ts';
+import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
 import { denoEdge, workerdPages, type Host } from '../test/hosts.ts';
 import { removeTempDirs } from '../test/tempDirs.ts';
 import { publishedOrdinals } from './load.ts';
@@ -104,8 +104,8 @@ async function heldPerRequest(out: string, url: string): Promise<{ heldMb: numbe
   const gc = vm.runInNewContext('gc') as () => void;
   const read = new Set<string>();
   const answer = () => {
-    const reader = diskReader(out);
-    return handleRequest(new Request(url), { read: (rel) => (read.add(rel), reader(rel)) });
+    const [text, bytes] = [diskReader(out), diskBytesReader(out)];
+    return handleRequest(new Request(url), { read: (rel) => (read.add(rel), text(rel)), readBytes: (rel) => (read.add(rel), bytes(rel)) });
   };
   await (await answer())!.arrayBuffer(); // modules and lazily built tables, before the baseline
   const before = usedAfterGc(gc);

@@ -6,9 +6,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSample, readJson } from './helpers.ts';
 import { handleRequest, type EdgeSite } from '../generator/edge/handler.ts';
 import { checkSitePath } from '../generator/edge/guard.ts';
-import { diskReader } from '../generator/server/diskSite.ts';
+import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
+import { objectList } from '../generator/edge/objects.ts';
 import type { CardJson, CardListJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
 import { MAX_IDS } from '../generator/contract/limits.ts';
+import { PACK_SIZE } from '../generator/format.ts';
 
 let out: string;
 let site: EdgeSite;
@@ -119,14 +121,27 @@ describe('reads behind comma lists', () => {
     expect(await readsFor('/api/v1/card/3,1,2.json')).toEqual(['api/v1/card/1.json', 'api/v1/card/2.json', 'api/v1/card/3.json']);
   });
 
-  it('many ids read one pack per block of 512 ids touched, with the same answer', async () => {
+  it(`many ids read one pack per block of ${PACK_SIZE} ids touched, with the same answer`, async () => {
     const ids = Array.from({ length: 30 }, (_, i) => 30 - i);
     expect(await readsFor(`/api/v1/card/${ids.join(',')}.json`)).toEqual(['api/v1/pack/card/0.json']);
     const fromPacks = await ok(`/api/v1/card/${ids.join(',')}.json`);
     expect(fromPacks.cards).toEqual(await Promise.all(ids.map(cardFile)));
     const cardIds = fromPacks.cards.map((c: CardJson) => c.id);
-    expect((await readsFor(`/api/v1/card_t/${[...cardIds, 600, 1025].join(',')}`))).toEqual(['api/v1/pack/card_t/1.json', 'api/v1/pack/card_t/2.json']);
+    expect((await readsFor(`/api/v1/card_t/${[...cardIds, 600, PACK_SIZE + 1].join(',')}`))).toEqual(['api/v1/pack/card_t/0.json', 'api/v1/pack/card_t/1.json']);
     expect((await ok(`/api/v1/card_t/${[...cardIds, 600].join(',')}`)).result).toEqual([...fromPacks.cards, null]);
+  });
+
+  it('objects from packs are views of the bytes read, never copies: a request holds no more than its packs', async () => {
+    const packs: ArrayBufferLike[] = [];
+    const readBytes = async (p: string) => {
+      const bytes = await diskBytesReader(out)(p);
+      if (bytes) packs.push(bytes.buffer);
+      return bytes;
+    };
+    const pieces = await objectList({ ...site, readBytes }, 'card', Array.from({ length: 20 }, (_, i) => i + 1));
+    const views = pieces.filter((piece) => piece instanceof Uint8Array);
+    expect(views).toHaveLength(20);
+    for (const view of views) expect(packs).toContain(view.buffer);
   });
 
   it('many accessory ids read accessory_t\'s packs, which hold the same objects', async () => {

@@ -17,7 +17,7 @@ import fs from 'fs-extra';
 import { PAGES_COMPATIBILITY_DATE } from '../generator/render/hostRules.ts';
 import { tempDir } from './tempDirs.ts';
 import { netlifyEdge } from '../generator/edge/netlifyChain.ts';
-import { diskReader } from '../generator/server/diskSite.ts';
+import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -65,7 +65,7 @@ const overHttp = (url: string, stop: () => Promise<void>): Host => ({
 
 async function nodeHandler(dir: string): Promise<Host> {
   const staticLayer = await netlifyStatic(dir);
-  const site = { read: diskReader(dir) };
+  const site = { read: diskReader(dir), readBytes: diskBytesReader(dir) };
   return {
     fetch: async (path, init) => {
       const request = new Request(new URL(path, 'http://sif.test/'), init);

@@ -10,7 +10,7 @@
  */
 import { NOT_FOUND_FILE, OBJECT_TYPE_NAMES, endpoints, isObjectType, objectEndpoint, type Endpoint, type ObjectType } from '../contract/endpoints.ts';
 import { matchRoute, rawFileType } from './routes.ts';
-import { HttpError, errorResponse, jsonPiecesResponse, jsonResponse, methodNotAllowed, preflight, withETag, type JsonPieces } from './http.ts';
+import { HttpError, errorResponse, jsonPiecesResponse, jsonResponse, methodNotAllowed, piecesText, preflight, withETag, type JsonPieces } from './http.ts';
 import { checkSitePath } from './guard.ts';
 import { isCanonicalId, parseIds } from './ids.ts';
 import { applyShaping, isPlain, isYes, parseShaping, type Shaping } from './query.ts';
@@ -42,7 +42,7 @@ function answer(route: Route, body: unknown, headers: Record<string, string> = {
 
 /** JSON of a route as pieces of text: sent as they are, unless query parameters reshape them. */
 function answerText(route: Route, pieces: JsonPieces, headers: Record<string, string> = {}): Response {
-  return isPlain(route.shaping) ? jsonPiecesResponse(pieces, 200, headers) : answer(route, JSON.parse(pieces.join('')), headers);
+  return isPlain(route.shaping) ? jsonPiecesResponse(pieces, 200, headers) : answer(route, JSON.parse(piecesText(pieces)), headers);
 }
 
 const hasQuery = (route: Route) => route.url.search !== '';

@@ -28,39 +28,65 @@ export function jsonTextResponse(text: string, status = 200, headers: Record<str
   return new Response(text, { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
-/** JSON as pieces of text whose concatenation is the document (objects sliced out of packs, separators). */
-export type JsonPieces = string[];
+/**
+ * JSON as pieces whose concatenation is the document: text (separators, objects read as
+ * text) and UTF-8 bytes (objects sliced out of packs, never decoded).
+ */
+export type JsonPieces = (string | Uint8Array)[];
 
 /**
- * Answers of more characters than this are streamed from their pieces instead of joined: a
- * 1,000-card list is megabytes, and joining it (then encoding it, then copying it to the
- * socket) for each of many concurrent requests is what exhausts a server's memory.
+ * Answers longer than this (characters or bytes) are streamed from their pieces instead of
+ * joined: a 1,000-card list is megabytes, and joining it (then encoding it, then copying it
+ * to the socket) for each of many concurrent requests is what exhausts a server's memory.
  */
-export const STREAM_CHARS = 256 * 1024;
-/** Characters encoded per chunk of a streamed answer. */
-const CHUNK_CHARS = 64 * 1024;
+export const STREAM_SIZE = 256 * 1024;
+/** Bytes per chunk of a streamed answer. */
+const CHUNK_BYTES = 64 * 1024;
 
 /** Streamed answers: they carry no ETag, since a validator needs every byte before the first is sent. */
 const streamed = new WeakSet<Response>();
 
-/** The pieces as a stream of UTF-8 chunks, encoded only as the reader asks for them. */
+const encoder = new TextEncoder();
+const pieceBytes = (piece: string | Uint8Array) => (typeof piece === 'string' ? encoder.encode(piece) : piece);
+
+/** The document as text, to reshape it or send it whole. */
+export function piecesText(pieces: JsonPieces): string {
+  const decoder = new TextDecoder();
+  return pieces.map((piece) => (typeof piece === 'string' ? piece : decoder.decode(piece))).join('');
+}
+
+/** The pieces as a stream of UTF-8 chunks of about CHUNK_BYTES, made only as the reader asks for them. */
 function piecesStream(pieces: JsonPieces): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
   let next = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      let chunk = '';
-      while (next < pieces.length && chunk.length < CHUNK_CHARS) chunk += pieces[next++];
-      if (chunk) controller.enqueue(encoder.encode(chunk));
+      const parts: Uint8Array[] = [];
+      let size = 0;
+      while (next < pieces.length && size < CHUNK_BYTES) {
+        const part = pieceBytes(pieces[next++]);
+        parts.push(part);
+        size += part.byteLength;
+      }
+      if (size) controller.enqueue(parts.length === 1 ? parts[0] : concat(parts, size));
       if (next >= pieces.length) controller.close();
     },
   }, { highWaterMark: 0 });
 }
 
+function concat(parts: Uint8Array[], size: number): Uint8Array {
+  const chunk = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    chunk.set(part, at);
+    at += part.byteLength;
+  }
+  return chunk;
+}
+
 /** A JSON answer from its pieces: joined when short, streamed when long. */
 export function jsonPiecesResponse(pieces: JsonPieces, status = 200, headers: Record<string, string> = {}): Response {
-  const chars = pieces.reduce((n, piece) => n + piece.length, 0);
-  if (chars <= STREAM_CHARS) return jsonTextResponse(pieces.join(''), status, headers);
+  const size = pieces.reduce((n, piece) => n + (typeof piece === 'string' ? piece.length : piece.byteLength), 0);
+  if (size <= STREAM_SIZE) return jsonTextResponse(piecesText(pieces), status, headers);
   const response = new Response(piecesStream(pieces), { status, headers: { ...JSON_HEADERS, 'cache-control': REVALIDATE, ...headers } });
   streamed.add(response);
   return response;

@@ -3,15 +3,16 @@
  * card, and generic objects (`/api/v1/<type>/1,2,3`). A few ids are read from their
  * single-object files; more from the pack files of the blocks they fall in (format.ts
  * PACK_SIZE), so a list of 1,000 ids costs one read per block touched, not one per id.
- * They answer JSON as pieces of text (edge/http.ts JsonPieces): objects are sliced out of packs
- * and never parsed or joined, unless query parameters reshape them; a long answer is streamed.
+ * They answer JSON as pieces (edge/http.ts JsonPieces): objects are sliced out of packs as
+ * UTF-8 bytes and never decoded, parsed or joined, unless query parameters reshape them; a
+ * long answer is streamed, so a request holds no more than the packs it read.
  */
 import type { Static } from '@sinclair/typebox';
 import { packOf } from '../format.ts';
 import { endpoints, isObjectType, objectEndpoint, type ObjectType } from '../contract/endpoints.ts';
 import type { CardList } from '../contract/schemas.ts';
 import { HttpError, type JsonPieces } from './http.ts';
-import { readJson, type EdgeSite } from './site.ts';
+import { readBytes, readJson, type EdgeSite } from './site.ts';
 
 /** Up to this many distinct ids, single files are read (each smaller than a pack). */
 const SINGLE_READS = 8;
@@ -23,25 +24,37 @@ interface Source {
   pack: (block: number) => string;
 }
 
-/** The JSON text of each object of a pack by id, sliced at the pack's offsets: no object is parsed. */
-function packTexts(text: string): (id: number) => string | null {
-  const at = text.lastIndexOf(',"offsets":');
-  const offsets = JSON.parse(text.slice(at + ',"offsets":'.length, -1)) as Record<string, [number, number]>;
-  return (id) => (Object.hasOwn(offsets, id) ? text.slice(...offsets[id]) : null);
+const OFFSETS = new TextEncoder().encode(',"offsets":');
+
+/** Where `pattern` last occurs in `bytes` (-1: nowhere); the pack's offsets come last, so this stops soon. */
+function lastIndexOf(bytes: Uint8Array, pattern: Uint8Array): number {
+  outer: for (let at = bytes.length - pattern.length; at >= 0; at--) {
+    for (let i = 0; i < pattern.length; i++) if (bytes[at + i] !== pattern[i]) continue outer;
+    return at;
+  }
+  return -1;
 }
 
-/** The JSON text of the object of each id in request order, null where none is published. */
-async function readObjects(site: EdgeSite, source: Source, ids: number[]): Promise<(string | null)[]> {
+/** The UTF-8 bytes of each object of a pack by id, sliced at the pack's byte offsets: nothing is copied, decoded or parsed. */
+function packObjects(pack: Uint8Array): (id: number) => Uint8Array | null {
+  const at = lastIndexOf(pack, OFFSETS);
+  const table = new TextDecoder().decode(pack.subarray(at + OFFSETS.length, pack.length - 1));
+  const offsets = JSON.parse(table) as Record<string, [number, number]>;
+  return (id) => (Object.hasOwn(offsets, id) ? pack.subarray(...offsets[id]) : null);
+}
+
+/** The JSON of the object of each id in request order (text or UTF-8 bytes), null where none is published. */
+async function readObjects(site: EdgeSite, source: Source, ids: number[]): Promise<(string | Uint8Array | null)[]> {
   const distinct = [...new Set(ids)];
-  const found = new Map<number, string | null>();
+  const found = new Map<number, string | Uint8Array | null>();
   if (distinct.length <= SINGLE_READS) {
     const files = await Promise.all(distinct.map((id) => readJson<Record<string, unknown[]>>(site, source.single(id))));
     distinct.forEach((id, i) => found.set(id, files[i] ? JSON.stringify(files[i]![source.key][0]) : null));
   } else {
     const blocks = [...new Set(distinct.map(packOf))];
     const packs = new Map(await Promise.all(blocks.map(async (b) => {
-      const text = await site.read(source.pack(b));
-      return [b, text === null ? () => null : packTexts(text)] as const;
+      const pack = await readBytes(site, source.pack(b));
+      return [b, pack === null ? () => null : packObjects(pack)] as const;
     })));
     for (const id of distinct) found.set(id, packs.get(packOf(id))!(id));
   }
@@ -49,8 +62,8 @@ async function readObjects(site: EdgeSite, source: Source, ids: number[]): Promi
 }
 
 /** `{"<key>":[...]<more>}` as pieces: the JSON texts of its entries, the separators between them, then `more` (further members). */
-export function listPieces(key: string, texts: string[], more = ''): JsonPieces {
-  const pieces = [`{"${key}":[`];
+export function listPieces(key: string, texts: (string | Uint8Array)[], more = ''): JsonPieces {
+  const pieces: JsonPieces = [`{"${key}":[`];
   texts.forEach((text, i) => pieces.push(i ? ',' : '', text));
   pieces.push(`]${more}}`);
   return pieces;

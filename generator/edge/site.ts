@@ -3,12 +3,16 @@
 /** The text of a published file by its path relative to the site root, null when absent. */
 export type ReadFile = (path: string) => Promise<string | null>;
 
-/** The bytes of a published file, null when absent: for the files that are not JSON (the bulk downloads). */
+/** The bytes of a published file, null when absent: files that are not JSON (the bulk downloads), and packs. */
 export type ReadBytes = (path: string) => Promise<Uint8Array<ArrayBuffer> | null>;
 
 export interface EdgeSite {
   read: ReadFile;
-  /** Hosts that serve static /api/ files themselves (the local server, the Pages worker) read the other formats with it. */
+  /**
+   * Hosts that serve static /api/ files themselves (the local server, the Pages worker) read the
+   * other formats with it; the edge reads packs with it, sliced without decoding. When absent,
+   * `read`'s text is encoded.
+   */
   readBytes?: ReadBytes;
   /** Milliseconds since the epoch (default Date.now), for /api/v1/happening/now. */
   now?: () => number;
@@ -19,6 +23,13 @@ export interface EdgeSite {
 export async function readJson<T>(site: EdgeSite, path: string): Promise<T | null> {
   const text = await site.read(path);
   return text === null ? null : (JSON.parse(text) as T);
+}
+
+/** A file's bytes, by the host's byte reader where it has one. */
+export async function readBytes(site: EdgeSite, path: string): Promise<Uint8Array | null> {
+  if (site.readBytes) return site.readBytes(path);
+  const text = await site.read(path);
+  return text === null ? null : encoder.encode(text);
 }
 
 /** Longer path segments name no file on any file system a site is published from. */

@@ -97,8 +97,11 @@ export function diskReader(dir: string): ReadFile {
   });
 }
 
-/** The bytes of a published file, as they are (files that are not JSON: the bulk downloads). */
+/** The bytes of a published file, as they are (files that are not JSON: the bulk downloads; packs). */
 export function diskBytesReader(dir: string): ReadBytes {
   const root = path.resolve(dir);
-  return (rel) => withFile(root, rel, async (handle) => new Uint8Array(await handle.readFile()));
+  return (rel) => withFile(root, rel, async (handle) => {
+    const bytes = await handle.readFile();
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength); // a view, not a copy
+  });
 }

@@ -5,7 +5,7 @@
  * so they never recurse.
  */
 import { netlifyEdge } from '../../generator/edge/netlifyChain.ts';
-import { fetchReader } from '../../generator/edge/site.ts';
+import { fetchBytesReader, fetchReader } from '../../generator/edge/site.ts';
 
 /** What this function uses of Netlify's context: the rest of the chain. */
 interface Context {
@@ -13,8 +13,9 @@ interface Context {
 }
 
 export default function api(request: Request, context: Context): Promise<Response | undefined> {
-  const read = fetchReader((url) => fetch(url), new URL(request.url).origin);
-  return netlifyEdge(request, { read }, () => context.next());
+  const origin = new URL(request.url).origin;
+  const site = { read: fetchReader((url) => fetch(url), origin), readBytes: fetchBytesReader((url) => fetch(url), origin) };
+  return netlifyEdge(request, site, () => context.next());
 }
 
 // Literal, as Netlify reads it without running the module; test/routes.test.ts checks it is EDGE_PATH.

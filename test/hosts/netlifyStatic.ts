@@ -4,7 +4,8 @@
  * rewrite, answered with the rule's status); else a plain 404. Headers come from every
  * matching block of `_headers` (a header named twice is joined, as Netlify joins it), files
  * carry an ETag and answer If-None-Match. The rules are parsed from the site's own files, so
- * this checks what the build wrote, not the list it was written from.
+ * this checks what the build wrote, not the list it was written from. Like a CDN, it reads and
+ * hashes each file once, not per request.
  */
 import http from 'node:http';
 import path from 'node:path';
@@ -100,12 +101,20 @@ export async function netlifyStatic(dir: string): Promise<Answer> {
     return headers;
   };
 
+  // Answers to unconditional GETs, kept as a CDN keeps them: a file is read and hashed once.
+  const served = new Map<string, { status: number; headers: Headers; body: ArrayBuffer }>();
   return async (request) => {
     const pathname = decodeURIComponent(new URL(request.url).pathname);
+    const keep = request.method === 'GET' && !request.headers.has('if-none-match');
+    const kept = keep ? served.get(pathname) : undefined;
+    if (kept) return new Response(kept.body, { status: kept.status, headers: kept.headers });
     const found = await resolve(pathname);
     if (!found) return new Response('Not Found', { status: 404, headers: headersFor(pathname, 'text/plain; charset=utf-8') });
-    const response = new Response(new Uint8Array(found.bytes), { status: found.status, headers: headersFor(pathname, found.type) });
-    return (await withETag(request, response))!;
+    const response = (await withETag(request, new Response(new Uint8Array(found.bytes), { status: found.status, headers: headersFor(pathname, found.type) })))!;
+    if (!keep) return response;
+    const answer = { status: response.status, headers: response.headers, body: await response.arrayBuffer() };
+    served.set(pathname, answer);
+    return new Response(answer.body, answer);
   };
 }
 
