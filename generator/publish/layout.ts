@@ -26,6 +26,8 @@ export interface PublishLayout {
   images: string;
   /** The changelog's snapshots of the site's data (generator/changes/store.ts). */
   snapshots: string;
+  /** Files a mirror has downloaded and verified, by SHA-256, kept until its copy is published (generator/mirror/). */
+  downloads: string;
 }
 
 export function publishLayout(out: string): PublishLayout {
@@ -44,5 +46,6 @@ export function publishLayout(out: string): PublishLayout {
     lock: path.join(work, 'lock.db'),
     images: cache('images'),
     snapshots: path.join(work, 'snapshots'),
+    downloads: cache('mirror'),
   };
 }

@@ -138,15 +138,24 @@ export class PublishSession {
    */
   check(input: string, { force = false, rerun = false } = {}): { upToDate: boolean; inputDigest: string } {
     const digest = inputDigest(input);
+    return { upToDate: this.begin(buildFingerprint(digest), { force, rerun }), inputDigest: digest };
+  }
+
+  /**
+   * Scans the site for a publish of what `fingerprint` names (publish/fingerprint.ts: a build's
+   * input, or the site a mirror copies). True when the published site is that already and
+   * intact (not `force`, not `rerun`): its stored report is replayed and nothing needs to run.
+   */
+  begin(fingerprint: string, { force = false, rerun = false } = {}): boolean {
     this.scan = scanFolder(this.layout.out);
-    this.fingerprint = buildFingerprint(digest);
+    this.fingerprint = fingerprint;
     this.kept = this.manifest?.kept;
     // `rerun`: the site depends on more than the input (--since), so every stage runs, still trusting recorded hashes.
     const upToDate = !force && !rerun && this.manifest?.fingerprint === this.fingerprint && isIntact(this.scan, this.manifest);
     if (upToDate) replay(this.report, this.manifest!);
     // --force trusts no recorded hash: a file edited in place with its size and mtime restored is still repaired.
     if (force) this.manifest = null;
-    return { upToDate, inputDigest: digest };
+    return upToDate;
   }
 
   /** The site's file map: each file added is staged by writer threads while the rest renders. */

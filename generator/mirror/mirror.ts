@@ -1,0 +1,298 @@
+/**
+ * `npm run mirror`: a local copy of a deployed site, kept current. The site's file manifest
+ * (api/v1/manifest.json) names every file it serves with its SHA-256; files the copy already
+ * holds with that hash are taken from it, the others downloaded (a few at a time) into the
+ * download cache, each checked against the manifest before it is kept. Only when every file
+ * is there is the copy published, through the build's own publish session (publish/): the
+ * same lock, refusal of a folder that is not a site, staging and atomic swap. A mirror that
+ * fails or is killed leaves the previous copy whole, and the verified downloads stay in the
+ * cache, so the next run resumes where this one stopped. The host configuration files are
+ * written from this generator's declarations (render/hostRules.ts), as a build writes them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { NOT_FOUND_FILE, endpoints } from '../contract/endpoints.ts';
+import type { FileManifestJson } from '../contract/schemas.ts';
+import { sha256 } from '../derive/bulk.ts';
+import { isListed } from '../derive/fileManifest.ts';
+import { renderHostRules } from '../render/hostRules.ts';
+import { PublishSession } from '../publish/publishBuild.ts';
+import { buildFingerprint } from '../publish/fingerprint.ts';
+import { UserError } from '../errors.ts';
+import { BuildReport, type ProgressListener } from '../report.ts';
+
+export interface MirrorOptions {
+  /** The site's address (its root, where index.html is). */
+  from: string;
+  out: string;
+  /** Downloads running at once. */
+  concurrency?: number;
+  progress?: ProgressListener;
+}
+
+export interface MirrorResult {
+  report: BuildReport;
+  truthVersion: string;
+  /** Paths (root-relative) downloaded by this run. */
+  fetched: string[];
+  fetchedBytes: number;
+  /** Files taken from the previous copy, and from downloads an earlier run had verified. */
+  fromCopy: number;
+  fromCache: number;
+}
+
+const DEFAULT_CONCURRENCY = 8;
+/** A manifest lists every file of a site: about 60 bytes a file, so this is millions of files. */
+const MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
+const MANIFEST = endpoints.fileManifest.file();
+
+type Entry = FileManifestJson['files'][string];
+
+/** The site's root URL, ending in "/". */
+function siteUrl(from: string): URL {
+  let url: URL;
+  try {
+    url = new URL(from);
+  } catch {
+    throw new UserError(`--from ${from} is not a URL; give the site's address, such as https://example.org/`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UserError(`--from ${from}: only http and https sites can be mirrored`);
+  url.search = '';
+  url.hash = '';
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
+}
+
+/** The message of a failed fetch: Node puts the network error (ECONNREFUSED, ENOTFOUND...) in its cause. */
+const networkCause = (error: unknown): string => {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+};
+
+async function get(url: URL): Promise<Response> {
+  try {
+    return await fetch(url);
+  } catch (error) {
+    throw new UserError(`cannot reach ${url.origin} (${networkCause(error)}) for ${url.pathname}; check --from and the network`);
+  }
+}
+
+/** A site file's URL: each path segment percent-encoded. */
+const fileUrl = (rel: string, base: URL) => new URL(rel.split('/').map(encodeURIComponent).join('/'), base);
+
+/** A path a manifest may name: inside the copy, a file the site serves (not one the copy writes itself). */
+function isSafePath(key: string): boolean {
+  if (!key.startsWith('/') || key.length > 1024 || /[\\\0]/.test(key)) return false;
+  const rel = key.slice(1);
+  return rel.split('/').every((s) => s !== '' && s !== '.' && s !== '..') && isListed(rel);
+}
+
+const isEntry = (value: unknown): value is Entry => {
+  const entry = value as Entry;
+  return typeof entry?.sha256 === 'string' && /^[0-9a-f]{64}$/.test(entry.sha256) && Number.isSafeInteger(entry.bytes) && entry.bytes >= 0;
+};
+
+function parseManifest(bytes: Buffer, url: URL): FileManifestJson {
+  const refuse = (why: string): never => {
+    throw new UserError(`${url} is not a file manifest of this API: ${why}`);
+  };
+  let manifest: FileManifestJson;
+  try {
+    manifest = JSON.parse(bytes.toString('utf8')) as FileManifestJson;
+  } catch (error) {
+    return refuse(`not JSON (${(error as Error).message})`);
+  }
+  if (typeof manifest?.truth_version !== 'string' || typeof manifest.files !== 'object' || !manifest.files) refuse('no truth_version and files');
+  for (const [key, entry] of Object.entries(manifest.files)) {
+    if (!isSafePath(key)) refuse(`it lists ${JSON.stringify(key.slice(0, 200))}, which is not a path a copy may hold`);
+    if (!isEntry(entry)) refuse(`${key} has no sha256 (64 hex digits) and bytes`);
+  }
+  return manifest;
+}
+
+/** The chunks of a response body; leaving the loop early cancels the rest. */
+async function* chunksOf(response: Response): AsyncGenerator<Uint8Array> {
+  const reader = response.body?.getReader();
+  if (!reader) return;
+  let done = false;
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) yield chunk.value;
+    done = true;
+  } finally {
+    if (!done) await reader.cancel();
+  }
+}
+
+/** The response body, refused past `limit` bytes. */
+async function readLimited(response: Response, limit: number, url: URL): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of chunksOf(response)) {
+    size += chunk.length;
+    if (size > limit) throw new UserError(`${url} is larger than ${limit} bytes; refusing it`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function fetchManifest(base: URL): Promise<{ manifest: FileManifestJson; bytes: Buffer }> {
+  const url = new URL(MANIFEST, base);
+  const response = await get(url);
+  if (response.status === 404) {
+    await response.body?.cancel();
+    throw new UserError(`${base} has no ${MANIFEST} (HTTP 404): it is not a site of this API, or one built before sites listed their files`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new UserError(`GET ${url}: HTTP ${response.status}`);
+  }
+  const bytes = await readLimited(response, MAX_MANIFEST_BYTES, url);
+  return { manifest: parseManifest(bytes, url), bytes };
+}
+
+/** The files of the previous copy by root-relative path, from its own manifest; none when it has none. */
+function copyManifest(out: string): Record<string, Entry> {
+  try {
+    const files = (JSON.parse(fs.readFileSync(path.join(out, MANIFEST), 'utf8')) as FileManifestJson).files;
+    return typeof files === 'object' && files ? files : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The bytes of `file` when they are what `entry` names, else null (absent, changed or unreadable). */
+function verified(file: string, entry: Entry): Buffer | null {
+  try {
+    const bytes = fs.readFileSync(file);
+    return bytes.length === entry.bytes && sha256(bytes) === entry.sha256 ? bytes : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Downloads `key` into the cache as `<sha256>`: streamed through the hash into a `.part` file,
+ * refused past the listed size, renamed only once size and hash match the manifest.
+ */
+async function download(base: URL, key: string, entry: Entry, cache: string): Promise<void> {
+  const rel = key.slice(1);
+  const url = fileUrl(rel, base);
+  const response = await get(url);
+  // Hosts serve the JSON 404 body only as the answer to unknown /api/ paths, with status 404.
+  if (!response.ok && !(rel === NOT_FOUND_FILE && response.status === 404)) {
+    await response.body?.cancel();
+    throw new UserError(`GET ${url}: HTTP ${response.status}, though the site's manifest lists ${key}; nothing was published`);
+  }
+  const part = path.join(cache, `${entry.sha256}.part`);
+  const hash = createHash('sha256');
+  let size = 0;
+  const file = await fs.promises.open(part, 'w');
+  try {
+    for await (const chunk of chunksOf(response)) {
+      size += chunk.length;
+      if (size > entry.bytes) break;
+      hash.update(chunk);
+      await file.write(chunk);
+    }
+  } finally {
+    await file.close();
+  }
+  const digest = size > entry.bytes ? 'more bytes than listed' : hash.digest('hex');
+  if (digest !== entry.sha256 || size !== entry.bytes) {
+    await fs.promises.rm(part, { force: true });
+    throw new UserError(`hash mismatch: ${url} gave ${size > entry.bytes ? `more than ${entry.bytes} bytes` : `${size} bytes with SHA-256 ${digest}`}, the site's manifest lists ${entry.bytes} bytes with ${entry.sha256}; nothing was published`);
+  }
+  await fs.promises.rename(part, path.join(cache, entry.sha256));
+}
+
+/** Runs `work` on every item, at most `limit` at once; the first failure stops the rest from starting. */
+async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (next < items.length && !failed) {
+      try {
+        await work(items[next++]);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+interface Plan {
+  /** Bytes already at hand (from the copy or the cache) by site path. */
+  have: Map<string, Buffer>;
+  /** One path per content still to download (paths with equal content share it). */
+  need: Map<string, { key: string; entry: Entry }>;
+  fromCopy: number;
+  fromCache: number;
+}
+
+function plan(manifest: FileManifestJson, out: string, cache: string): Plan {
+  const previous = copyManifest(out);
+  const result: Plan = { have: new Map(), need: new Map(), fromCopy: 0, fromCache: 0 };
+  for (const [key, entry] of Object.entries(manifest.files)) {
+    const rel = key.slice(1);
+    const local = previous[key]?.sha256 === entry.sha256 ? verified(path.join(out, rel), entry) : null;
+    const cached = local ?? verified(path.join(cache, entry.sha256), entry);
+    if (cached) {
+      result.have.set(rel, cached);
+      if (local) result.fromCopy++;
+      else result.fromCache++;
+    } else if (!result.need.has(entry.sha256)) {
+      result.need.set(entry.sha256, { key, entry });
+    }
+  }
+  return result;
+}
+
+/** Mirrors the site at `from` into `out`. A failure is a StageError naming its stage; `out` is then as it was. */
+export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
+  const base = siteUrl(options.from);
+  const out = path.resolve(options.out);
+  const report = new BuildReport(options.progress);
+  const session = PublishSession.open(out, report);
+  const { downloads } = session.layout;
+  const result: Omit<MirrorResult, 'truthVersion'> = { report, fetched: [], fetchedBytes: 0, fromCopy: 0, fromCache: 0 };
+  let truthVersion: string;
+  try {
+    const { manifest, bytes } = await report.stage('manifest', () => fetchManifest(base));
+    truthVersion = manifest.truth_version;
+    // The copy is a function of the site's manifest and this generator (its host files): equal fingerprints, nothing to do.
+    if (!session.begin(buildFingerprint(sha256(bytes), { mirror: true }))) {
+      fs.mkdirSync(downloads, { recursive: true });
+      const { have, need, fromCopy, fromCache } = await report.stage('compare', () => plan(manifest, out, downloads));
+      Object.assign(result, { fromCopy, fromCache });
+      await report.stage('fetch', async () => {
+        report.advance(0, need.size);
+        await eachLimited([...need.values()], options.concurrency ?? DEFAULT_CONCURRENCY, async ({ key, entry }) => {
+          await download(base, key, entry, downloads);
+          result.fetched.push(key);
+          result.fetchedBytes += entry.bytes;
+          report.advance(result.fetched.length, need.size);
+        });
+      });
+      const files = session.files();
+      for (const key of Object.keys(manifest.files).sort()) {
+        const rel = key.slice(1);
+        files.set(rel, have.get(rel) ?? fs.readFileSync(path.join(downloads, manifest.files[key].sha256)));
+      }
+      renderHostRules(files);
+      files.set(MANIFEST, bytes);
+      report.countFiles(files.keys());
+      await report.stage('write', () => session.publish(files, undefined));
+    }
+  } catch (error) {
+    await session.close(error);
+    throw error;
+  }
+  await session.close();
+  // Published: the verified downloads are in the copy now.
+  fs.rmSync(downloads, { recursive: true, force: true });
+  result.fetched.sort();
+  return { ...result, truthVersion };
+}

@@ -1,0 +1,37 @@
+/** `npm run mirror -- --from <site URL> --out <dir>`: a local copy of a deployed site, downloading only what changed (generator/mirror/). */
+import { Command } from 'commander';
+import { mirror, type MirrorResult } from './mirror/mirror.ts';
+import { explain } from './errors.ts';
+import { progressDisplay } from './progress.ts';
+import { publishLayout } from './publish/layout.ts';
+
+const mebibytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+function summary(result: MirrorResult, out: string): string {
+  const { report } = result;
+  if (report.upToDate) return `mirror: ${out} is already a copy of this site (truth_version ${result.truthVersion}); nothing fetched`;
+  return [
+    `mirror: ${result.fetched.length} files fetched (${mebibytes(result.fetchedBytes)}), ${result.fromCopy} kept from the copy, ${result.fromCache} from earlier downloads; ${report.changed} changed, ${report.removed} removed`,
+    `${out} is a copy of the site at truth_version ${result.truthVersion}`,
+    `timings: ${Object.entries(report.timings).map(([k, v]) => `${k}=${v}ms`).join(' ')}`,
+  ].join('\n');
+}
+
+const program = new Command('mirror')
+  .description('Copy a deployed site of this API into a folder, fetching only missing or changed files')
+  .requiredOption('--from <url>', 'the site\'s address')
+  .requiredOption('-o, --out <dir>', 'the copy (replaced atomically; only a folder this tool or the build published)')
+  .option('-j, --concurrency <n>', 'downloads at once', (value) => Number.parseInt(value, 10), 8)
+  .action(async (options: { from: string; out: string; concurrency: number }) => {
+    const { out } = publishLayout(options.out);
+    try {
+      const result = await mirror({ ...options, progress: progressDisplay(process.stderr) });
+      console.log(summary(result, out));
+    } catch (error) {
+      // A user error is one clear line; a bug shows its stack (errors.ts explain).
+      console.error(`mirror failed: ${explain(error)}\n${out} was left as it was.`);
+      process.exitCode = 1;
+    }
+  });
+
+await program.parseAsync();

@@ -1,0 +1,181 @@
+/**
+ * `npm run mirror`: copies of the sample site served over real HTTP (the local server of
+ * `npm start`, in-process; a slow static host for the kill), checked byte for byte, with
+ * a changed file, a file that does not match the manifest, a mirror killed halfway, and
+ * bad input.
+ */
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:net';
+import fs from 'fs-extra';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mirror } from '../generator/mirror/mirror.ts';
+import { startServer, type RunningServer } from '../generator/server/server.ts';
+import { publishLayout } from '../generator/publish/layout.ts';
+import { endpoints } from '../generator/contract/endpoints.ts';
+import type { FileManifestJson } from '../generator/contract/schemas.ts';
+import { buildSample, tempDir } from './helpers.ts';
+import { contentDiff, snapshot } from './exportEdits.ts';
+import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
+import { ROOT } from './cli.ts';
+
+const MANIFEST = endpoints.fileManifest.file();
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+let sample: string;
+const running: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.close()));
+});
+
+beforeAll(async () => {
+  ({ out: sample } = await buildSample());
+});
+
+/** `dir` served by the local server of `npm start`, stopped after the test. */
+async function serve(dir: string): Promise<RunningServer> {
+  const server = await startServer(dir, 0);
+  running.push(server);
+  return server;
+}
+
+/** A copy of the sample site that a test may change (the shared build is read-only). */
+async function siteCopy(): Promise<string> {
+  const dir = path.join(await tempDir(), 'site');
+  await fs.copy(sample, dir);
+  return dir;
+}
+
+/** Changes files of a site and lists their new bytes in its manifest. */
+async function changeFiles(site: string, edits: Record<string, Buffer>): Promise<void> {
+  const manifest: FileManifestJson = await fs.readJson(path.join(site, MANIFEST));
+  for (const [rel, bytes] of Object.entries(edits)) {
+    await fs.writeFile(path.join(site, rel), bytes);
+    manifest.files[`/${rel}`] = { sha256: sha256(bytes), bytes: bytes.length };
+  }
+  await fs.writeJson(path.join(site, MANIFEST), manifest);
+}
+
+/** The file with a newline added: still valid JSON, other bytes. */
+const edited = async (site: string, rel: string) => Buffer.concat([await fs.readFile(path.join(site, rel)), Buffer.from('\n')]);
+
+const newCopy = async () => path.join(await tempDir(), 'copy');
+
+describe('npm run mirror', () => {
+  it('copies a site served by npm start byte for byte (binary files too), and a second run fetches nothing', async () => {
+    const server = await serve(sample);
+    const out = await newCopy();
+    const first = await mirror({ from: server.url, out });
+    const [site, copy] = [await snapshot(sample), await snapshot(out)];
+    expect([...copy.files.keys()]).toEqual([...site.files.keys()]);
+    expect(contentDiff(site.files, copy.files)).toEqual([]);
+    const manifest: FileManifestJson = await fs.readJson(path.join(sample, MANIFEST));
+    expect(first.fetched.length).toBe(new Set(Object.values(manifest.files).map((f) => f.sha256)).size);
+    const picture = Object.keys(manifest.files).find((key) => key.endsWith('.png'))!;
+    expect(first.fetched).toEqual(expect.arrayContaining(['/api/v1/bulk/sif.sqlite', picture, '/api/404.json']));
+    expect(await fs.pathExists(publishLayout(out).downloads)).toBe(false);
+    const second = await mirror({ from: server.url, out });
+    expect(second.fetched).toEqual([]);
+    expect(second.report.upToDate).toBe(true);
+  });
+
+  it('fetches only the file that changed, and the copy equals the site again', async () => {
+    const site = await siteCopy();
+    const server = await serve(site);
+    const out = await newCopy();
+    await mirror({ from: server.url, out });
+    await changeFiles(site, { 'api/v1/card/1.json': await edited(site, 'api/v1/card/1.json') });
+    const update = await mirror({ from: server.url, out });
+    expect(update.fetched).toEqual(['/api/v1/card/1.json']);
+    expect(update.fromCopy).toBe(Object.keys((await fs.readJson(path.join(site, MANIFEST))).files).length - 1);
+    expect(contentDiff((await snapshot(site)).files, (await snapshot(out)).files)).toEqual([]);
+  });
+
+  it('never publishes a file whose bytes do not match the manifest: the previous copy stays as it was', async () => {
+    const site = await siteCopy();
+    const server = await serve(site);
+    const out = await newCopy();
+    await mirror({ from: server.url, out });
+    const card = 'api/v1/card/2.json';
+    const listed = await edited(site, card);
+    await changeFiles(site, { 'api/v1/card/1.json': await edited(site, 'api/v1/card/1.json'), [card]: listed });
+    await fs.writeFile(path.join(site, card), Buffer.concat([listed, Buffer.from(' ')])); // served bytes differ from the listed ones
+    const before = await snapshot(out);
+    await expect(mirror({ from: server.url, out })).rejects.toThrow(/hash mismatch: http:\/\/127\.0\.0\.1:\d+\/api\/v1\/card\/2\.json gave .* nothing was published/);
+    expect(await snapshot(out)).toEqual(before);
+  });
+
+  it('killed halfway, leaves the previous copy whole; the next run keeps what was verified and fetches the rest', async () => {
+    const site = await siteCopy();
+    const out = await newCopy();
+    const fast = await serve(site);
+    await mirror({ from: fast.url, out });
+    const cards = (await fs.readdir(path.join(site, 'api/v1/card'))).filter((name) => /^\d+\.json$/.test(name)).map((name) => `api/v1/card/${name}`);
+    await changeFiles(site, Object.fromEntries(await Promise.all(cards.map(async (rel) => [rel, await edited(site, rel)]))));
+    // Every answer held back 100 ms: the mirror below downloads two files at a time for well over a second.
+    const slow = await serveHttp(await netlifyStatic(site), 100);
+    running.push(slow);
+    const before = await snapshot(out);
+    const { downloads } = publishLayout(out);
+    const verifiedDownloads = async () => (await fs.readdir(downloads).catch(() => [])).filter((name) => !name.endsWith('.part'));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'generator/mirrorCli.ts', '--from', slow.url, '--out', out, '--concurrency', '2'], { cwd: ROOT, stdio: 'ignore' });
+    while ((await verifiedDownloads()).length < 3 && child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
+    expect(child.exitCode).toBeNull();
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.on('exit', resolve));
+    expect(await snapshot(out)).toEqual(before);
+    const kept = (await verifiedDownloads()).length;
+    expect(kept).toBeGreaterThanOrEqual(3);
+    expect(kept).toBeLessThan(cards.length);
+    const resumed = await mirror({ from: slow.url, out, concurrency: 8 });
+    expect(resumed.fromCache).toBe(kept);
+    expect(resumed.fetched.length).toBe(cards.length - kept);
+    expect(contentDiff((await snapshot(site)).files, (await snapshot(out)).files)).toEqual([]);
+  });
+});
+
+describe('npm run mirror: bad input, one clear line', () => {
+  it('an unreachable URL (the CLI: one line, exit 1, the copy untouched)', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const out = await newCopy();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'generator/mirrorCli.ts', '--from', `http://127.0.0.1:${port}/`, '--out', out], { cwd: ROOT });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr.split('\n').filter((line) => line.startsWith('mirror failed'))).toEqual([
+      `mirror failed: cannot reach http://127.0.0.1:${port} (ECONNREFUSED) for /${MANIFEST}; check --from and the network`,
+    ]);
+    expect(await fs.pathExists(out)).toBe(false);
+  });
+
+  it('a site without a manifest', async () => {
+    const empty = await tempDir();
+    await fs.outputFile(path.join(empty, 'index.html'), '<!doctype html>');
+    const server = await serve(empty);
+    await expect(mirror({ from: server.url, out: await newCopy() })).rejects.toThrow(`${server.url} has no ${MANIFEST} (HTTP 404)`);
+  });
+
+  it('an --out that is not a site', async () => {
+    const server = await serve(sample);
+    const out = await newCopy();
+    await fs.outputFile(path.join(out, 'notes.txt'), 'mine');
+    await expect(mirror({ from: server.url, out })).rejects.toThrow(/holds files that are not a site built here.*refusing to replace it/);
+    expect(await fs.readdir(out)).toEqual(['notes.txt']);
+  });
+
+  it('a manifest naming a path outside the copy', async () => {
+    const site = await siteCopy();
+    const manifest: FileManifestJson = await fs.readJson(path.join(site, MANIFEST));
+    manifest.files['/../escape.json'] = { sha256: '0'.repeat(64), bytes: 1 };
+    await fs.writeJson(path.join(site, MANIFEST), manifest);
+    const server = await serve(site);
+    await expect(mirror({ from: server.url, out: await newCopy() })).rejects.toThrow(/is not a file manifest of this API: it lists "\/\.\.\/escape\.json"/);
+  });
+});
