@@ -7,13 +7,14 @@ import path from 'node:path';
 import fs from 'fs-extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { CardListJson, SetListJson } from '../generator/contract/schemas.ts';
+import type { BulkIndexJson, CardListJson, SetListJson } from '../generator/contract/schemas.ts';
 import { buildSample, readJson, tempDir } from './helpers.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 import { launchBrowser } from './browser.ts';
 import { handleRequest } from '../generator/edge/handler.ts';
 import { diskReader } from '../generator/server/diskSite.ts';
 import { EXAMPLES } from '../generator/search/examples.js';
+import { createHash } from 'node:crypto';
 
 const SCREENSHOT = '/tmp/sif-index-page.png';
 const PHONE_SCREENSHOT = '/tmp/sif-card-phone.png';
@@ -135,6 +136,25 @@ describe('index.html: the card list', () => {
       expect(links.some((href) => href.endsWith(`/api/v1/${file}`)), file).toBe(true);
     }
     for (const href of links) expect((await fetch(href)).status, href).toBe(200);
+  });
+
+  it('lists every bulk download with its size and SHA-256, each link fetching those bytes', async () => {
+    const index = await readJson<BulkIndexJson>(out, 'api/v1/bulk/index.json');
+    const rows = page.locator('#download-table tbody tr');
+    expect(await rows.count()).toBe(index.files.length);
+    for (const [i, file] of index.files.entries()) {
+      const cells = rows.nth(i).locator('th, td');
+      expect(await cells.nth(0).textContent()).toBe(file.name);
+      expect(await cells.nth(4).textContent()).toBe(file.sha256);
+      expect(await cells.nth(3).locator('span').getAttribute('title')).toBe(`${file.bytes.toLocaleString('en')} bytes`);
+      const [, amount, unit] = /^([\d.]+) (bytes|KiB|MiB|GiB)$/.exec((await cells.nth(3).textContent())!)!;
+      const scale = 1024 ** ['bytes', 'KiB', 'MiB', 'GiB'].indexOf(unit);
+      expect(Math.abs(Number(amount) * scale - file.bytes), file.name).toBeLessThanOrEqual(0.05 * scale);
+      const [href, sumHref] = await Promise.all([cells.nth(0).locator('a'), cells.nth(4).locator('a')].map((a) => a.evaluate((node: HTMLAnchorElement) => node.href)));
+      const bytes = Buffer.from(await (await fetch(href)).arrayBuffer());
+      expect([bytes.length, createHash('sha256').update(bytes).digest('hex')], file.name).toEqual([file.bytes, file.sha256]);
+      expect(await (await fetch(sumHref)).text()).toBe(`${file.sha256}  ${file.name}\n`);
+    }
   });
 
   it('looks like a page at desktop width (screenshot for a person to judge)', async () => {

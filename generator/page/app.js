@@ -5,6 +5,7 @@
 import { ATTRIBUTES, RARITIES, cardTile, config, el, icon, load, pagedList } from './dom.js';
 import { accessoryTile, accessoryView, cardView, eventView, pairView, setView } from './views.js';
 import { renderChanges } from './changes.js';
+import { renderDownloads } from './downloads.js';
 import { QueryError, kindOf, orderNames, search } from '../search/query.js';
 import { EXAMPLES } from '../search/examples.js';
 
@@ -175,6 +176,7 @@ function renderChangeList(list) {
 
 function renderFiles() {
   $('api-files').replaceChildren(...config.files.map((file) => el('li', {}, el('a', { href: file }, file))));
+  $('downloads-index').href = config.bulkIndex;
 }
 
 /** Optional sections disappear when the export lacks their file or the file lists nothing. */
@@ -276,6 +278,7 @@ async function main() {
     optional('pairs', config.pairList, renderPairs),
     optional('accessories', config.accessoryList, renderAccessories),
     optional('events', config.eventList, renderEvents),
+    optional('downloads', config.bulkIndex, (index) => renderDownloads(index, $('downloads-content'))),
   ]);
   document.body.dataset.ready = 'true';
 }
