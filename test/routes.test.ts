@@ -295,6 +295,19 @@ describe.each(HOST_NAMES)('on %s', (name) => {
     });
   });
 
+  describe('paths outside /api/', () => {
+    it('serve the page and its files as published, and a missing one as 404.html with status 404', async () => {
+      for (const [p, rel] of [['/', 'index.html'], ['/site/app.js', 'site/app.js'], ['/images/card/icon/1003.png', 'images/card/icon/1003.png']]) {
+        const response = await host.fetch(p);
+        expect(response.status, p).toBe(200);
+        expect(Buffer.from(await response.arrayBuffer()).equals(fs.readFileSync(path.join(out, rel))), p).toBe(true);
+      }
+      const missing = await host.fetch('/nothing/here');
+      expect(missing.status).toBe(404);
+      expect(await missing.text()).toBe(fs.readFileSync(path.join(out, '404.html'), 'utf8'));
+    });
+  });
+
   describe('an encoded slash (%2F)', () => {
     it('is a 400 wherever it is, encoded once or twice: no host reads it as a separator or a name', async () => {
       for (const p of ['/api/v1/card%2F1.json', '/api/v1/card_t%2f1003', '/api/v1/card/1%2F2.json', '/api/v1/card%252F1.json']) {

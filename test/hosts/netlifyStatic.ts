@@ -1,7 +1,7 @@
 /**
  * A static host that serves a built site the way Netlify's CDN does, for the edge function to
  * sit in front of: a file at the path wins; else the first matching rule of `_redirects` (a
- * rewrite, answered with the rule's status); else a plain 404. Headers come from every
+ * rewrite, answered with the rule's status); else the site's 404.html with status 404. Headers come from every
  * matching block of `_headers` (a header named twice is joined, as Netlify joins it), files
  * carry an ETag and answer If-None-Match. The rules are parsed from the site's own files, so
  * this checks what the build wrote, not the list it was written from. Like a CDN, it reads and
@@ -108,7 +108,8 @@ export async function netlifyStatic(dir: string): Promise<Answer> {
     const keep = request.method === 'GET' && !request.headers.has('if-none-match');
     const kept = keep ? served.get(pathname) : undefined;
     if (kept) return new Response(kept.body, { status: kept.status, headers: kept.headers });
-    const found = await resolve(pathname);
+    // Netlify answers a path nothing matches with the site's 404.html, else a plain 404.
+    const found = (await resolve(pathname)) ?? (await file('/404.html').then((page) => page && { ...page, status: 404 }));
     if (!found) return new Response('Not Found', { status: 404, headers: headersFor(pathname, 'text/plain; charset=utf-8') });
     const response = (await withETag(request, new Response(new Uint8Array(found.bytes), { status: found.status, headers: headersFor(pathname, found.type) })))!;
     if (!keep) return response;
