@@ -332,6 +332,17 @@ describe('operator "quotes"', () => {
 });
 
 describe('malformed queries', () => {
+  it('never fail otherwise: any text is a 200 or a 400 naming the column; nesting is bounded', async () => {
+    const junk = fc.oneof(fc.string({ maxLength: 40 }), fc.array(fc.constantFrom('(', ')', '-', '"', ':', '>=', ' or ', 'rarity', 'ur', ' ', 'ｒ', '（', '＂'), { maxLength: 30 }).map((parts) => parts.join('')));
+    await fc.assert(fc.asyncProperty(junk, async (q) => {
+      const { status, body } = await get(`/api/v1/search/card?q=${encodeURIComponent(q)}`);
+      expect([200, 400], q).toContain(status);
+      if (status === 400) expect(body.error).toMatch(/^query column \d+: /);
+    }), { numRuns: 300 });
+    await expectError(`/api/v1/search/card?q=${'('.repeat(5000)}`, /^query column 65: expected at most 64 nested groups and negations$/);
+    await expectError(`/api/v1/search/card?q=${'-'.repeat(5000)}x`, /^query column 65: expected at most 64 nested/);
+  });
+
   it.each([
     ['rarity:', /^query column 8: expected a value after "rarity:"$/],
     ['rarty:ur', /^query column 1: unknown field "rarty"; the card fields are rarity, attribute, attr, char, .*released.*, is$/],

@@ -43,6 +43,8 @@ function role(char) {
   return ['(', ')', ':', '=', '<', '>', '-'].includes(c) ? c : '';
 }
 const OPERATOR_START = new Set([':', '=', '<', '>']);
+/** Deeper nesting of groups and negations is refused, so no query can exhaust the stack. */
+export const MAX_DEPTH = 64;
 
 class Parser {
   /** @param {string} query @param {Kind} kind */
@@ -52,6 +54,7 @@ class Parser {
     this.roles = this.chars.map(role);
     this.kind = kind;
     this.pos = 0;
+    this.depth = 0;
   }
 
   get column() {
@@ -123,6 +126,16 @@ class Parser {
 
   /** @returns {Node} */
   parseUnary() {
+    if (++this.depth > MAX_DEPTH) throw this.fail(`expected at most ${MAX_DEPTH} nested groups and negations`);
+    try {
+      return this.unary();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** @returns {Node} */
+  unary() {
     const role = this.roles[this.pos];
     if (role === '-') {
       this.pos++;
