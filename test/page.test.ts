@@ -325,6 +325,7 @@ describe('index.html: the search box takes the API\'s query language', () => {
     const expected = await edgeOrdinals(params);
     expect(await shown(p)).toEqual(expected);
     expect(await p.locator('#card-count').textContent()).toBe(`${expected.length} of ${list.stubs.length} cards`);
+    expect(await p.getAttribute('#card-grid', 'data-ordinals')).toBe(expected.join(','));
     expect(await p.getAttribute('#search-api', 'href')).toBe(`api/v1/search/card?${new URLSearchParams(params)}`);
     await p.close();
   });

@@ -14,6 +14,7 @@ import { handleRequest, type EdgeSite } from '../generator/edge/handler.ts';
 import { diskReader } from '../generator/server/diskSite.ts';
 import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
 import { CENTERS, EFFECTS, TRIGGERS } from '../generator/search/words.js';
+import { kindOf } from '../generator/search/query.js';
 import type { AccessoryJson, CardJson, CharacterJson, EventJson, SetListJson } from '../generator/contract/schemas.ts';
 import { buildSample, readJson } from './helpers.ts';
 
@@ -83,6 +84,13 @@ async function expectError(url: string, pattern: RegExp) {
   expect(status, url).toBe(400);
   expect(body.error).toMatch(pattern);
 }
+
+describe('card fields', () => {
+  it('each has its describe block in this file (field <name>)', () => {
+    const tested = ['rarity', 'attribute', 'char', 'title', 'group', 'unit', 'year', 'skill', 'trigger', 'center', 'smile', 'pure', 'cool', 'hp', 'released', 'set', 'id', 'ordinal', 'is'];
+    expect(kindOf('card').fields.map((f) => f.name)).toEqual(tested);
+  });
+});
 
 describe('field rarity', () => {
   it('takes words and the game\'s codes (4 UR, 5 SSR)', async () => {
@@ -256,28 +264,60 @@ describe('bare words', () => {
   });
 });
 
-describe('accessory fields', () => {
-  it('name, rarity, stats, is:limited, is:material, ordinal', async () => {
-    await expectMatches('is:limited', (a) => a.is_limited, 'accessory');
-    await expectMatches('-is:material', (a) => !a.is_material, 'accessory');
-    const smile = accessories[0].smile_max;
-    await expectMatches(`smile>=${smile}`, (a) => a.smile_max >= smile, 'accessory');
-    await expectMatches('rarity:ur', (a) => a.rarity === 4, 'accessory');
-    const word = accessories[0].name_en.split(' ')[0].toLowerCase();
-    await expectMatches(word, (a) => has(a.name, word) || has(a.name_en, word), 'accessory');
-    const ordinal = accessories.find((a) => a.unit_ordinal !== null)!.unit_ordinal;
-    await expectMatches(`ordinal:${ordinal}`, (a) => a.unit_ordinal === ordinal, 'accessory');
-  });
-});
+type Case = [query: string, test: (o: any) => boolean];
+const YEAR_2020 = Date.UTC(2020, 0, 1) / 1000;
 
-describe('event fields', () => {
-  it('name, type, start, end, results, reward', async () => {
-    await expectMatches('start>=2020', (e) => e.start_date >= Date.UTC(2020, 0, 1) / 1000, 'event');
-    await expectMatches('end<2020', (e) => e.end_date < Date.UTC(2020, 0, 1) / 1000, 'event');
-    await expectMatches('type:1', (e) => e.type === 1, 'event');
-    const ordinal = events.find((e) => e.reward_ordinals.length)!.reward_ordinals[0];
-    await expectMatches(`reward:${ordinal}`, (e) => e.reward_ordinals.includes(ordinal), 'event');
-    await expectMatches('results<2020', (e) => e.result_end_date !== null && e.result_end_date < Date.UTC(2020, 0, 1) / 1000, 'event');
+/** Accessory and event fields, each with queries and the objects they must match (built once the sample is read). */
+const OTHER_FIELDS: Record<'accessory' | 'event', Record<string, () => Case[]>> = {
+  accessory: {
+    name: () => {
+      const word = accessories[0].name_en.split(' ')[0].toLowerCase();
+      return [[word, (a) => has(a.name, word) || has(a.name_en, word)], [`name:${word}`, (a) => has(a.name, word) || has(a.name_en, word)]];
+    },
+    rarity: () => [['rarity:ur', (a) => a.rarity === 4], ['rarity<ur', (a) => a.rarity !== 4]],
+    ...Object.fromEntries((['smile', 'pure', 'cool'] as const).map((stat) => [stat, (): Case[] => {
+      const value = accessories[0][`${stat}_max`];
+      return [[`${stat}>=${value}`, (a) => a[`${stat}_max`] >= value]];
+    }])),
+    effect: () => [[`effect:${accessories[0].effect_type}`, (a) => a.effect_type === accessories[0].effect_type]],
+    trigger: () => {
+      const code = accessories.find((a) => a.trigger_type !== null)!.trigger_type;
+      return [[`trigger:${code}`, (a) => a.trigger_type === code], [`-trigger:${code}`, (a) => a.trigger_type !== code]];
+    },
+    char: () => {
+      const name = accessories.find((a) => a.unit_stub)!.unit_stub!.char_name.split(' ')[0].toLowerCase();
+      return [[`char:${name}`, (a) => has(a.unit_stub?.char_name, name)]];
+    },
+    ordinal: () => {
+      const ordinal = accessories.find((a) => a.unit_ordinal !== null)!.unit_ordinal;
+      return [[`ordinal:${ordinal}`, (a) => a.unit_ordinal === ordinal]];
+    },
+    level: () => [[`level>${accessories[0].level_max - 1}`, (a) => a.level_max > accessories[0].level_max - 1]],
+    id: () => [[`id<=${accessories[2].id}`, (a) => a.id <= accessories[2].id], [`#${accessories[1].id}`, (a) => a.id === accessories[1].id]],
+    is: () => [['is:limited', (a) => a.is_limited], ['-is:material', (a) => !a.is_material]],
+  },
+  event: {
+    name: () => [['name:festival', (e) => has(e.name_en, 'festival') || has(e.name, 'festival')], ['"ステージ"', (e) => has(e.name, 'ステージ') || has(e.name_en, 'ステージ')]],
+    type: () => [['type:1', (e) => e.type === 1], ['type>=3', (e) => e.type !== null && e.type >= 3]],
+    start: () => [['start>=2020', (e) => e.start_date >= YEAR_2020]],
+    end: () => [['end<2020', (e) => e.end_date < YEAR_2020]],
+    results: () => [['results<2020', (e) => e.result_end_date !== null && e.result_end_date < YEAR_2020]],
+    reward: () => {
+      const ordinal = events.find((e) => e.reward_ordinals.length)!.reward_ordinals[0];
+      return [[`reward:${ordinal}`, (e) => e.reward_ordinals.includes(ordinal)]];
+    },
+    id: () => [[`id>${events[3].id}`, (e) => e.id > events[3].id]],
+  },
+};
+
+describe.each(['accessory', 'event'] as const)('%s fields', (kind) => {
+  it('each field has its describe block below', () => {
+    expect(Object.keys(OTHER_FIELDS[kind]).sort()).toEqual(kindOf(kind).fields.map((f) => f.name).sort());
+  });
+  describe.each(Object.keys(OTHER_FIELDS[kind]))(`${kind} field %s`, (field) => {
+    it('matches what the published objects say', async () => {
+      for (const [q, test] of OTHER_FIELDS[kind][field]()) await expectMatches(q, test, kind);
+    });
   });
 });
 

@@ -109,6 +109,8 @@ function renderCards(list, index) {
     const count = $('card-count');
     count.textContent = matches.length === list.stubs.length ? `${list.stubs.length} cards` : `${matches.length} of ${list.stubs.length} cards`;
     count.dataset.total = String(matches.length);
+    // Every match in order, beyond the tiles on screen, for programs that read the page.
+    $('card-grid').dataset.ordinals = matches.map((stub) => stub.ordinal).join(',');
     const api = new URLSearchParams(Object.entries(state).filter(([, v]) => v));
     $('search-api').href = `${config.searchApi}?${api}`;
   };
