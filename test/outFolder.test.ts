@@ -68,7 +68,7 @@ describe('--out: only a folder this builder recorded as its site is replaced', (
     const { folder: _, ...rest } = await fs.readJson(layout.manifest);
     await fs.writeJson(layout.manifest, { ...rest, format: 1 });
     await fs.move(out, `${out}.old`);
-    await fs.copy(`${out}.old`, out); // the same names, other inodes
+    await fs.copy(`${out}.old`, out, { dereference: true }); // the same names, other inodes
     await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/not a site built here/);
   });
 

@@ -156,6 +156,75 @@ describe('a failed build keeps the previous site byte for byte', () => {
   });
 });
 
+/** Turns a published site back into a plain folder, as builds before output folders were links left it (same inode, so its record still names it). */
+async function asPlainFolder(out: string): Promise<void> {
+  const version = await fs.realpath(out);
+  await fs.remove(out);
+  await fs.move(version, out);
+}
+
+/** A process that reads `rel` under `dir` in a loop until told to stop; resolves with what it saw. */
+function readerProcess(dir: string, rel: string) {
+  const script = `
+    const fs = require('node:fs');
+    const seen = {}; let reads = 0; const failures = [];
+    const loop = () => {
+      for (let i = 0; i < 200; i++) {
+        try { const v = JSON.parse(fs.readFileSync(process.argv[1] + '/' + process.argv[2], 'utf8')).truth_version; seen[v] = (seen[v] || 0) + 1; reads++; }
+        catch (e) { failures.push(e.code || e.message); }
+      }
+      setImmediate(loop);
+    };
+    process.on('message', () => { process.send({ reads, failures: failures.slice(0, 5), failed: failures.length, seen }); process.exit(0); });
+    loop(); process.send('ready');`;
+  const child = spawn(process.execPath, ['-e', script, dir, rel], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const ready = new Promise((resolve) => child.once('message', resolve));
+  const stop = () => new Promise<{ reads: number; failed: number; failures: string[]; seen: Record<string, number> }>((resolve) => {
+    child.once('message', resolve as (m: unknown) => void);
+    child.send('stop');
+  });
+  return { ready, stop };
+}
+
+describe('readers during a swap', () => {
+  it('never find the site missing or half replaced: the output folder is a link to a version, replaced in one rename', async () => {
+    const out = path.join(await tempDir(), 'public');
+    const inputs = await Promise.all(['reader-a', 'reader-b'].map(async (version) => {
+      const input = await copySample();
+      await fs.writeJson(path.join(input, 'meta.json'), { ...(await fs.readJson(path.join(input, 'meta.json'))), truth_version: version });
+      return input;
+    }));
+    await build({ input: inputs[0], out });
+    const reader = readerProcess(out, endpoints.info.file());
+    await reader.ready;
+    const versions: string[] = [];
+    for (let i = 1; i <= 4; i++) {
+      await build({ input: inputs[i % 2], out });
+      expect((await fs.lstat(out)).isSymbolicLink()).toBe(true);
+      versions.push(await fs.realpath(out));
+    }
+    const { reads, failed, failures, seen } = await reader.stop();
+    expect(failures).toEqual([]);
+    expect(failed).toBe(0);
+    expect(reads).toBeGreaterThan(100);
+    expect(Object.keys(seen).sort()).toEqual(['reader-a', 'reader-b']);
+    // Each build keeps the version it replaced for readers still in it, and deletes older ones.
+    expect(new Set(versions).size).toBe(4);
+    expect(await fs.readdir(publishLayout(out).sites)).toEqual(versions.slice(-2).map((v) => path.basename(v)).sort());
+  });
+
+  it('a site published as a plain folder (before output folders were links) becomes a link at its next change', async () => {
+    const { out, before } = await publishedSample();
+    await asPlainFolder(out);
+    const input = await copySample();
+    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1 WHERE unit_number = 1;');
+    await build({ input, out });
+    expect((await fs.lstat(out)).isSymbolicLink()).toBe(true);
+    expect(contentDiff(before.files, (await snapshot(out)).files)).toContain(endpoints.card.file(1));
+    expect(await fs.pathExists(publishLayout(out).previous)).toBe(false);
+  });
+});
+
 describe('an interrupted build never breaks the next one', () => {
   it('cleans a stale staging folder and a half-removed old site', async () => {
     const { out } = await publishedSample();
@@ -167,9 +236,10 @@ describe('an interrupted build never breaks the next one', () => {
     for (const leftover of [layout.staging, layout.previous]) expect(await fs.pathExists(leftover)).toBe(false);
   });
 
-  it('restores the site when a build died between its two renames', async () => {
+  it('restores the site when a build died moving a plain output folder aside (the one-time move to a link)', async () => {
     const { out, before } = await publishedSample();
     const layout = publishLayout(out);
+    await asPlainFolder(out);
     await fs.move(out, layout.previous);
     await fs.outputFile(path.join(layout.staging, 'api/v1/info.json'), '{}');
     const report = await build({ input: SAMPLE_INPUT, out });

@@ -2,6 +2,11 @@
  * Where a build keeps its own files: `.cache/build/<folder name>/` beside the output
  * folder (as the image cache does), so nothing of it is ever deployed, and on the same
  * file system, so the staged site can be renamed into place.
+ *
+ * The output folder itself is a symbolic link to one of `sites/<version>/`: a build stages
+ * the next site, renames it to a new version folder, and publishes it by renaming a new link
+ * over the old one, one atomic step, so a reader finds the old site or the new one, never
+ * none and never a mix (docs/builds.md).
  */
 import path from 'node:path';
 
@@ -12,7 +17,11 @@ export interface PublishLayout {
   work: string;
   /** The next site, assembled here before the swap. */
   staging: string;
-  /** The old site during the swap (two renames). */
+  /** The published versions: the output folder links to one of them. */
+  sites: string;
+  /** The next link to the output folder's version, renamed over the output folder. */
+  link: string;
+  /** A site published as a plain folder (before output folders were links), during its one-time move into `sites`. */
   previous: string;
   /** Content hashes and stats of the published files, with the build's fingerprint. */
   manifest: string;
@@ -39,6 +48,8 @@ export function publishLayout(out: string): PublishLayout {
     out: target,
     work,
     staging: path.join(work, 'staging'),
+    sites: path.join(work, 'sites'),
+    link: path.join(work, 'site.link'),
     previous: path.join(work, 'previous'),
     manifest: path.join(work, 'manifest.json'),
     nextManifest: path.join(work, 'manifest.next.json'),

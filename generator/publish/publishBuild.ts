@@ -18,18 +18,35 @@ import { Staging } from './staging.ts';
 /** The inode of the folder at `dir`, undefined when there is none. */
 const inodeOf = (dir: string): number | undefined => (fs.existsSync(dir) ? fs.statSync(dir).ino : undefined);
 
+/** Whether anything (a dangling link included) is at `file`. */
+function lexists(file: string): boolean {
+  try {
+    fs.lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * A build killed between the two renames leaves the site in `previous`: put it back. One
- * killed after the swap but before its manifest was renamed into place leaves the next
- * manifest describing the site: take it.
+ * A build killed while moving a plain output folder aside (the one-time move to a link) leaves
+ * the site in `previous`: put it back. One killed after the switch but before its manifest
+ * was renamed into place leaves the next manifest describing the site: take it. Versions
+ * the output folder no longer links to are deleted: the one replaced by the last build was
+ * kept for the readers that were still reading it.
  */
 function recover(layout: PublishLayout, report: BuildReport): void {
-  if (!fs.existsSync(layout.out) && fs.existsSync(layout.previous)) {
+  if (!lexists(layout.out) && fs.existsSync(layout.previous)) {
     fs.renameSync(layout.previous, layout.out);
     report.warn(`${layout.out} was restored from an interrupted build`);
   }
   if (readManifest(layout.nextManifest, layout.out)) fs.renameSync(layout.nextManifest, layout.manifest);
-  for (const leftover of [layout.staging, layout.previous, layout.nextManifest]) fs.rmSync(leftover, { recursive: true, force: true });
+  for (const leftover of [layout.staging, layout.previous, layout.nextManifest, layout.link]) fs.rmSync(leftover, { recursive: true, force: true });
+  const current = inodeOf(layout.out);
+  for (const name of fs.existsSync(layout.sites) ? fs.readdirSync(layout.sites) : []) {
+    const version = path.join(layout.sites, name);
+    if (fs.lstatSync(version).ino !== current) fs.rmSync(version, { recursive: true, force: true });
+  }
 }
 
 /** True when `dir` is a mount point: its own device, or listed as one in /proc/self/mountinfo (bind mounts). */
@@ -73,14 +90,25 @@ function checkOwnFilesOutside(layout: PublishLayout): void {
 const siteManifest = (layout: PublishLayout): Manifest | null =>
   readManifest(layout.manifest, layout.out) ?? readManifest(layout.nextManifest, layout.out);
 
-/** Two renames; if the second fails the old site is put back. */
+/**
+ * Publishes the staged site: renamed to a new version folder, then a new link to it (relative,
+ * so the project can move) renamed over the output folder, atomically: readers find the old
+ * site or the new one, never none. The old version stays for readers still reading it until the
+ * next build. A plain output folder (a site built before output folders were links, or an
+ * empty folder) is moved aside first; that one time, the folder is absent between two renames.
+ */
 function swap(layout: PublishLayout): void {
-  const hadSite = fs.existsSync(layout.out);
-  if (hadSite) fs.renameSync(layout.out, layout.previous);
+  fs.mkdirSync(layout.sites, { recursive: true });
+  const version = path.join(layout.sites, `${Date.now()}-${process.pid}`);
+  fs.renameSync(layout.staging, version);
+  fs.rmSync(layout.link, { force: true });
+  fs.symlinkSync(path.relative(path.dirname(layout.out), version), layout.link);
+  const plainFolder = lexists(layout.out) && !fs.lstatSync(layout.out).isSymbolicLink();
+  if (plainFolder) fs.renameSync(layout.out, layout.previous);
   try {
-    fs.renameSync(layout.staging, layout.out);
+    fs.renameSync(layout.link, layout.out);
   } catch (error) {
-    if (hadSite) fs.renameSync(layout.previous, layout.out);
+    if (plainFolder) fs.renameSync(layout.previous, layout.out);
     throw error;
   }
 }

@@ -84,9 +84,11 @@ async function withFile<T>(root: string, rel: string, read: (handle: fs.FileHand
   }
 }
 
-export function diskReader(dir: string): ReadFile {
+/** Recently read texts; one cache may serve several readers (the versions of one site share unchanged files by inode). */
+export const textCache = () => new TextCache();
+
+export function diskReader(dir: string, cache = textCache()): ReadFile {
   const root = path.resolve(dir);
-  const cache = new TextCache();
   return (rel) => withFile(root, rel, async (handle, stat) => {
     const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
     const cached = cache.get(rel, identity);
@@ -95,6 +97,18 @@ export function diskReader(dir: string): ReadFile {
     cache.set(rel, identity, text);
     return text;
   });
+}
+
+/**
+ * The version folder a published site's folder is (the build publishes by replacing a link to
+ * it): a request reads every file from the version current when it began, never from two.
+ */
+export async function currentVersion(dir: string): Promise<string> {
+  try {
+    return await fs.realpath(dir);
+  } catch {
+    return path.resolve(dir); // absent for now: reads find nothing
+  }
 }
 
 /** The bytes of a published file, as they are (files that are not JSON: the bulk downloads; packs). */

@@ -15,7 +15,7 @@ import { checkSitePath } from '../edge/guard.ts';
 import { staticHeaders } from '../edge/rewrites.ts';
 import { endpoints } from '../contract/endpoints.ts';
 import { MAX_READ_TL_BYTES } from '../contract/limits.ts';
-import { diskBytesReader, diskReader } from './diskSite.ts';
+import { currentVersion, diskBytesReader, diskReader, textCache } from './diskSite.ts';
 import { Admission } from './admission.ts';
 
 export interface RunningServer {
@@ -134,7 +134,16 @@ async function send(res: ServerResponse, response: Response, head: boolean): Pro
   res.end();
 }
 
-function siteMiddleware(site: EdgeSite, admission: Admission): Middleware {
+/** The site as one request sees it: the version published when it began (a build that publishes meanwhile never mixes in). */
+function siteReader(dir: string): () => Promise<EdgeSite> {
+  const cache = textCache();
+  return async () => {
+    const root = await currentVersion(dir);
+    return { read: diskReader(root, cache), readBytes: diskBytesReader(root) };
+  };
+}
+
+function siteMiddleware(siteNow: () => Promise<EdgeSite>, admission: Admission): Middleware {
   const respond = async (req: UnionRequest, res: UnionResponse, next: () => void) => {
     const head = req.method === 'HEAD';
     try {
@@ -160,6 +169,7 @@ function siteMiddleware(site: EdgeSite, admission: Admission): Middleware {
     }
     res.response.once('close', leave);
     try {
+      const site = await siteNow();
       const response = (await handleRequest(request, site))
         // Static API files get validators too, as Netlify's static files do.
         ?? await staticApiFile(site, request, pathname);
@@ -206,10 +216,9 @@ function shadowLegacyHeaderFields(_request: unknown, response: ServerResponse): 
 /** Serves `dir` on 127.0.0.1:`port` (0: any free port). */
 export function startServer(dir: string, port: number): Promise<RunningServer> {
   const root = path.resolve(dir);
-  const site: EdgeSite = { read: diskReader(root), readBytes: diskBytesReader(root) };
   const server = createServer({
     root,
-    before: [siteMiddleware(site, new Admission(RUNNING_REQUESTS, WAITING_REQUESTS))],
+    before: [siteMiddleware(siteReader(root), new Admission(RUNNING_REQUESTS, WAITING_REQUESTS))],
     // http-server adds these to every file it serves; only the site-wide rule matches outside /api/.
     headers: staticHeaders('/'),
     cache: 0,
