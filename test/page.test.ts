@@ -454,7 +454,7 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
 
   beforeAll(async () => {
     const dir = path.join(await tempDir(), 'public');
-    await fs.copy(out, dir);
+    await fs.copy(out, dir, { dereference: true }); // the site, not its link
     changed = await card(22);
     // What a card title, a set name and an event name could hold in a stranger's export.
     const edit = async (rel: string, change: (json: any) => void) => {
