@@ -381,6 +381,8 @@ describe('malformed queries', () => {
     }), { numRuns: 300 });
     await expectError(`/api/v1/search/card?q=${'('.repeat(5000)}`, /^query column 65: expected at most 64 nested groups and negations$/);
     await expectError(`/api/v1/search/card?q=${'-'.repeat(5000)}x`, /^query column 65: expected at most 64 nested/);
+    await expectError(`/api/v1/search/card?q=${'a '.repeat(300)}`, /^query column 401: expected at most 200 terms$/);
+    await expectError('/api/v1/search/card?q=%20%20rarity:', /^query column 10: expected a value after "rarity:"$/);
   });
 
   it.each([
@@ -401,7 +403,7 @@ describe('malformed queries', () => {
     await expectError(`/api/v1/search/card?q=${encodeURIComponent(q)}`, pattern);
   });
   it('refuses bad order, dir, page and page_size, naming the parameter', async () => {
-    await expectError('/api/v1/search/card?order=title', /^order must be one of rarity, year, smile, .*, random, not "title"$/);
+    await expectError('/api/v1/search/card?order=title', /^order must be one of rarity, attribute, year, skill, .*, random, not "title"$/);
     await expectError('/api/v1/search/card?dir=up', /^dir must be asc or desc/);
     await expectError('/api/v1/search/card?page=0', /^page must be a whole number from 1/);
     await expectError('/api/v1/search/card?page_size=101', /^page_size must be a whole number from 1 to 100/);

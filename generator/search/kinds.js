@@ -108,7 +108,7 @@ function textField(/** @type {string} */ name, /** @type {string} */ about, /** 
  */
 function codeField(name, about, table, more = {}) {
   return field({
-    name, about, column: name,
+    name, about, column: name, sortKey: asNumber,
     values: table.length ? 'a code, or a word of its table (below)' : 'a code (a number)',
     compile: (_op, value, problem) => {
       const codes = /^\d+$/.test(value) ? [Number(value)] : codesOf(table, wordForm(value));
@@ -158,7 +158,7 @@ const rarityField = field({
 
 const ATTRIBUTE_CODES = new Map([['smile', 1], ['pure', 2], ['cool', 3], ['all', 5]]);
 const attributeField = field({
-  name: 'attribute', aliases: ['attr'], about: 'attribute', column: 'attribute',
+  name: 'attribute', aliases: ['attr'], about: 'attribute', column: 'attribute', sortKey: asNumber,
   values: [...ATTRIBUTE_CODES].map(([word, code]) => `${word} (${code})`).join(', '),
   compile: (_op, value, problem) => {
     const code = /^\d+$/.test(value) ? Number(value) : ATTRIBUTE_CODES.get(value);
@@ -377,14 +377,16 @@ export function buildIndex(kind, objects, context, objectsName) {
   const columns = {};
   /** @type {Record<string, Map<string, number>>} */
   const positions = {};
+  /** Lists (names, titles, sets) repeat across objects: each distinct one is kept once, the column holds its position. */
+  const encode = (/** @type {string} */ column, /** @type {unknown} */ value) => {
+    if (!Array.isArray(value)) return value;
+    const dictionary = (positions[column] ??= new Map());
+    const key = JSON.stringify(value);
+    if (!dictionary.has(key)) dictionary.set(key, dictionary.size);
+    return dictionary.get(key);
+  };
   for (const object of objects) {
-    for (const [column, value] of Object.entries(kind.row(object, context))) {
-      // Lists (names, titles, sets) repeat across objects: each distinct one is kept once.
-      const dictionary = Array.isArray(value) ? (positions[column] ??= new Map()) : null;
-      const key = dictionary && JSON.stringify(value);
-      if (dictionary && key !== null && !dictionary.has(key)) dictionary.set(key, dictionary.size);
-      (columns[column] ??= []).push(dictionary && key !== null ? dictionary.get(key) : value);
-    }
+    for (const [column, value] of Object.entries(kind.row(object, context))) (columns[column] ??= []).push(encode(column, value));
   }
   const dictionaries = Object.fromEntries(Object.entries(positions).map(([column, map]) => [column, [...map.keys()].map((key) => JSON.parse(key))]));
   return { kind: kind.name, count: objects.length, objects: objectsName, columns, dictionaries };

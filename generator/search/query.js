@@ -45,6 +45,8 @@ function role(char) {
 const OPERATOR_START = new Set([':', '=', '<', '>']);
 /** Deeper nesting of groups and negations is refused, so no query can exhaust the stack. */
 export const MAX_DEPTH = 64;
+/** More terms are refused, so no query costs more than this many tests per object. */
+export const MAX_TERMS = 200;
 
 class Parser {
   /** @param {string} query @param {Kind} kind */
@@ -55,6 +57,7 @@ class Parser {
     this.kind = kind;
     this.pos = 0;
     this.depth = 0;
+    this.terms = 0;
   }
 
   get column() {
@@ -153,6 +156,7 @@ class Parser {
       this.pos++;
       return node;
     }
+    if (++this.terms > MAX_TERMS) throw this.fail(`expected at most ${MAX_TERMS} terms`);
     if (role === '"') return this.bare(this.quoted(), this.column);
     return this.term();
   }
@@ -339,7 +343,7 @@ export function searchParameters(params, kind) {
   if (dir !== 'asc' && dir !== 'desc') throw new QueryError(`dir must be asc or desc, not "${dir.slice(0, 20)}"`, null);
   const seedText = last(params, 'seed');
   return {
-    q: last(params, 'q') ?? '',
+    q: params.getAll('q').at(-1) ?? '', // untrimmed, so error columns count from its first character
     order,
     dir,
     seed: seedText === null || seedText === '' ? null : integer(seedText, 'seed', 0, 2 ** 31 - 1, 0),
