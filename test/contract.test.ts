@@ -165,7 +165,7 @@ describe('every published file against its schema', () => {
   it('catches a file that breaks its schema (a null title_en, an unknown key)', async () => {
     const { out } = await buildSample();
     const copy = path.join(await tempDir(), 'public');
-    fs.cpSync(out, copy, { recursive: true });
+    fs.cpSync(out, copy, { recursive: true, dereference: true }); // the site, not the link to it (else the edit lands in the shared sample)
     const card = await readJson(copy, 'api/v1/card/1.json');
     card.cards[0].title_en = null;
     fs.writeFileSync(path.join(copy, 'api/v1/card/1.json'), JSON.stringify(card));
