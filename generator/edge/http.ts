@@ -137,7 +137,19 @@ export async function withETag(request: Request, response: Response | null): Pro
   const etag = await etagOf(body);
   headers.set('etag', etag);
   if (!headers.has('cache-control')) headers.set('cache-control', REVALIDATE);
-  if (!isCurrent(request.headers.get('if-none-match'), etag)) return new Response(body, { status: 200, headers });
+  return notModified(request, new Response(body, { status: 200, headers }));
+}
+
+/**
+ * A 200 answer with an ETag the client already has becomes a 304 without body (same ETag, CORS
+ * and cache headers); any other answer passes unchanged.
+ */
+export function notModified(request: Request, response: Response): Response {
+  const etag = response.headers.get('etag');
+  if (response.status !== 200 || etag === null || !isCurrent(request.headers.get('if-none-match'), etag)) return response;
+  void response.body?.cancel();
+  const headers = new Headers(response.headers);
   headers.delete('content-type'); // a 304 carries no representation, only what updates the cached one
+  headers.delete('content-length');
   return new Response(null, { status: 304, headers });
 }

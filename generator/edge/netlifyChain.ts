@@ -8,6 +8,7 @@
 import { handleRequest } from './handler.ts';
 import { rawFileType } from './routes.ts';
 import type { EdgeSite } from './site.ts';
+import { withType } from './staticHost.ts';
 
 export async function netlifyEdge(request: Request, site: EdgeSite, next: () => Promise<Response>): Promise<Response | undefined> {
   const answer = await handleRequest(request, site);
@@ -15,8 +16,5 @@ export async function netlifyEdge(request: Request, site: EdgeSite, next: () => 
   const type = rawFileType(new URL(request.url).pathname);
   if (!type) return undefined;
   const file = await next();
-  if (!file.ok) return file;
-  const headers = new Headers(file.headers);
-  headers.set('content-type', type);
-  return new Response(file.body, { status: file.status, headers });
+  return file.ok ? withType(file, type) : file;
 }

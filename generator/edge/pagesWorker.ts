@@ -1,14 +1,17 @@
 /**
  * Cloudflare Pages entry: the build bundles it into the site's `_worker.js` (render/hostRules.ts),
- * and `_routes.json` sends it only /api/ requests. It answers with the shared edge handler and,
- * where that passes, serves the static file itself (edge/staticHost.ts) with the same rules,
- * headers and validators as the local server: Pages would apply `_redirects` even where a file
- * exists. Files are read through the assets binding, which answers a missing file with the
- * site's 404.html (status 404) rather than index.html.
+ * and `_routes.json` sends it only /api/ requests. It answers with the shared edge handler; where
+ * that passes, Pages serves the static file (its ETag, `_headers`, streamed without the worker
+ * holding it), given back with its own media type when it is not JSON. What Pages cannot
+ * serve (a missing file, which it answers with 404.html, or a redirect of its own) gets what
+ * every other host answers (edge/staticHost.ts: the JSON 404), since Pages skips the `_redirects`
+ * rule that says so. The handler reads files through the assets binding too.
  */
 import { handleRequest } from './handler.ts';
-import { staticApiFile } from './staticHost.ts';
-import { fetchBytesReader, fetchReader } from './site.ts';
+import { notModified } from './http.ts';
+import { staticApiFile, withType } from './staticHost.ts';
+import { rawFileType } from './routes.ts';
+import { fetchBytesReader, fetchReader, namesAFile } from './site.ts';
 import { isEdgePath } from './rewrites.ts';
 
 interface Env {
@@ -22,6 +25,26 @@ export default {
     const assets = (file: URL) => env.ASSETS.fetch(file);
     const site = { read: fetchReader(assets, url.origin), readBytes: fetchBytesReader(assets, url.origin) };
     if (!isEdgePath(url.pathname)) return env.ASSETS.fetch(request);
-    return (await handleRequest(request, site)) ?? staticApiFile(site, request, url.pathname);
+    return (await handleRequest(request, site)) ?? (await servedByPages(request, env)) ?? staticApiFile(site, request, url.pathname);
   },
 };
+
+/**
+ * The static file as Pages serves it, or null when Pages has none to give (anything but a
+ * 2xx). Asked without the client's validators and answered 304 here: Pages' own 304 leaves
+ * out the ETag and keeps the JSON media type.
+ */
+async function servedByPages(request: Request, env: Env): Promise<Response | null> {
+  const pathname = new URL(request.url).pathname;
+  if (!namesAFile(pathname.slice(1))) return null; // a folder: Pages would answer with a page (/api/ with api.html)
+  const unconditional = new Headers(request.headers);
+  unconditional.delete('if-none-match');
+  unconditional.delete('if-modified-since');
+  const file = await env.ASSETS.fetch(new Request(request.url, { method: request.method, headers: unconditional }));
+  if (!file.ok) {
+    await file.body?.cancel();
+    return null;
+  }
+  const type = rawFileType(pathname);
+  return notModified(request, type ? withType(file, type) : file);
+}

@@ -20,6 +20,13 @@ async function resolve(site: EdgeSite, pathname: string): Promise<{ text: string
   return notFound === null ? null : { text: notFound, status: 404 };
 }
 
+/** A static file's response with the media type of a file that is not JSON (`_headers` gives every /api/ file the JSON one). */
+export function withType(file: Response, type: string): Response {
+  const headers = new Headers(file.headers);
+  headers.set('content-type', type);
+  return new Response(file.body, { status: file.status, headers });
+}
+
 /** A file that is not JSON (edge/routes.ts rawFileType), as its bytes with its media type; null when absent. */
 async function rawFile(site: EdgeSite, pathname: string, type: string): Promise<Response | null> {
   const bytes = await site.readBytes!(pathname.slice(1));
