@@ -2,9 +2,9 @@
  * The edge handler's reader for a published folder on disk; it never reads outside that
  * folder and reads only regular files (a named pipe would never end).
  *
- * Recently read files are kept as text (least recently used dropped first, at most
- * CACHE_BYTES): concurrent comma lists read the same packs, and decoding them once per
- * request would cost more than answering it. An entry is reused only while the file has
+ * Recently read files are kept, as text or bytes as they were asked for (least recently
+ * used dropped first, at most CACHE_BYTES): concurrent comma lists read the same packs, and
+ * reading them once per request would cost more than answering it. An entry is reused only while the file has
  * the same device, inode, size and modification time, so a republished site is read anew.
  */
 import path from 'node:path';
@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import { constants, type Stats } from 'node:fs';
 import { namesAFile, type ReadBytes, type ReadFile } from '../edge/site.ts';
 
-/** Text kept for reuse, counted as UTF-16 (two bytes a character, V8's worst case). */
+/** Files kept for reuse; text counted as UTF-16 (two bytes a character, V8's worst case). */
 const CACHE_BYTES = 96 * 1024 * 1024;
 /** Larger files are read but never kept. */
 const MAX_CACHED_FILE = 16 * 1024 * 1024;
@@ -22,29 +22,33 @@ function isInsideRelative(rel: string): boolean {
   return rel !== '' && !/[\\\0]/.test(rel) && rel.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
 }
 
+type Content = string | Uint8Array;
+
 interface Cached {
   identity: string;
-  text: string;
+  content: Content;
 }
 
-/** A least-recently-used map of texts, bounded by their size. */
-class TextCache {
+const sizeOf = (content: Content) => (typeof content === 'string' ? content.length * 2 : content.byteLength);
+
+/** A least-recently-used map of file contents, bounded by their size. */
+class FileCache {
   private entries = new Map<string, Cached>();
   private bytes = 0;
 
-  get(key: string, identity: string): string | null {
+  get(key: string, identity: string): Content | null {
     const entry = this.entries.get(key);
     if (entry?.identity !== identity) return null;
     this.entries.delete(key); // re-inserted: most recently used last
     this.entries.set(key, entry);
-    return entry.text;
+    return entry.content;
   }
 
-  set(key: string, identity: string, text: string): void {
-    const size = text.length * 2;
+  set(key: string, identity: string, content: Content): void {
+    const size = sizeOf(content);
     if (size > MAX_CACHED_FILE) return;
     this.delete(key);
-    this.entries.set(key, { identity, text });
+    this.entries.set(key, { identity, content });
     this.bytes += size;
     for (const [oldest] of this.entries) {
       if (this.bytes <= CACHE_BYTES) break;
@@ -55,7 +59,7 @@ class TextCache {
   private delete(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
-    this.bytes -= entry.text.length * 2;
+    this.bytes -= sizeOf(entry.content);
     this.entries.delete(key);
   }
 }
@@ -84,19 +88,23 @@ async function withFile<T>(root: string, rel: string, read: (handle: fs.FileHand
   }
 }
 
-/** Recently read texts; one cache may serve several readers (the versions of one site share unchanged files by inode). */
-export const textCache = () => new TextCache();
+/** Recently read files; one cache may serve several readers (the versions of one site share unchanged files by inode). */
+export const fileCache = () => new FileCache();
 
-export function diskReader(dir: string, cache = textCache()): ReadFile {
-  const root = path.resolve(dir);
-  return (rel) => withFile(root, rel, async (handle, stat) => {
+/** `read` of the file `rel` under `root`, or what an earlier read of the same file (same identity) kept in `cache` under `kind`. */
+function cachedRead<T extends Content>(root: string, cache: FileCache, kind: string, read: (handle: fs.FileHandle) => Promise<T>) {
+  return (rel: string) => withFile(root, rel, async (handle, stat) => {
     const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-    const cached = cache.get(rel, identity);
-    if (cached !== null) return cached;
-    const text = await handle.readFile('utf8');
-    cache.set(rel, identity, text);
-    return text;
+    const cached = cache.get(`${kind}:${rel}`, identity);
+    if (cached !== null) return cached as T;
+    const content = await read(handle);
+    cache.set(`${kind}:${rel}`, identity, content);
+    return content;
   });
+}
+
+export function diskReader(dir: string, cache = fileCache()): ReadFile {
+  return cachedRead(path.resolve(dir), cache, 'text', (handle) => handle.readFile('utf8'));
 }
 
 /**
@@ -112,9 +120,8 @@ export async function currentVersion(dir: string): Promise<string> {
 }
 
 /** The bytes of a published file, as they are (files that are not JSON: the bulk downloads; packs). */
-export function diskBytesReader(dir: string): ReadBytes {
-  const root = path.resolve(dir);
-  return (rel) => withFile(root, rel, async (handle) => {
+export function diskBytesReader(dir: string, cache = fileCache()): ReadBytes {
+  return cachedRead(path.resolve(dir), cache, 'bytes', async (handle) => {
     const bytes = await handle.readFile();
     return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength); // a view, not a copy
   });

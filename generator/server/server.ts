@@ -15,7 +15,7 @@ import { checkSitePath } from '../edge/guard.ts';
 import { staticHeaders } from '../edge/rewrites.ts';
 import { endpoints } from '../contract/endpoints.ts';
 import { MAX_READ_TL_BYTES } from '../contract/limits.ts';
-import { currentVersion, diskBytesReader, diskReader, textCache } from './diskSite.ts';
+import { currentVersion, diskBytesReader, diskReader, fileCache } from './diskSite.ts';
 import { Admission } from './admission.ts';
 
 export interface RunningServer {
@@ -136,10 +136,10 @@ async function send(res: ServerResponse, response: Response, head: boolean): Pro
 
 /** The site as one request sees it: the version published when it began (a build that publishes meanwhile never mixes in). */
 function siteReader(dir: string): () => Promise<EdgeSite> {
-  const cache = textCache();
+  const cache = fileCache();
   return async () => {
     const root = await currentVersion(dir);
-    return { read: diskReader(root, cache), readBytes: diskBytesReader(root) };
+    return { read: diskReader(root, cache), readBytes: diskBytesReader(root, cache) };
   };
 }
 
