@@ -14,6 +14,8 @@
  *   from navigation start until the card list is rendered and its filters answer (the page's
  *   `cards-interactive` mark), median of a few fresh loads;
  * - load: `npm start` in its own process under 50 concurrent 1,000-id lists for 20 s (bench/load.ts);
+ * - bulk: what the bulk downloads and the file manifest add to a full build, and `npm run mirror`
+ *   of the site after a one-card change (the files it fetches; bench/bulk.ts), at 4,000 cards;
  * - rss_mb: peak resident memory so far.
  * Builds and floors alternate and every run writes a new folder (nothing is deleted until
  * the end), so both meet the same disk state. The last line is the 4,000-card headline.
@@ -32,6 +34,7 @@ import { launchBrowser } from '../test/browser.ts';
 import { formatLoad, loadTest } from './load.ts';
 import { formatHosts, hostsBench } from './hosts.ts';
 import { formatSearch, searchBench } from './search.ts';
+import { bulkBench, formatBulk } from './bulk.ts';
 
 interface Scale {
   cards: number;
@@ -139,6 +142,7 @@ async function measure(scale: Scale, root: string) {
   const pageMs = await pageInteractive(out, dir);
   console.log(`  ${formatLoad(await loadTest(out))}`);
   console.log(`  ${formatSearch(await searchBench(out))}`);
+  if (scale.cards === SCALES[0].cards) console.log(`  ${formatBulk(await bulkBench(input, dir))}`);
   const result = {
     cards: scale.cards, files: files.length, build: median(builds), floor: median(floors),
     rebuild: median(rebuilds), forced, edge, hosts, page: pageMs, rss: process.resourceUsage().maxRSS / 1024,

@@ -79,8 +79,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       const changeOptions = { out, store: session.layout.snapshots, since: options.since, date: game.meta.date, kept: session.kept };
       const kept = await report.stage('changes', () => publishChanges({ rendered, truthVersion: model.truthVersion }, files, changeOptions, report));
       const bulkOptions = { truthVersion: model.truthVersion, date: game.meta.date, previous: path.resolve(options.since ?? out) };
-      await report.stage('bulk', () => publishBulk(rendered, files, bulkOptions));
-      await report.stage('manifest', () => publishFileManifest(files, model.truthVersion));
+      const bulk = await report.stage('bulk', () => publishBulk(rendered, files, bulkOptions));
+      const hashed = new Map(bulk.files.map((file) => [file.path, file.sha256]));
+      await report.stage('manifest', () => publishFileManifest(files, model.truthVersion, hashed));
       report.countFiles(files.keys());
       await report.stage('write', () => session.publish(files, kept));
     }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { OBJECT_TYPE_NAMES, endpoints } from '../contract/endpoints.ts';
 import type { BulkIndexJson } from '../contract/schemas.ts';
-import { emit, jsonText, type SiteFiles } from '../render/files.ts';
+import { emit, jsonBytes, type SiteFiles } from '../render/files.ts';
 import type { Rendered } from '../render/site.ts';
 import { bulkSqlite, type SqliteKind } from './bulkSqlite.ts';
 
@@ -48,8 +48,15 @@ function previousVersions(folder: string): Map<string, BulkEntry> {
   }
 }
 
-/** JSON Lines: each text, then a newline. */
-const linesOf = (texts: readonly string[]) => Buffer.from(texts.map((text) => `${text}\n`).join(''));
+const NEWLINE = Buffer.from('\n');
+/** JSON Lines: each object's JSON, then a newline. */
+const linesOf = (objects: readonly Buffer[]) => Buffer.concat(objects.flatMap((bytes) => [bytes, NEWLINE]));
+
+/** Each object's JSON bytes, serialized once however many kinds hold it (a card is in cards and card_t). */
+function serializer(): (object: object) => Buffer {
+  const done = new Map<object, Buffer>();
+  return (object) => done.get(object) ?? done.set(object, jsonBytes(object)).get(object)!;
+}
 
 export function publishBulk(rendered: Rendered, files: SiteFiles, options: BulkOptions): BulkIndexJson {
   const previous = previousVersions(options.previous);
@@ -63,8 +70,9 @@ export function publishBulk(rendered: Rendered, files: SiteFiles, options: BulkO
     const updatedIn = before?.sha256 === hash ? before.updated_in : options.truthVersion;
     entries.push({ name, path: `/${file}`, type, format, count, bytes: bytes.length, sha256: hash, updated_in: updatedIn });
   };
-  const kinds: SqliteKind[] = bulkKinds(rendered).map((kind) => ({ ...kind, texts: kind.objects.map(jsonText) }));
-  for (const kind of kinds) add(`${kind.name}.jsonl`, kind.name, 'jsonl', kind.objects.length, linesOf(kind.texts));
+  const serialized = serializer();
+  const kinds: SqliteKind[] = bulkKinds(rendered).map((kind) => ({ ...kind, json: kind.objects.map(serialized) }));
+  for (const kind of kinds) add(`${kind.name}.jsonl`, kind.name, 'jsonl', kind.objects.length, linesOf(kind.json));
   const database = bulkSqlite(kinds, options);
   add('sif.sqlite', 'all', 'sqlite', kinds.reduce((n, kind) => n + kind.objects.length, 0), database);
   const index = { truth_version: options.truthVersion, date: options.date, files: entries };

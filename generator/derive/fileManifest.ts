@@ -14,13 +14,16 @@ import { sha256 } from './bulk.ts';
 /** Whether the file manifest lists `rel` (a path relative to the site root). */
 export const isListed = (rel: string): boolean => rel !== endpoints.fileManifest.file() && !isHostConfigFile(rel);
 
-/** Call last: it lists every file added to `files` before it. */
-export function publishFileManifest(files: SiteFiles, truthVersion: string): FileManifestJson {
+/**
+ * Call last: it lists every file added to `files` before it. `known` holds hashes an earlier
+ * stage computed (the bulk files': bulk/index.json lists them), by root-relative path.
+ */
+export function publishFileManifest(files: SiteFiles, truthVersion: string, known: ReadonlyMap<string, string> = new Map()): FileManifestJson {
   const listed = [...files.keys()].filter(isListed).sort();
   const manifest: FileManifestJson = { truth_version: truthVersion, files: {} };
   for (const rel of listed) {
     const bytes = files.get(rel)!;
-    manifest.files[`/${rel}`] = { sha256: sha256(bytes), bytes: bytes.length };
+    manifest.files[`/${rel}`] = { sha256: known.get(`/${rel}`) ?? sha256(bytes), bytes: bytes.length };
   }
   emit(files, endpoints.fileManifest, [], manifest);
   return manifest;

@@ -36,8 +36,10 @@ export function jsonText(value: unknown): string {
   return shared ? shared.toString('utf8') : JSON.stringify(value);
 }
 
-/** Compact JSON, so equal values always give equal bytes. */
-export function addJson(files: SiteFiles, path: string, value: unknown): void {
+/** The compact JSON bytes of `value`, shared objects' bytes spliced in as they are. */
+export function jsonBytes(value: unknown): Buffer {
+  const shared = typeof value === 'object' && value !== null ? sharedBytes.get(value) : undefined;
+  if (shared) return shared;
   const objects: object[] = [];
   spliced = objects;
   let text: string;
@@ -46,16 +48,18 @@ export function addJson(files: SiteFiles, path: string, value: unknown): void {
   } finally {
     spliced = null;
   }
-  if (!objects.length) {
-    files.set(path, Buffer.from(text));
-    return;
-  }
-  // Odd parts name shared objects; the file is written straight into one buffer of the right size.
+  if (!objects.length) return Buffer.from(text);
+  // Odd parts name shared objects; the bytes are written straight into one buffer of the right size.
   const parts = text.split(PLACEHOLDER).map((part, i) => (i % 2 ? sharedBytes.get(objects[Number(part)])! : part));
   const bytes = Buffer.allocUnsafe(parts.reduce((n, part) => n + (typeof part === 'string' ? Buffer.byteLength(part) : part.length), 0));
   let offset = 0;
   for (const part of parts) offset += typeof part === 'string' ? bytes.write(part, offset) : part.copy(bytes, offset);
-  files.set(path, bytes);
+  return bytes;
+}
+
+/** Compact JSON, so equal values always give equal bytes. */
+export function addJson(files: SiteFiles, path: string, value: unknown): void {
+  files.set(path, jsonBytes(value));
 }
 
 /** Publishes the response of a declared static endpoint: the body is typed by the endpoint's schema. */
