@@ -335,7 +335,7 @@ describe('rebuilds rewrite only what changed', () => {
     before = after;
   });
 
-  const cardSearchObjects = (files: Map<string, unknown>) => [...files.keys()].filter((rel) => rel.startsWith('api/v1/search/objects/card.'));
+  const cardSearchObjects = (files: Map<string, unknown>) => [...files.keys()].filter((rel) => rel.startsWith('api/v1/search_objects/card.'));
 
   it("editing one card's row rewrites exactly the files showing that card's stats", async () => {
     const card = await readJson(out, endpoints.card.file(5));

@@ -487,7 +487,7 @@ const query: fc.Arbitrary<string> = fc.letrec((tie) => ({
 
 describe('properties', () => {
   it('the edge and the page\'s copy of the module answer the same, in the same order', async () => {
-    const index = await readJson(out, 'api/v1/search/index/card.json');
+    const index = await readJson(out, 'api/v1/search_index/card.json');
     await fc.assert(fc.asyncProperty(query, fc.constantFrom('ordinal', 'smile', 'released', 'rarity'), fc.constantFrom('asc', 'desc'), async (q, order, dir) => {
       const rows = pageModule.search(index, { q, order, dir, seed: null });
       const byPage = rows.map((row: number) => index.columns.ordinal[row]);
@@ -495,7 +495,7 @@ describe('properties', () => {
     }), { numRuns: 60 });
   });
   it('a query and its negation split the cards in two', async () => {
-    const index = await readJson(out, 'api/v1/search/index/card.json');
+    const index = await readJson(out, 'api/v1/search_index/card.json');
     const all = cards.map((c) => c.ordinal);
     await fc.assert(fc.property(query, (q) => {
       const ordinals = (text: string) => pageModule.search(index, { q: text, order: 'ordinal', dir: 'asc', seed: null }).map((row: number) => index.columns.ordinal[row] as number);

@@ -295,7 +295,7 @@ export const endpoints = {
   searchAccessory: searchEndpoint('accessory', 'AccessorySearch'),
   searchEvent: searchEndpoint('event', 'EventSearch'),
   searchIndex: declare({
-    route: '/api/v1/search/index/{kind}.json',
+    route: '/api/v1/search_index/{kind}.json',
     summary: 'The search index of a kind: one column per searchable value, a row per object (the data behind search and the browse page)',
     host: 'static',
     parameters: [{ name: 'kind', description: 'card, accessory or event' }],
@@ -304,7 +304,7 @@ export const endpoints = {
     extra: true,
   }),
   searchObjects: declare({
-    route: '/api/v1/search/objects/{name}.json',
+    route: '/api/v1/search_objects/{name}.json',
     summary: 'Every object of a kind in its search index\'s row order, with where each one\'s JSON text lies (the data behind search results)',
     host: 'static',
     parameters: [{ name: 'name', description: 'the kind and a hash of the content, as the kind\'s search index names it' }],

@@ -292,7 +292,7 @@ export const EventSearch = SearchPage('EventSearch', GameEvent);
 export const SearchIndex = named('SearchIndex', obj({
   kind: Str,
   count: Int,
-  objects: extra(Str, 'the name of the objects file (search/objects/<name>.json): the kind and a hash of its content'),
+  objects: extra(Str, 'the name of the objects file (search_objects/<name>.json): the kind and a hash of its content'),
   columns: Type.Record(Str, Type.Array(Type.Unknown()), { description: 'one array per column, an entry per object (generator/search/kinds.js names them); a column with a dictionary holds positions in it' }),
   dictionaries: Type.Record(Str, Type.Array(Type.Unknown()), { description: 'the distinct values of the list columns (names, titles, sets)' }),
 }, '(extra) The search index of one kind.'));

@@ -39,7 +39,7 @@ import { CENTERS, EFFECTS, RARITIES, TRIGGERS, codesOf } from './words.js';
  * @typedef {object} SearchIndex
  * @property {Kind['name']} kind
  * @property {number} count
- * @property {string} objects the name of the objects file (search/objects/<name>.json) holding the rows' objects
+ * @property {string} objects the name of the objects file (search_objects/<name>.json) holding the rows' objects
  * @property {Record<string, unknown[]>} columns a value per row; for a column with a dictionary, the value's position in it
  * @property {Record<string, unknown[]>} dictionaries the distinct values of the list columns (names, titles, sets), each once
  */
