@@ -10,6 +10,9 @@ import { SAMPLE_INPUT, buildInto, buildSample, copySample, readJson, tempDir } f
 import { readMeta, readSets } from '../generator/input/curated.ts';
 import { readRegularBytes } from '../generator/input/inputFiles.ts';
 import { MAX_JSON_BYTES } from '../generator/input/limits.ts';
+import { publishLayout } from '../generator/publish/layout.ts';
+import { scanFolder } from '../generator/publish/manifest.ts';
+import { MAX_SITE_BYTES, Staging } from '../generator/publish/staging.ts';
 import { editDump } from './exportEdits.ts';
 
 /** Builds a copy of the sample after `change`; resolves to the UserError it fails with. */
@@ -123,6 +126,30 @@ describe('files that are not files', () => {
     expect(() => readRegularBytes('/dev/zero', 1024)).toThrow(/^\/dev\/zero: a device, not a regular file/);
     await fs.truncate(path.join(input, 'sets.json'), MAX_JSON_BYTES + 1); // sparse: no disk used
     expect(() => readSets(input)).toThrow(`sets.json: ${MAX_JSON_BYTES + 1} bytes; input files over 32 MiB are refused`);
+  });
+});
+
+describe('texts too long to copy into every card', () => {
+  it('a skill name of 1 MB in the database: refused in one line naming the table, row and column', async () => {
+    const error = await failureOf((input) => editDump(input, 'unit.sql', "UPDATE unit_skill_m SET name = replace(hex(zeroblob(524288)), '0', 'x') WHERE rowid = 1;"));
+    expect(error.message).toMatch(/unit\.sql: unit_skill_m row 1 \(unit_skill_id \d+\): name is 1048576 characters long; texts over 1024 characters are refused$/);
+  });
+
+  it('a translation of 2,000 characters: refused naming the file and its JSON path', async () => {
+    const error = await failureOf((input) => writeJson(input, 'translations/long.json', { 'あ': 'x'.repeat(2000) }));
+    expect(error.message).toMatch(/long\.json: \/あ: a text of 2000 characters; texts over 1024 characters are refused$/);
+  });
+
+  it('a site larger than the limit is refused as its files are added, before anything is published', async () => {
+    const out = path.join(await tempDir(), 'public');
+    const layout = publishLayout(out);
+    await fs.ensureDir(layout.work);
+    const staging = new Staging(layout, scanFolder(out), null, () => {});
+    const files = staging.files();
+    files.set('small.json', Buffer.from('{}'));
+    // Only the length is looked at before the limit refuses the file.
+    expect(() => files.set('huge.bin', { length: MAX_SITE_BYTES } as Buffer)).toThrow(new UserError('the site would be larger than 16 GiB (at huge.bin); refusing to publish it'));
+    await staging.abort();
   });
 });
 

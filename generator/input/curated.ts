@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { listInputFiles, readRegularBytes, requireInside } from './inputFiles.ts';
-import { MAX_JSON_BYTES } from './limits.ts';
+import { MAX_JSON_BYTES, MAX_TEXT_CHARS } from './limits.ts';
 import { UserError } from '../errors.ts';
 import type { BuildReport } from '../report.ts';
 import { parseOffset, toUnixSeconds } from './time.ts';
@@ -102,12 +102,25 @@ export const CURATED = {
   ]),
 };
 
+/** The JSON path of the first text (value or key) in `value` longer than MAX_TEXT_CHARS, with its length; null when there is none. */
+function longText(value: unknown, at = ''): { path: string; length: number } | null {
+  if (typeof value === 'string') return value.length > MAX_TEXT_CHARS ? { path: at, length: value.length } : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, child] of Object.entries(value)) {
+    const found = key.length > MAX_TEXT_CHARS ? { path: `${at}/${key.slice(0, 20)}...`, length: key.length } : longText(child, `${at}/${key}`);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** The JSON file `file` under `root` checked against `schema`; `fallback` when the file is absent. */
 export function readCurated<S extends TSchema>(root: string, file: string, schema: S, fallback: Static<S>): Static<S> {
   const json = readJson(root, file);
   if (json === undefined) return fallback;
   const error = Value.Errors(schema, json).First();
   if (error) fail(file, `${error.path || '(the whole file)'}: ${error.message}${error.schema.description ? ` (${error.schema.description})` : ''}`);
+  const long = longText(json);
+  if (long) fail(file, `${long.path}: a text of ${long.length} characters; texts over ${MAX_TEXT_CHARS} characters are refused`);
   return json as Static<S>;
 }
 

@@ -10,7 +10,7 @@ import { openDatabaseFile, type ClientEncryption } from './clientFile.ts';
 import { decryptPayload, encryptedPayload, type ReleaseKeys } from './rowCipher.ts';
 import { UserError } from '../errors.ts';
 import { openRegularFile } from './inputFiles.ts';
-import { MAX_INPUT_FILE_BYTES } from './limits.ts';
+import { MAX_INPUT_FILE_BYTES, MAX_TEXT_CHARS } from './limits.ts';
 import type { BuildReport } from '../report.ts';
 import { MAX_ID } from '../contract/limits.ts';
 
@@ -112,6 +112,7 @@ export class MasterDb {
     let rows = this.rowCache.get(table);
     if (!rows) {
       rows = this.hasTable(table) ? this.readable(table, this.query<DbRow>(`SELECT * FROM "${table}"`).map(withoutMissingMarks)) : [];
+      this.requireShortTexts(table, rows);
       this.rowCache.set(table, rows);
     }
     return rows;
@@ -132,6 +133,20 @@ export class MasterDb {
       }
       if (seen.has(id)) throw new UserError(`${this.file}: ${table} has more than one row with ${key} ${id}`);
       return seen.add(id);
+    });
+  }
+
+  /**
+   * Fails naming table, row and column when a text is longer than MAX_TEXT_CHARS: one name is
+   * copied into every card that links it (a 1 MB center skill name made a site of 792 MB).
+   */
+  private requireShortTexts(table: string, rows: DbRow[]): void {
+    rows.forEach((row, index) => {
+      for (const [column, value] of Object.entries(row)) {
+        if (typeof value !== 'string' || value.length <= MAX_TEXT_CHARS) continue;
+        const [firstColumn, firstValue] = Object.entries(row)[0];
+        throw new UserError(`${this.file}: ${table} row ${index + 1} (${firstColumn} ${String(firstValue).slice(0, 20)}): ${column} is ${value.length} characters long; texts over ${MAX_TEXT_CHARS} characters are refused`);
+      }
     });
   }
 

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { SiteFiles } from './siteFiles.ts';
+import { UserError } from '../errors.ts';
 import type { PublishLayout } from './layout.ts';
 import { sameStat, type FileRecord, type FolderScan, type Manifest } from './manifest.ts';
 
@@ -20,6 +21,11 @@ import { sameStat, type FileRecord, type FolderScan, type Manifest } from './man
 const WRITERS = Math.max(2, Math.min(4, os.availableParallelism()));
 /** Files per message: large enough to keep messaging cheap, small enough to start writing early. */
 const BATCH = 64;
+/**
+ * The largest site a build publishes (docs/limits.md): a game export of 4,000 cards makes
+ * about 100 MiB, 200,000 cards a few GiB; past this the input is hostile or broken.
+ */
+export const MAX_SITE_BYTES = 16 * 1024 ** 3;
 
 interface Batch {
   id: number;
@@ -89,6 +95,8 @@ export class Staging {
   private readonly unstaged = new Map<number, Batch>();
   private nextId = 0;
   private added = 0;
+  /** Bytes of the files added so far. */
+  private bytes = 0;
   /** Manifest records of the staged files, and how many were kept (unchanged). */
   private readonly records = new Map<string, FileRecord>();
   private kept = 0;
@@ -146,6 +154,8 @@ export class Staging {
   }
 
   private add(rel: string, bytes: Buffer): void {
+    this.bytes += bytes.length;
+    if (this.bytes > MAX_SITE_BYTES) throw new UserError(`the site would be larger than ${MAX_SITE_BYTES / 1024 ** 3} GiB (at ${rel}); refusing to publish it`);
     this.added++;
     this.batch.push([rel, bytes]);
     if (this.batch.length >= BATCH) this.sendBatch();
