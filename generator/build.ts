@@ -11,6 +11,7 @@ import { renderContext } from './render/context.ts';
 import { checkedContext } from './render/checked.ts';
 import { renderSite } from './render/site.ts';
 import { publishChanges } from './changes/publishChanges.ts';
+import { publishHistory } from './changes/history.ts';
 import { publishSearch } from './derive/search.ts';
 import { publishBulk } from './derive/bulk.ts';
 import { publishFileManifest } from './derive/fileManifest.ts';
@@ -77,13 +78,14 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       await report.stage('search', () => publishSearch(rendered, files));
       for (const [rel, bytes] of images.files) files.set(rel, bytes);
       const changeOptions = { out, store: session.layout.snapshots, since: options.since, date: game.meta.date, kept: session.kept };
-      const kept = await report.stage('changes', () => publishChanges({ rendered, truthVersion: model.truthVersion }, files, changeOptions, report));
+      const changes = await report.stage('changes', () => publishChanges({ rendered, truthVersion: model.truthVersion }, files, changeOptions, report));
+      await report.stage('history', () => publishHistory(changes.history, files));
       const bulkOptions = { truthVersion: model.truthVersion, date: game.meta.date, previous: path.resolve(options.since ?? out) };
       const bulk = await report.stage('bulk', () => publishBulk(rendered, files, bulkOptions));
       const hashed = new Map(bulk.files.map((file) => [file.path, file.sha256]));
       await report.stage('manifest', () => publishFileManifest(files, model.truthVersion, hashed));
       report.countFiles(files.keys());
-      await report.stage('write', () => session.publish(files, kept));
+      await report.stage('write', () => session.publish(files, changes.records));
     }
   } catch (error) {
     await session.close(error);

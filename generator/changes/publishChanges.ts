@@ -16,6 +16,7 @@ import type { BuildReport } from '../report.ts';
 import type { ChangeCounts } from '../contract/schemas.ts';
 import type { Rendered } from '../render/site.ts';
 import { publishedObjects } from './published.ts';
+import type { HistoryInput } from './history.ts';
 import { countsOf, diffSnapshots, isEmpty } from './diff.ts';
 import { siteHistory, siteSnapshot } from './site.ts';
 import { snapshotOfObjects, type Snapshot } from './snapshot.ts';
@@ -114,9 +115,10 @@ export interface BuiltSite {
 
 /**
  * Publishes the change lists of the site being built into `files`, records in the report
- * what this build changed, and returns the records to keep with the new site.
+ * what this build changed, and returns the records to keep with the new site and what the
+ * history stage continues from.
  */
-export function publishChanges(site: BuiltSite, files: SiteFiles, options: ChangesOptions, report: BuildReport): ChangeRecords {
+export function publishChanges(site: BuiltSite, files: SiteFiles, options: ChangesOptions, report: BuildReport): { records: ChangeRecords; history: HistoryInput } {
   const { store } = options;
   const kept = isRecords(options.kept) ? options.kept : null;
   const previous = previousSite(options, kept, report);
@@ -127,5 +129,6 @@ export function publishChanges(site: BuiltSite, files: SiteFiles, options: Chang
   pruneSnapshots(store, [kept?.snapshot, kept?.base]);
   // Unchanged objects keep the previous snapshot's folder (not serialized and hashed again).
   const unchanged = previous && sameSnapshot(previous.current.snapshot, current.snapshot);
-  return { snapshot: saveSnapshot(store, unchanged ? previous.current : current), base: base && saveSnapshot(store, base) };
+  const records = { snapshot: saveSnapshot(store, unchanged ? previous.current : current), base: base && saveSnapshot(store, base) };
+  return { records, history: { previous: previous?.current.snapshot ?? null, current: current.snapshot, folder: previous?.folder ?? null } };
 }

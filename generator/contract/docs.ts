@@ -3,7 +3,7 @@
  * page (public/api.html), docs/api.md, docs/search.md and the route table of docs/hosts.md (kept equal by tests).
  */
 import { fileURLToPath } from 'node:url';
-import { QUERY_PARAMETERS, SEARCH_PARAMETERS, allEndpoints, type Endpoint } from './endpoints.ts';
+import { QUERY_PARAMETERS, SEARCH_PARAMETERS, VERSION_PARAMETER, allEndpoints, type Endpoint } from './endpoints.ts';
 import { components } from './schemas.ts';
 import { examplesMarkdown, searchMarkdown } from './searchDocs.ts';
 import { EXAMPLES, exampleUrl } from '../search/examples.js';
@@ -49,6 +49,10 @@ export function apiMarkdown(): string {
     'Query parameters (every JSON GET route):',
     '',
     ...Object.entries(QUERY_PARAMETERS).map(([name, about]) => `- \`${name}\`: ${about}`),
+    '',
+    'Object routes (`card/`, `accessory/`, `<type>/`, single ids and comma lists) also take ([versions.md](versions.md)):',
+    '',
+    ...Object.entries(VERSION_PARAMETER).map(([name, about]) => `- \`${name}\`: ${about}`),
     '',
     'Search parameters (`search/<kind>`; `card/random.json` takes `q`), the language in [search.md](search.md):',
     '',

@@ -33,7 +33,11 @@ export const SEARCH_PARAMETERS = {
   page_size: `results per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`,
   seed: 'order=random only: the shuffle\'s seed (0 to 2147483647); next links carry it so pages do not overlap.',
 } as const;
-export type QueryParameter = keyof typeof QUERY_PARAMETERS | keyof typeof SEARCH_PARAMETERS | 'extended_time_period_for_events';
+/** The query parameter of the object routes that pins an answer to an earlier data version (docs/versions.md). */
+export const VERSION_PARAMETER = {
+  version: 'a truth_version from versions.json: the answer as that version\'s site gave it (reconstructed from the history); an object that did not exist then is left out (null on generic routes); an unknown version is a 400.',
+} as const;
+export type QueryParameter = keyof typeof QUERY_PARAMETERS | keyof typeof SEARCH_PARAMETERS | keyof typeof VERSION_PARAMETER | 'extended_time_period_for_events';
 
 export interface PathParameter {
   name: string;
@@ -74,6 +78,8 @@ export type FileFormat = keyof typeof CONTENT_TYPES;
 export const contentTypeOf = (endpoint: Endpoint) => CONTENT_TYPES[endpoint.format ?? 'json'];
 
 const SHAPING: QueryParameter[] = ['stubs', 'datetime', 'keys'];
+/** The object routes also take ?version=. */
+const VERSIONED: QueryParameter[] = [...SHAPING, 'version'];
 const ID_LIST = `decimal ids separated by commas (at most ${MAX_IDS.toLocaleString('en')}; empty parts ignored; leading zeros allowed)`;
 
 /** A file path from its route's parameters, in the route's order. */
@@ -116,6 +122,10 @@ export const isObjectType = (name: string): name is ObjectType => Object.hasOwn(
 /** An object's extensionless URL as a root-relative path: it resolves the same from every response. */
 export const objectRef = (type: ObjectType, id: number) => `/api/v1/${type}/${id}`;
 
+/** Types with a history (api/v1/history/<type>/<id>.json): cards by ordinal, accessories, and every generic object type. */
+export const HISTORY_TYPES = ['card', 'accessory', ...OBJECT_TYPE_NAMES] as const;
+export type HistoryType = (typeof HISTORY_TYPES)[number];
+
 /** The pack files of one kind (format.ts PACK_SIZE): the data behind its comma lists. */
 function packEndpoint<N extends ResponseName>(kind: string, response: N, key: 'id' | 'ordinal') {
   return declare({
@@ -137,6 +147,7 @@ function objectEndpoints<T extends ObjectType>(type: T) {
       summary: `${type}: ${about}; one result entry per id, null when it does not exist`,
       host: 'static+edge',
       parameters: [{ name: 'ids', description: ID_LIST }],
+      query: VERSIONED,
       response: `${type}_result` as const,
       errors: [400],
     }),
@@ -182,6 +193,7 @@ export const endpoints = {
     host: 'static+edge',
     parameters: [{ name: 'ordinals', description: `an ordinal, or ${ID_LIST}` }],
     response: 'CardsResponse',
+    query: VERSIONED,
     errors: [400, 404],
   }),
   cardPack: packEndpoint('card', 'CardPack', 'ordinal'),
@@ -234,6 +246,7 @@ export const endpoints = {
     host: 'static+edge',
     parameters: [{ name: 'ids', description: `an accessory id, or ${ID_LIST}` }],
     response: 'AccessoriesResponse',
+    query: VERSIONED,
     errors: [400, 404],
   }),
   accessoryList: declare({
@@ -310,6 +323,27 @@ export const endpoints = {
     parameters: [{ name: 'name', description: 'the kind and a hash of the content, as the kind\'s search index names it' }],
     query: [],
     response: 'SearchObjects',
+    extra: true,
+  }),
+  versions: declare({
+    route: '/api/v1/versions.json',
+    summary: 'Every data version the site has published, oldest first, with how many objects each added, changed and removed',
+    host: 'static',
+    query: [],
+    response: 'Versions',
+    extra: true,
+  }),
+  history: declare({
+    route: '/api/v1/history/{type}/{id}.json',
+    summary: 'One object\'s history: per data version, what changed, as JSON Patch (RFC 6902) from the previous version\'s object',
+    host: 'static',
+    parameters: [
+      { name: 'type', description: `card (by ordinal), accessory, or a generic object type: ${HISTORY_TYPES.join(', ')}` },
+      { name: 'id', description: 'the ordinal (card) or id' },
+    ],
+    query: [],
+    response: 'History',
+    errors: [404],
     extra: true,
   }),
   latestChanges: declare({

@@ -330,6 +330,35 @@ const CardChanges = obj({
 export const CHANGE_TYPES = ['cards', 'skills', 'center_skills', 'accessories', 'characters', 'events', 'sets', 'pairs'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 
+export const Versions = named('Versions', obj({
+  versions: Type.Array(obj({
+    truth_version: Str,
+    date: nullable(Int),
+    added: Int,
+    changed: Int,
+    removed: Int,
+    changes: nullable(extra(Str, 'the URL of the change list of this version (relative to this file); null for the first version or one whose changes were pictures only')),
+  })),
+}, '(extra) Every data version the site has published, oldest first; added, changed and removed count the objects (generic object types) whose history has an entry of that kind in it.'));
+
+const PatchOperation = obj({
+  op: Type.Union(['add', 'remove', 'replace', 'move', 'copy', 'test'].map((op) => Type.Literal(op))),
+  path: Str,
+  value: Type.Optional(Type.Unknown()),
+  from: Type.Optional(Str),
+}, 'A JSON Patch operation (RFC 6902).');
+
+export const History = named('History', obj({
+  type: Str,
+  id: Int,
+  versions: Type.Array(obj({
+    truth_version: Str,
+    date: nullable(Int),
+    change: Type.Union([Type.Literal('added'), Type.Literal('changed'), Type.Literal('removed')]),
+    patch: nullable(Type.Array(PatchOperation)),
+  })),
+}, '(extra) One object\'s history, oldest first: applying the patches in order gives the object as each version published it; the first patch (and the one after a removal) builds it from nothing with {"op": "add", "path": ""}; a removal has patch null.'));
+
 export const ChangeList = named('ChangeList', obj({
   from: DataVersion,
   to: DataVersion,
@@ -444,6 +473,8 @@ export type PairListJson = Static<typeof PairList>;
 export type AccessoryListJson = Static<typeof AccessoryList>;
 export type ChangeListJson = Static<typeof ChangeList>;
 export type ChangeIndexJson = Static<typeof ChangeIndex>;
+export type VersionsJson = Static<typeof Versions>;
+export type HistoryJson = Static<typeof History>;
 export type BulkIndexJson = Static<typeof BulkIndex>;
 export type FileManifestJson = Static<typeof FileManifest>;
 /** How many objects of each changelog type an update added, removed and changed. */
@@ -480,7 +511,7 @@ function objectResponses<T extends string, O extends TSchema, B extends TSchema>
  */
 export const RESPONSES = {
   Info, CardsResponse, CardList, SetList, PairList, AccessoriesResponse, AccessoryList, Happening, Translations, TranslationIndex,
-  ChangeList, ChangeIndex, OpenApi, ReadTlBody, CardSearch, AccessorySearch, EventSearch, SearchIndex, SearchObjects,
+  ChangeList, ChangeIndex, Versions, History, OpenApi, ReadTlBody, CardSearch, AccessorySearch, EventSearch, SearchIndex, SearchObjects,
   BulkIndex, BulkLines, SqliteFile, Checksum, FileManifest,
   CardPack: register('CardPack', Pack(Card)),
   ...objectResponses('card_t', Card, CardBrief),

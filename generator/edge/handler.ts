@@ -19,6 +19,7 @@ import { happeningAt, parseInstant } from './happening.ts';
 import { readTl } from './readTl.ts';
 import { randomMatch, searchPage, type SearchKind } from './search.ts';
 import { isEdgePath } from './rewrites.ts';
+import { objectsAt } from './history.ts';
 import type { EdgeSite } from './site.ts';
 
 export type { EdgeSite, ReadFile } from './site.ts';
@@ -55,11 +56,16 @@ async function staticWithQuery(route: Route): Promise<Response> {
   return answer(route, JSON.parse(text));
 }
 
+/** ?version=: the truth version an object route answers as (the last one given), null for the current data. */
+const versionOf = (route: Route): string | null => route.url.searchParams.getAll('version').at(-1) ?? null;
+
 /** card/<name>.json and accessory/<name>.json: a published file, or a list the edge merges. */
 async function listedFile(route: Route, kind: ListedKind, name: string): Promise<Response | null> {
   const ids = parseIds(name);
   if (isCanonicalId(name, ids) && !hasQuery(route)) return null;
-  return answerText(route, await objectList(route.site, kind, ids));
+  const version = versionOf(route);
+  const texts = version === null ? null : await objectsAt(route.site, kind, ids, version);
+  return answerText(route, await objectList(route.site, kind, ids, texts));
 }
 
 /**
@@ -70,7 +76,9 @@ async function generic(route: Route, type: ObjectType, name: string): Promise<Re
   const file = name.endsWith('.json') ? name.slice(0, -'.json'.length) : null;
   const ids = parseIds(file ?? name);
   if (file !== null && isCanonicalId(file, ids) && !hasQuery(route)) return null;
-  return answerText(route, await genericObjects(route.site, type, ids));
+  const version = versionOf(route);
+  const texts = version === null ? null : await objectsAt(route.site, type, ids, version);
+  return answerText(route, await genericObjects(route.site, type, ids, texts));
 }
 
 /** list/<type>: the published list; an unknown type is an empty list, never an error. */

@@ -77,10 +77,13 @@ const LISTED = {
 } as const;
 export type ListedKind = keyof typeof LISTED;
 
-/** The JSON text of the objects of `ids` in request order; unknown ids are left out, 404 when none exists. */
-export async function objectList(site: EdgeSite, kind: ListedKind, ids: number[]): Promise<JsonPieces> {
+/**
+ * The JSON text of the objects of `ids` in request order; unknown ids are left out, 404 when
+ * none exists. `known`: the texts by id already found (an earlier version's objects).
+ */
+export async function objectList(site: EdgeSite, kind: ListedKind, ids: number[], known: (string | null)[] | null = null): Promise<JsonPieces> {
   const { source, noun } = LISTED[kind];
-  const texts = (await readObjects(site, source, ids)).filter((t) => t !== null);
+  const texts = (known ?? await readObjects(site, source, ids)).filter((t) => t !== null);
   if (!texts.length) throw new HttpError(404, `no ${noun} ${ids.slice(0, 20).join(', ')}`);
   return listPieces(source.key, texts);
 }
@@ -93,10 +96,10 @@ export async function randomCard(site: EdgeSite): Promise<JsonPieces> {
   return objectList(site, 'card', [pick.ordinal]);
 }
 
-/** The JSON text of one entry per id in request order, null for a missing id (never an error). */
-export async function genericObjects(site: EdgeSite, type: ObjectType, ids: number[]): Promise<JsonPieces> {
+/** The JSON text of one entry per id in request order, null for a missing id (never an error); `known` as objectList's. */
+export async function genericObjects(site: EdgeSite, type: ObjectType, ids: number[], known: (string | null)[] | null = null): Promise<JsonPieces> {
   const { object, pack } = objectEndpoint[type];
-  const texts = await readObjects(site, { single: object.file, key: 'result', pack: pack.file }, ids);
+  const texts = known ?? await readObjects(site, { single: object.file, key: 'result', pack: pack.file }, ids);
   return listPieces('result', texts.map((t) => t ?? 'null'));
 }
 

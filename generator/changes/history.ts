@@ -1,0 +1,188 @@
+/**
+ * The history stage (after the changelog): api/v1/versions.json and one
+ * api/v1/history/<type>/<id>.json per object that any published version had, each entry a
+ * JSON Patch (RFC 6902) from the previous version's object. Only
+ * the histories of objects that differ from the previous site are rebuilt; every other
+ * history file is carried from the previous site (the published folder, or --since) byte
+ * for byte, so a build costs the same however many versions the site keeps. A rebuild of
+ * the same truth version replaces that version's entries. A previous site without a
+ * history (an older builder) starts it with its own version.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { endpoints, HISTORY_TYPES, OBJECT_TYPE_NAMES, type HistoryType } from '../contract/endpoints.ts';
+import type { HistoryJson, VersionsJson } from '../contract/schemas.ts';
+import { applyPatch } from '../edge/history.ts';
+import { emit, type SiteFiles } from '../render/files.ts';
+import { isJsonObject, noObjects, type Json, type JsonObject } from './published.ts';
+import type { Snapshot } from './snapshot.ts';
+
+type Entry = HistoryJson['versions'][number];
+type Version = VersionsJson['versions'][number];
+type Change = Entry['change'];
+
+/** Nothing: what a first version is compared with. */
+const EMPTY: Snapshot = { version: { truth_version: '', date: null }, objects: noObjects() as unknown as Snapshot['objects'] };
+
+/** A card's ordinal from its JSON text: the renderer writes id then ordinal first; anything else is parsed. */
+function ordinalOf(text: string): string {
+  const head = /^\{"id":\d+,"ordinal":(\d+)[,}]/.exec(text);
+  return head ? head[1] : String((JSON.parse(text) as JsonObject).ordinal);
+}
+
+const cardsByOrdinal = new WeakMap<Snapshot, Map<string, string>>();
+
+/** The objects of a history type in a snapshot by id (cards by ordinal). */
+function textsOf(snapshot: Snapshot, type: HistoryType): Map<string, string> {
+  if (type === 'accessory') return snapshot.objects.accessory_t;
+  if (type !== 'card') return snapshot.objects[type];
+  let byOrdinal = cardsByOrdinal.get(snapshot);
+  if (!byOrdinal) {
+    byOrdinal = new Map([...snapshot.objects.card_t.values()].map((text) => [ordinalOf(text), text]));
+    cardsByOrdinal.set(snapshot, byOrdinal);
+  }
+  return byOrdinal;
+}
+
+type Operation = NonNullable<Entry['patch']>[number];
+
+const pointer = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+/**
+ * The operations that turn `before` into `after` at `path`: objects member by member (removed,
+ * changed, added, each in the order of its object), arrays of the same length element by
+ * element, anything else replaced whole. The same values always give the same patch; the
+ * tests apply it with the fast-json-patch library too.
+ */
+function diff(before: Json, after: Json, path: string, patch: Operation[]): Operation[] {
+  if (isJsonObject(before) && isJsonObject(after)) {
+    for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) patch.push({ op: 'remove', path: pointer(path, key) });
+    for (const [key, value] of Object.entries(after)) {
+      if (Object.hasOwn(before, key)) diff(before[key], value, pointer(path, key), patch);
+      else patch.push({ op: 'add', path: pointer(path, key), value });
+    }
+  } else if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
+    after.forEach((value, i) => diff(before[i], value, pointer(path, i), patch));
+  } else if (JSON.stringify(before) !== JSON.stringify(after)) {
+    patch.push({ op: 'replace', path, value: after });
+  }
+  return patch;
+}
+
+/** The JSON Patch that turns `before` into `after` (empty when they are equal). */
+export const patchBetween = (before: Json, after: Json): Operation[] => diff(before, after, '', []);
+
+/** The entry that turns `before` into `after` (null: neither exists, or they are equal). */
+function entryFor(version: Snapshot['version'], before: JsonObject | null, after: JsonObject | null): Entry | null {
+  const at = { truth_version: version.truth_version, date: version.date };
+  if (after === null) return before === null ? null : { ...at, change: 'removed', patch: null };
+  if (before === null) return { ...at, change: 'added', patch: [{ op: 'add', path: '', value: after }] };
+  const patch = patchBetween(before, after);
+  return patch.length ? { ...at, change: 'changed', patch } : null;
+}
+
+/** The object after every entry of `entries` (null when it does not exist then). */
+function replay(entries: Entry[]): JsonObject | null {
+  let object: unknown = null;
+  for (const entry of entries) object = entry.patch === null ? null : applyPatch(object, entry.patch);
+  return isJsonObject(object) ? object : null;
+}
+
+type Counts = Pick<Version, Change>;
+
+/** The history of a site being built: the previous site's, with the files this build rewrites. */
+class History {
+  /** Histories rewritten by this build, by file (an empty one is dropped). */
+  readonly rewritten = new Map<string, HistoryJson>();
+
+  constructor(private readonly previous: string | null, readonly versions: Version[]) {}
+
+  private load(type: HistoryType, id: string): HistoryJson {
+    const rel = endpoints.history.file(type, id);
+    const known = this.rewritten.get(rel);
+    if (known) return known;
+    const file = this.previous && path.join(this.previous, rel);
+    const history = file && fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as HistoryJson) : { type, id: Number(id), versions: [] };
+    this.rewritten.set(rel, history);
+    return history;
+  }
+
+  /** Adds the version `after` holds, from the objects of `before`; a version already last is replaced. */
+  advance(before: Snapshot, after: Snapshot): void {
+    const { truth_version: version, date } = after.version;
+    const last = this.versions.at(-1);
+    const replacing = last?.truth_version === version;
+    const counts: Counts = replacing ? { added: last.added, changed: last.changed, removed: last.removed } : { added: 0, changed: 0, removed: 0 };
+    for (const type of HISTORY_TYPES) {
+      // Cards and accessories are counted once, as card_t and accessory_t.
+      const counted = (OBJECT_TYPE_NAMES as readonly string[]).includes(type);
+      const [old, now] = [textsOf(before, type), textsOf(after, type)];
+      for (const id of new Set([...old.keys(), ...now.keys()])) {
+        if (old.get(id) === now.get(id)) continue;
+        const { versions } = this.load(type, id);
+        let base = old.has(id) ? (JSON.parse(old.get(id)!) as JsonObject) : null;
+        if (replacing && versions.at(-1)?.truth_version === version) {
+          if (counted) counts[versions.pop()!.change]--;
+          else versions.pop();
+          base = replay(versions);
+        }
+        const entry = entryFor(after.version, base, now.has(id) ? (JSON.parse(now.get(id)!) as JsonObject) : null);
+        if (!entry) continue;
+        versions.push(entry);
+        if (counted) counts[entry.change]++;
+      }
+    }
+    const next = { truth_version: version, date, ...counts, changes: null };
+    if (replacing) this.versions[this.versions.length - 1] = next;
+    else this.versions.push(next);
+  }
+
+  /** Publishes the rewritten histories, carries the previous site's others, and versions.json. */
+  publish(files: SiteFiles): void {
+    for (const history of this.rewritten.values()) if (history.versions.length) emit(files, endpoints.history, [history.type, history.id], history);
+    if (this.previous) {
+      for (const type of HISTORY_TYPES) {
+        const folder = path.join(this.previous, path.dirname(endpoints.history.file(type, 0)));
+        if (!fs.existsSync(folder)) continue;
+        for (const name of fs.readdirSync(folder)) {
+          const rel = endpoints.history.file(type, name.replace(/\.json$/, ''));
+          if (!this.rewritten.has(rel) && name.endsWith('.json')) files.set(rel, fs.readFileSync(path.join(folder, name)));
+        }
+      }
+    }
+    // A version's change list is linked while the site publishes it.
+    const changes = (version: string) => (files.has(endpoints.changes.file(version)) ? `changes/${encodeURIComponent(version)}.json` : null);
+    emit(files, endpoints.versions, [], { versions: this.versions.map((v) => ({ ...v, changes: changes(v.truth_version) })) });
+  }
+}
+
+/** The versions a previous site published (none when it has no versions.json or an unreadable one). */
+function previousVersions(folder: string | null): Version[] {
+  const file = folder && path.join(folder, endpoints.versions.file());
+  if (!file || !fs.existsSync(file)) return [];
+  try {
+    const versions = (JSON.parse(fs.readFileSync(file, 'utf8')) as VersionsJson).versions;
+    return Array.isArray(versions) ? versions : [];
+  } catch {
+    return [];
+  }
+}
+
+export interface HistoryInput {
+  /** The previous site's objects (null on a first build). */
+  previous: Snapshot | null;
+  /** The site being built. */
+  current: Snapshot;
+  /** The previous site's folder: its history files and versions.json are carried on. */
+  folder: string | null;
+}
+
+/** Publishes versions.json and the history files of the site being built into `files`. */
+export function publishHistory({ previous, current, folder }: HistoryInput, files: SiteFiles): void {
+  const versions = previousVersions(previous && folder);
+  const history = new History(versions.length ? folder : null, versions);
+  // A previous site without a history starts it with its own version.
+  if (previous && !versions.length) history.advance(EMPTY, previous);
+  history.advance(previous ?? EMPTY, current);
+  history.publish(files);
+}
