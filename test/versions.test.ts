@@ -163,7 +163,7 @@ describe('versions of one site', () => {
 
   it('continues the history from a copy of the site alone (--since, a fresh output folder, no build records)', async () => {
     const copy = path.join(await tempDir(), 'copy');
-    await fs.copy(out, copy);
+    await fs.copy(out, copy, { dereference: true }); // the output folder is a link to the published version
     const fresh = path.join(await tempDir(), 'public');
     await editDump(input, 'unit.sql', 'UPDATE unit_m SET hp_max = 50 WHERE unit_number = 4;');
     await fs.writeJson(path.join(input, 'meta.json'), { truth_version: 'v4', region: 'jp', date: 1600000000 });
