@@ -10,21 +10,32 @@
 import { createHash } from 'node:crypto';
 import { endpoints } from '../contract/endpoints.ts';
 import { KINDS, buildIndex, type IndexContext, type Kind } from '../search/kinds.js';
-import { addJson, jsonText, type SiteFiles } from '../render/files.ts';
+import { addJson, jsonBytes, type SiteFiles } from '../render/files.ts';
 import type { Rendered } from '../render/site.ts';
 
-/** The text of an objects file: objects in order, then their offsets (UTF-16 units of the text). */
-export function objectsText(objects: unknown[]): string {
+/**
+ * An objects file: the objects in order, then their offsets in UTF-16 units of the file's text
+ * (what the edge slices). Built from each object's bytes (shared cards' are spliced as they
+ * are); only the lengths need their text.
+ */
+export function objectsFile(objects: unknown[]): Buffer {
   const offsets: [number, number][] = [];
-  let text = '{"objects":[';
+  const head = '{"objects":[';
+  const parts: Buffer[] = [Buffer.from(head)];
+  let at = head.length;
   objects.forEach((object, i) => {
-    if (i) text += ',';
-    const start = text.length;
-    text += jsonText(object);
-    offsets.push([start, text.length]);
+    if (i) {
+      parts.push(COMMA);
+      at += 1;
+    }
+    const bytes = jsonBytes(object);
+    parts.push(bytes);
+    offsets.push([at, (at += bytes.toString('utf8').length)]);
   });
-  return `${text}],"offsets":${JSON.stringify(offsets)}}`;
+  parts.push(Buffer.from(`],"offsets":${JSON.stringify(offsets)}}`));
+  return Buffer.concat(parts);
 }
+const COMMA = Buffer.from(',');
 
 /** Each kind's objects in its index's row order (cards by ordinal, the others by id). */
 function objectsOf(kind: Kind, { objects }: Rendered): unknown[] {
@@ -42,9 +53,9 @@ export function publishSearch(rendered: Rendered, files: SiteFiles): void {
   };
   for (const kind of KINDS) {
     const objects = objectsOf(kind, rendered);
-    const text = Buffer.from(objectsText(objects));
-    const name = `${kind.name}.${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
-    files.set(endpoints.searchObjects.file(name), text);
+    const bytes = objectsFile(objects);
+    const name = `${kind.name}.${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`;
+    files.set(endpoints.searchObjects.file(name), bytes);
     addJson(files, endpoints.searchIndex.file(kind.name), buildIndex(kind, objects, context, name));
   }
 }

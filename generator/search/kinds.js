@@ -52,8 +52,18 @@ export const wordForm = (/** @type {string} */ value) => value.replace(/[\s_-]+/
 
 /** Case-insensitive, NFKC-normalized text (full-width and half-width forms alike): what searches compare. */
 export const normalize = (/** @type {string} */ text) => text.normalize('NFKC').toLowerCase();
+/** Normalized forms of the texts met so far: names and titles repeat across thousands of objects. */
+const normalized = new Map();
+const normalizeOnce = (/** @type {string} */ text) => {
+  let form = normalized.get(text);
+  if (form === undefined) {
+    if (normalized.size > 100_000) normalized.clear();
+    normalized.set(text, (form = normalize(text)));
+  }
+  return form;
+};
 /** Distinct non-empty normalized texts. */
-const texts = (/** @type {unknown[]} */ values) => [...new Set(values.filter((v) => typeof v === 'string' && v !== '').map((v) => normalize(/** @type {string} */ (v))))];
+const texts = (/** @type {unknown[]} */ values) => [...new Set(values.filter((v) => typeof v === 'string' && v !== '').map((v) => normalizeOnce(/** @type {string} */ (v))))];
 
 /** @param {string} op @param {number} x @param {number} y */
 function compare(op, x, y) {
