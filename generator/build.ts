@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { readExport, closeExport } from './input/readExport.ts';
+import { publishedVersions, requireDistinctVersion } from './input/curated.ts';
 import { buildModel } from './model/buildModel.ts';
 import { publishImages } from './images/publishImages.ts';
 import { renderContext } from './render/context.ts';
@@ -63,7 +64,16 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     const rerun = options.since !== undefined;
     const { upToDate, inputDigest } = await report.stage('check', () => session.check(input, { force: options.force, rerun }));
     if (!upToDate) {
-      const game = await report.stage('read', () => readExport(input, report, inputDigest));
+      const game = await report.stage('read', () => {
+        const read = readExport(input, report, inputDigest);
+        try {
+          requireDistinctVersion(input, read.meta.truthVersion, publishedVersions(out, session.publishedFiles()));
+        } catch (error) {
+          closeExport(read);
+          throw error;
+        }
+        return read;
+      });
       const model = await report.stage('model', () => {
         try {
           return buildModel(game, report);

@@ -6,14 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { StageError, UserError } from '../generator/errors.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
-import { SAMPLE_INPUT, buildInto, buildSample, copySample, readJson, tempDir } from './helpers.ts';
+import { SAMPLE_INPUT, buildInto, buildSample, copySample, publishedSample, readJson, tempDir } from './helpers.ts';
 import { readMeta, readSets } from '../generator/input/curated.ts';
 import { readRegularBytes } from '../generator/input/inputFiles.ts';
 import { MAX_JSON_BYTES } from '../generator/input/limits.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
 import { scanFolder } from '../generator/publish/manifest.ts';
 import { MAX_SITE_BYTES, Staging } from '../generator/publish/staging.ts';
-import { editDump } from './exportEdits.ts';
+import { editDump, snapshot } from './exportEdits.ts';
 
 /** Builds a copy of the sample after `change`; resolves to the UserError it fails with. */
 async function failureOf(change: (input: string) => Promise<unknown>): Promise<UserError> {
@@ -52,6 +52,17 @@ describe('curated and key files with hostile values', () => {
       expect(error.message).toMatch(why);
     });
   }
+
+  it('a truth_version differing from an earlier one of the site only by case: refused in one line, the site kept', async () => {
+    const { out, before } = await publishedSample();
+    const input = await copySample();
+    const meta = await fs.readJson(path.join(input, 'meta.json'));
+    await writeJson(input, 'meta.json', { ...meta, truth_version: meta.truth_version.toUpperCase() });
+    const error = await build({ input, out }).then(() => null, (e: unknown) => (e as StageError).cause as Error);
+    expect(error).toBeInstanceOf(UserError);
+    expect(error!.message).toBe(`${path.join(input, 'meta.json')}: /truth_version: "${meta.truth_version.toUpperCase()}" differs from the earlier version "${meta.truth_version}" only by case or Unicode form, so on some file systems both change lists would be the one file api/v1/changes/${meta.truth_version}.json; use "${meta.truth_version}" or another name`);
+    expect(await snapshot(out)).toEqual(before);
+  });
 
   it('release_info.json with a key that is not 16 bytes of base64: refused naming the file and release', async () => {
     const error = await failureOf((input) => writeJson(input, 'release_info.json', { 7: 'c2hvcnQ=' }));

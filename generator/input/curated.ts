@@ -9,6 +9,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { listInputFiles, readRegularBytes, requireInside } from './inputFiles.ts';
 import { MAX_JSON_BYTES, MAX_TEXT_CHARS } from './limits.ts';
+import { endpoints } from '../contract/endpoints.ts';
 import { UserError } from '../errors.ts';
 import type { BuildReport } from '../report.ts';
 import { parseOffset, toUnixSeconds } from './time.ts';
@@ -142,6 +143,37 @@ export function unportableFileName(name: string): string | null {
   if (name !== name.normalize('NFC')) return 'it is not in Unicode normal form C (write it NFC-normalized)';
   if (Buffer.byteLength(name) > MAX_NAME_BYTES) return `it is longer than ${MAX_NAME_BYTES} bytes in UTF-8`;
   return null;
+}
+
+/** A name as a case-insensitive, normalizing file system (macOS, Windows) compares it. */
+const asFileSystemSees = (name: string) => name.normalize('NFC').toLowerCase();
+
+/**
+ * The truth versions a published site knows: those of its change lists (`published`: the
+ * paths of its files) and its own (info.json in `out`).
+ */
+export function publishedVersions(out: string, published: Iterable<string>): string[] {
+  const [prefix, suffix] = endpoints.changes.file('\0').split('\0');
+  const versions = [...published].filter((rel) => rel.startsWith(prefix) && rel.endsWith(suffix)).map((rel) => rel.slice(prefix.length, -suffix.length));
+  try {
+    const info = JSON.parse(fs.readFileSync(path.join(out, endpoints.info.file()), 'utf8')) as { truth_version?: unknown };
+    if (typeof info.truth_version === 'string') versions.push(info.truth_version);
+  } catch {
+    // no site yet, or not one of ours: no earlier version
+  }
+  return versions;
+}
+
+/**
+ * Fails when `truthVersion` differs from an `earlier` version only by case or Unicode form
+ * (`Sample` after `sample`): on a case-insensitive or normalizing file system (macOS, Windows)
+ * their change lists, changes/<truth_version>.json, would be one file.
+ */
+export function requireDistinctVersion(root: string, truthVersion: string | null, earlier: string[]): void {
+  const clash = truthVersion === null ? undefined
+    : earlier.find((v) => v !== truthVersion && asFileSystemSees(v) === asFileSystemSees(truthVersion));
+  if (clash === undefined) return;
+  fail(path.join(root, 'meta.json'), `/truth_version: ${JSON.stringify(truthVersion)} differs from the earlier version ${JSON.stringify(clash)} only by case or Unicode form, so on some file systems both change lists would be the one file ${endpoints.changes.file(clash)}; use ${JSON.stringify(clash)} or another name`);
 }
 
 export function readMeta(root: string): Meta {
