@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { OBJECT_TYPE_NAMES, endpoints } from '../contract/endpoints.ts';
 import type { BulkIndexJson } from '../contract/schemas.ts';
 import { emit, jsonBytes, type SiteFiles } from '../render/files.ts';
@@ -36,7 +36,7 @@ function bulkKinds({ objects, sets, pairs }: Rendered): { name: string; objects:
   ];
 }
 
-export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+export const sha256 = (bytes: Uint8Array): string => hash('sha256', bytes, 'hex');
 
 /** The `updated_in` of each file of the previous site's bulk index, by name; none when it has no readable index. */
 function previousVersions(folder: string): Map<string, BulkEntry> {
