@@ -14,9 +14,10 @@ import { mirror } from '../generator/mirror/mirror.ts';
 import { startServer, type RunningServer } from '../generator/server/server.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
-import type { FileManifestJson } from '../generator/contract/schemas.ts';
-import { buildSample, tempDir } from './helpers.ts';
-import { contentDiff, snapshot } from './exportEdits.ts';
+import type { BulkIndexJson, FileManifestJson } from '../generator/contract/schemas.ts';
+import { buildSample, copySample, tempDir } from './helpers.ts';
+import { build } from '../generator/build.ts';
+import { contentDiff, editDump, snapshot } from './exportEdits.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
 import { ROOT } from './cli.ts';
 
@@ -132,6 +133,27 @@ describe('npm run mirror', () => {
     expect(resumed.fromCache).toBe(kept);
     expect(resumed.fetched.length).toBe(cards.length - kept);
     expect(contentDiff((await snapshot(site)).files, (await snapshot(out)).files)).toEqual([]);
+  });
+});
+
+describe('a mirrored copy is a site like any other', () => {
+  it('a build of the next version --since the copy carries updated_in of the bulk files that did not change', async () => {
+    const server = await serve(sample);
+    const copy = await newCopy();
+    await mirror({ from: server.url, out: copy });
+    const input = await copySample();
+    await fs.writeJson(path.join(input, 'meta.json'), { truth_version: 'next', region: 'jp' });
+    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 7 WHERE unit_number = 5;');
+    const out = path.join(await tempDir(), 'public');
+    await build({ input, out, since: copy });
+    const before: BulkIndexJson = await fs.readJson(path.join(copy, endpoints.bulkIndex.file()));
+    const after: BulkIndexJson = await fs.readJson(path.join(out, endpoints.bulkIndex.file()));
+    const updatedIn = Object.fromEntries(after.files.map((f) => [f.name, f.updated_in]));
+    for (const file of after.files) {
+      const old = before.files.find((f) => f.name === file.name)!;
+      expect(updatedIn[file.name], file.name).toBe(old.sha256 === file.sha256 ? before.truth_version : 'next');
+    }
+    expect([updatedIn['cards.jsonl'], updatedIn['char_t.jsonl']]).toEqual(['next', before.truth_version]);
   });
 });
 
