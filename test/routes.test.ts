@@ -12,9 +12,11 @@
 import fs from 'fs-extra';
 import fg from 'fast-glob';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSample, readJson } from './helpers.ts';
+import { buildSample, readJson, tempDir } from './helpers.ts';
 import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
 import { HOSTS, type Host, type HostName } from './hosts.ts';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
@@ -25,6 +27,7 @@ import { config as edgeConfig } from '../netlify/edge-functions/api.ts';
 import type { CardJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
 const JSON_TYPE = 'application/json; charset=utf-8';
 const REVALIDATE = 'public, max-age=0, must-revalidate';
 const HOST_NAMES = Object.keys(HOSTS) as HostName[];
@@ -381,6 +384,14 @@ describe('host rules (_redirects, _headers, _worker.js, _routes.json, netlify.to
     expect(site('_worker.js')).not.toMatch(/^import /m); // one module: Pages uploads it as it is
     expect(JSON.parse(site('_routes.json'))).toEqual({ version: 1, include: [EDGE_PATH], exclude: [] });
     expect(site('404.html')).toContain('<title>Not found</title>');
+  });
+
+  it('_worker.js is the same bundle when built by another process from another folder', async () => {
+    const script = `import { renderHostRules } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'generator/render/hostRules.ts')).href)};
+      const files = new Map(); renderHostRules(files); process.stdout.write(files.get('_worker.js'));`;
+    const loader = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+    const { stdout } = await run(process.execPath, ['--import', loader, '--input-type=module', '-e', script], { cwd: await tempDir(), encoding: 'buffer' });
+    expect(stdout.equals(fs.readFileSync(path.join(out, '_worker.js')))).toBe(true);
   });
 
   it('netlify.toml keeps only the build; the edge function declares its own path, the edge path', () => {
