@@ -177,6 +177,17 @@ describe('npm run mirror: bad input, one clear line', () => {
     expect(await fs.pathExists(out)).toBe(false);
   });
 
+  it('a site that stops answering', async () => {
+    const silent = createServer(() => undefined).listen(0, '127.0.0.1'); // takes connections, never answers
+    await new Promise((resolve) => silent.once('listening', resolve));
+    running.push({ close: () => new Promise<void>((resolve) => silent.close(() => resolve())) });
+    const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/`;
+    const sockets: { destroy(): void }[] = [];
+    silent.on('connection', (socket) => sockets.push(socket));
+    running.push({ close: async () => sockets.forEach((socket) => socket.destroy()) });
+    await expect(mirror({ from: url, out: await newCopy(), idleSeconds: 0.2 })).rejects.toThrow(`${url}${MANIFEST} sent nothing for 0.2 s; nothing was published`);
+  });
+
   it('a site without a manifest', async () => {
     const empty = await tempDir();
     await fs.outputFile(path.join(empty, 'index.html'), '<!doctype html>');

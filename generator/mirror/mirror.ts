@@ -28,6 +28,8 @@ export interface MirrorOptions {
   out: string;
   /** Downloads running at once. */
   concurrency?: number;
+  /** A site that sends nothing for this long (before an answer starts, or within one) fails the mirror. */
+  idleSeconds?: number;
   progress?: ProgressListener;
 }
 
@@ -43,6 +45,10 @@ export interface MirrorResult {
 }
 
 const DEFAULT_CONCURRENCY = 8;
+/** A site that sends nothing for this long fails the mirror (the next run resumes). */
+const DEFAULT_IDLE_SECONDS = 60;
+/** The copy is held in memory while it is published, as a build holds its site: a site listing more is refused. */
+const MAX_COPY_BYTES = 4 * 1024 ** 3;
 /** A manifest lists every file of a site: about 60 bytes a file, so this is millions of files. */
 const MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
 const MANIFEST = endpoints.fileManifest.file();
@@ -70,12 +76,53 @@ const networkCause = (error: unknown): string => {
   return cause?.code ?? cause?.message ?? (error as Error).message;
 };
 
-async function get(url: URL): Promise<Response> {
+/** Aborts a request when its site sends nothing for `seconds`: before the answer starts, or between two chunks of it. */
+class IdleTimeout {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  readonly signal = this.controller.signal;
+
+  constructor(private readonly url: URL, private readonly seconds: number) {
+    this.arm();
+  }
+
+  arm(): void {
+    clearTimeout(this.timer);
+    const stalled = new UserError(`${this.url} sent nothing for ${this.seconds} s; nothing was published (a new run resumes)`);
+    this.timer = setTimeout(() => this.controller.abort(stalled), this.seconds * 1000);
+  }
+
+  done(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+interface Fetched {
+  response: Response;
+  idle: IdleTimeout;
+}
+
+/** Where a mirror reads: the site's root URL, and how long it waits for the site to send something. */
+interface Source {
+  base: URL;
+  idleSeconds: number;
+}
+
+async function get(url: URL, { idleSeconds }: Source): Promise<Fetched> {
+  const idle = new IdleTimeout(url, idleSeconds);
   try {
-    return await fetch(url);
+    return { response: await fetch(url, { signal: idle.signal }), idle };
   } catch (error) {
+    idle.done();
+    if (error instanceof UserError) throw error;
     throw new UserError(`cannot reach ${url.origin} (${networkCause(error)}) for ${url.pathname}; check --from and the network`);
   }
+}
+
+/** Ends a request whose body is not read. */
+async function discard({ response, idle }: Fetched): Promise<void> {
+  idle.done();
+  await response.body?.cancel();
 }
 
 /** A site file's URL: each path segment percent-encoded. */
@@ -104,31 +151,37 @@ function parseManifest(bytes: Buffer, url: URL): FileManifestJson {
     return refuse(`not JSON (${(error as Error).message})`);
   }
   if (typeof manifest?.truth_version !== 'string' || typeof manifest.files !== 'object' || !manifest.files) refuse('no truth_version and files');
+  let total = 0;
   for (const [key, entry] of Object.entries(manifest.files)) {
     if (!isSafePath(key)) refuse(`it lists ${JSON.stringify(key.slice(0, 200))}, which is not a path a copy may hold`);
     if (!isEntry(entry)) refuse(`${key} has no sha256 (64 hex digits) and bytes`);
+    total += entry.bytes;
   }
+  if (total > MAX_COPY_BYTES) throw new UserError(`${url} lists ${total} bytes of files, more than a mirror copies (${MAX_COPY_BYTES})`);
   return manifest;
 }
 
-/** The chunks of a response body; leaving the loop early cancels the rest. */
-async function* chunksOf(response: Response): AsyncGenerator<Uint8Array> {
+/** The chunks of a response body, each within the idle timeout of the last; leaving the loop early cancels the rest. */
+async function* chunksOf({ response, idle }: Fetched): AsyncGenerator<Uint8Array> {
   const reader = response.body?.getReader();
-  if (!reader) return;
-  let done = false;
+  let done = !reader;
   try {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) yield chunk.value;
+    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader!.read()) {
+      idle.arm();
+      yield chunk.value;
+    }
     done = true;
   } finally {
-    if (!done) await reader.cancel();
+    idle.done();
+    if (!done) await reader!.cancel();
   }
 }
 
 /** The response body, refused past `limit` bytes. */
-async function readLimited(response: Response, limit: number, url: URL): Promise<Buffer> {
+async function readLimited(fetched: Fetched, limit: number, url: URL): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of chunksOf(response)) {
+  for await (const chunk of chunksOf(fetched)) {
     size += chunk.length;
     if (size > limit) throw new UserError(`${url} is larger than ${limit} bytes; refusing it`);
     chunks.push(chunk);
@@ -136,18 +189,15 @@ async function readLimited(response: Response, limit: number, url: URL): Promise
   return Buffer.concat(chunks);
 }
 
-async function fetchManifest(base: URL): Promise<{ manifest: FileManifestJson; bytes: Buffer }> {
+async function fetchManifest(source: Source): Promise<{ manifest: FileManifestJson; bytes: Buffer }> {
+  const { base } = source;
   const url = new URL(MANIFEST, base);
-  const response = await get(url);
-  if (response.status === 404) {
-    await response.body?.cancel();
-    throw new UserError(`${base} has no ${MANIFEST} (HTTP 404): it is not a site of this API, or one built before sites listed their files`);
-  }
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new UserError(`GET ${url}: HTTP ${response.status}`);
-  }
-  const bytes = await readLimited(response, MAX_MANIFEST_BYTES, url);
+  const fetched = await get(url, source);
+  const { status, ok } = fetched.response;
+  if (!ok) await discard(fetched);
+  if (status === 404) throw new UserError(`${base} has no ${MANIFEST} (HTTP 404): it is not a site of this API, or one built before sites listed their files`);
+  if (!ok) throw new UserError(`GET ${url}: HTTP ${status}`);
+  const bytes = await readLimited(fetched, MAX_MANIFEST_BYTES, url);
   return { manifest: parseManifest(bytes, url), bytes };
 }
 
@@ -175,21 +225,22 @@ function verified(file: string, entry: Entry): Buffer | null {
  * Downloads `key` into the cache as `<sha256>`: streamed through the hash into a `.part` file,
  * refused past the listed size, renamed only once size and hash match the manifest.
  */
-async function download(base: URL, key: string, entry: Entry, cache: string): Promise<void> {
+async function download(source: Source, key: string, entry: Entry, cache: string): Promise<void> {
   const rel = key.slice(1);
-  const url = fileUrl(rel, base);
-  const response = await get(url);
+  const url = fileUrl(rel, source.base);
+  const fetched = await get(url, source);
+  const { status, ok } = fetched.response;
   // Hosts serve the JSON 404 body only as the answer to unknown /api/ paths, with status 404.
-  if (!response.ok && !(rel === NOT_FOUND_FILE && response.status === 404)) {
-    await response.body?.cancel();
-    throw new UserError(`GET ${url}: HTTP ${response.status}, though the site's manifest lists ${key}; nothing was published`);
+  if (!ok && !(rel === NOT_FOUND_FILE && status === 404)) {
+    await discard(fetched);
+    throw new UserError(`GET ${url}: HTTP ${status}, though the site's manifest lists ${key}; nothing was published`);
   }
   const part = path.join(cache, `${entry.sha256}.part`);
   const hash = createHash('sha256');
   let size = 0;
   const file = await fs.promises.open(part, 'w');
   try {
-    for await (const chunk of chunksOf(response)) {
+    for await (const chunk of chunksOf(fetched)) {
       size += chunk.length;
       if (size > entry.bytes) break;
       hash.update(chunk);
@@ -252,7 +303,7 @@ function plan(manifest: FileManifestJson, out: string, cache: string): Plan {
 
 /** Mirrors the site at `from` into `out`. A failure is a StageError naming its stage; `out` is then as it was. */
 export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
-  const base = siteUrl(options.from);
+  const source: Source = { base: siteUrl(options.from), idleSeconds: options.idleSeconds ?? DEFAULT_IDLE_SECONDS };
   const out = path.resolve(options.out);
   const report = new BuildReport(options.progress);
   const session = PublishSession.open(out, report);
@@ -260,7 +311,7 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
   const result: Omit<MirrorResult, 'truthVersion'> = { report, fetched: [], fetchedBytes: 0, fromCopy: 0, fromCache: 0 };
   let truthVersion: string;
   try {
-    const { manifest, bytes } = await report.stage('manifest', () => fetchManifest(base));
+    const { manifest, bytes } = await report.stage('manifest', () => fetchManifest(source));
     truthVersion = manifest.truth_version;
     // The copy is a function of the site's manifest and this generator (its host files): equal fingerprints, nothing to do.
     if (!session.begin(buildFingerprint(sha256(bytes), { mirror: true }))) {
@@ -270,7 +321,7 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
       await report.stage('fetch', async () => {
         report.advance(0, need.size);
         await eachLimited([...need.values()], options.concurrency ?? DEFAULT_CONCURRENCY, async ({ key, entry }) => {
-          await download(base, key, entry, downloads);
+          await download(source, key, entry, downloads);
           result.fetched.push(key);
           result.fetchedBytes += entry.bytes;
           report.advance(result.fetched.length, need.size);
