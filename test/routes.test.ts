@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSample, readJson, tempDir } from './helpers.ts';
 import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
 import { HOSTS, type Host, type HostName } from './hosts.ts';
+import { serveStatic } from './staticServer.ts';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
 import { rawFileType } from '../generator/edge/routes.ts';
 import { allEndpoints, endpointOfFile, type Endpoint } from '../generator/contract/endpoints.ts';
@@ -85,12 +86,18 @@ const fillRoute = (endpoint: Endpoint, values: string[]) => {
  * (by name) give its file URL, its route URL, a comma list of both (id-list routes), query
  * variants and a missing one; edge-only routes take their EDGE_EXAMPLES.
  */
-async function declaredRequests(): Promise<{ path: string; init?: RequestInit }[]> {
+/** The published files of each endpoint, by name. */
+async function publishedFiles(): Promise<Map<Endpoint, string[]>> {
   const published = new Map<Endpoint, string[]>();
   for (const rel of (await fg('api/**', { cwd: out })).sort()) {
     const endpoint = endpointOfFile(rel);
     if (endpoint) published.set(endpoint, [...(published.get(endpoint) ?? []), rel]);
   }
+  return published;
+}
+
+async function declaredRequests(): Promise<{ path: string; init?: RequestInit }[]> {
+  const published = await publishedFiles();
   return allEndpoints().flatMap((endpoint) => {
     const files = published.get(endpoint);
     if (endpoint.host === 'edge') {
@@ -140,6 +147,23 @@ describe('every declared route', () => {
       await alike(p, 'HEAD', () => ({ method: 'HEAD' }));
       const etags = Object.fromEntries(HOST_NAMES.map((name, i) => [name, answers[i].etag]));
       if (headers.etag) await alike(p, 'If-None-Match', (name) => ({ headers: { 'if-none-match': etags[name]! } }));
+    }
+  });
+});
+
+describe('a plain static host (no rules, no edge)', () => {
+  it('serves every route that can be a file: static routes at their URL, lists and objects one id at its file', async () => {
+    const site = await serveStatic(out);
+    try {
+      for (const [endpoint, [rel]] of await publishedFiles()) {
+        const parameterized = endpoint.route.includes('{');
+        const url = endpoint.host === 'static' || !parameterized ? fillRoute(endpoint, fileParams(endpoint, rel)) : `/${rel}`;
+        const response = await fetch(new URL(url.slice(1), site.url));
+        expect(response.status, url).toBe(200);
+        expect(Buffer.from(await response.arrayBuffer()).equals(fs.readFileSync(path.join(out, rel))), url).toBe(true);
+      }
+    } finally {
+      await site.close();
     }
   });
 });
