@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
 import type { BulkIndexJson, FileManifestJson } from '../generator/contract/schemas.ts';
 import { publishBulk } from '../generator/derive/bulk.ts';
+import { bulkSqlite } from '../generator/derive/bulkSqlite.ts';
 import { renderSite } from '../generator/render/site.ts';
 import { renderContext } from '../generator/render/context.ts';
 import { API_MAJOR, API_REVISION } from '../generator/format.ts';
@@ -134,6 +135,17 @@ describe('api/v1/bulk/sif.sqlite', () => {
       expect(new Set(indexed.map((i) => i.tbl_name)).size).toBe(index.files.length - 1);
       expect(db.prepare('SELECT * FROM meta').all()).toEqual([{ truth_version: index.truth_version, api_major: API_MAJOR, api_revision: API_REVISION, date: index.date }]);
       expect(db.prepare('SELECT count(*) AS n FROM cards WHERE rarity = 4').get()).toEqual({ n: (await lines('cards.jsonl')).filter((l) => JSON.parse(l).rarity === 4).length });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('gives fields that differ only in case (SQLite\'s column names do not) one column, the first', () => {
+    const objects = [{ id: 1, name: 'named', NAME: 'a game column', JSON: 'not the json column', flag: true }];
+    const bytes = bulkSqlite([{ name: 'removable_skill_t', objects, json: objects.map((o) => Buffer.from(JSON.stringify(o))) }], { truthVersion: 'v', date: null });
+    const db = new Database(bytes);
+    try {
+      expect(db.prepare('SELECT * FROM removable_skill_t').all()).toEqual([{ id: 1, name: 'named', flag: 1, json: JSON.stringify(objects[0]) }]);
     } finally {
       db.close();
     }

@@ -43,17 +43,26 @@ function columnType(values: Scalar[]): string {
   return kinds.size === 1 ? [...kinds][0] : '';
 }
 
-/** Scalar fields of the kind in first-seen order: a field that holds an object or array anywhere is left to `json`. */
+/**
+ * Scalar fields of the kind in first-seen order: a field that holds an object or array anywhere
+ * is left to `json`. SQLite's column names ignore case, so of fields that differ only in case
+ * (a game table's column beside a named field) the first keeps its column; so does `json`.
+ */
 function scalarColumns(objects: readonly object[]): { name: string; type: string }[] {
   const values = new Map<string, Scalar[]>();
-  const nonScalar = new Set<string>([JSON_COLUMN]);
+  const nonScalar = new Set<string>();
   for (const object of objects) {
     for (const [key, value] of Object.entries(object)) {
       if (!isScalar(value)) nonScalar.add(key);
       else if (!nonScalar.has(key)) (values.get(key) ?? values.set(key, []).get(key)!).push(value);
     }
   }
-  return [...values].filter(([name]) => !nonScalar.has(name)).map(([name, column]) => ({ name, type: columnType(column) }));
+  const taken = new Set([JSON_COLUMN]);
+  return [...values].filter(([name]) => {
+    const free = !taken.has(name.toLowerCase());
+    taken.add(name.toLowerCase());
+    return free && !nonScalar.has(name);
+  }).map(([name, column]) => ({ name, type: columnType(column) }));
 }
 
 /** SQLite stores booleans as 0 / 1; an absent field is NULL. */
