@@ -14,6 +14,8 @@
  *   from navigation start until the card list is rendered and its filters answer (the page's
  *   `cards-interactive` mark), median of a few fresh loads;
  * - load: `npm start` in its own process under 50 concurrent 1,000-id lists for 20 s (bench/load.ts);
+ * - versions: 20 successive versions of the 4,000-card export (a few hundred changed cards each)
+ *   built in sequence into one site, the first and the last build's time (bench/versions.ts);
  * - bulk: what the bulk downloads and the file manifest add to a full build, and `npm run mirror`
  *   of the site after a one-card change (the files it fetches; bench/bulk.ts), at 4,000 cards;
  * - rss_mb: peak resident memory so far.
@@ -35,6 +37,7 @@ import { formatLoad, loadTest } from './load.ts';
 import { formatHosts, hostsBench } from './hosts.ts';
 import { formatSearch, searchBench } from './search.ts';
 import { bulkBench, formatBulk } from './bulk.ts';
+import { formatVersions, versionsBench } from './versions.ts';
 
 interface Scale {
   cards: number;
@@ -143,6 +146,7 @@ async function measure(scale: Scale, root: string) {
   console.log(`  ${formatLoad(await loadTest(out))}`);
   console.log(`  ${formatSearch(await searchBench(out))}`);
   if (scale.cards === SCALES[0].cards) console.log(`  ${formatBulk(await bulkBench(input, dir))}`);
+  if (scale.cards === SCALES[0].cards) console.log(`  ${formatVersions(await versionsBench(input, dir))}`);
   const result = {
     cards: scale.cards, files: files.length, build: median(builds), floor: median(floors),
     rebuild: median(rebuilds), forced, edge, hosts, page: pageMs, rss: process.resourceUsage().maxRSS / 1024,

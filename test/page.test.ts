@@ -14,6 +14,7 @@ import { launchBrowser } from './browser.ts';
 import { handleRequest } from '../generator/edge/handler.ts';
 import { diskReader } from '../generator/server/diskSite.ts';
 import { EXAMPLES } from '../generator/search/examples.js';
+import { patchBetween } from '../generator/changes/history.ts';
 import { createHash } from 'node:crypto';
 
 const SCREENSHOT = '/tmp/sif-index-page.png';
@@ -478,9 +479,35 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
         sets: { ...empty, added: ['album-3'] }, pairs: empty,
       },
     });
+    // Card 2's history over two more versions, made by the build's own patch generator.
+    const v1 = await card(2);
+    const v2 = { ...v1, hp_base: v1.hp_base + 1, title_en: HOSTILE, smile: v1.smile.map((x: number) => x + 1) };
+    const at = (truth_version: string, date: number) => ({ truth_version, date });
+    await fs.outputJson(path.join(dir, 'api/v1/history/card/2.json'), { type: 'card', id: 2, versions: [
+      { ...at('abc', 1700000000), change: 'added', patch: [{ op: 'add', path: '', value: v1 }] },
+      { ...at('def', 1710000000), change: 'changed', patch: patchBetween(v1, v2) },
+      { ...at('ghi', 1720000000), change: 'removed', patch: null },
+    ] });
     copy = await serveStatic(dir);
     p = await newPage(errors);
     await open(p, copy.url);
+  });
+
+  it('shows a card\'s history on its view: when, which version, and what changed, newest first', async () => {
+    await open(p, copy.url, '#card/2');
+    await p.waitForSelector('.card-history');
+    expect(await texts(p, '.card-history .history-entry')).toEqual([
+      '2024-07-03 ghi: removed',
+      `2024-03-09 def: changed title_en → ${JSON.stringify(HOSTILE)}, hp_base → ${(await card(2)).hp_base + 1}, smile`,
+      '2023-11-14 abc: added',
+    ]);
+    expect(await p.locator('.card-history a').getAttribute('href')).toBe('api/v1/history/card/2.json');
+    // The sample's own build: every card's history starts with its first version.
+    await open(p, copy.url, '#card/1');
+    await p.waitForSelector('.card-history');
+    expect(await texts(p, '.card-history .history-entry')).toEqual([`${new Date((await readJson(out, 'api/v1/versions.json')).versions[0].date * 1000).toISOString().slice(0, 10)} ${(await readJson(out, 'api/v1/info.json')).truth_version}: added`]);
+    expect(errors.errors).toEqual([]);
+    await open(p, copy.url); // back to the list for the tests below
   });
 
   afterAll(async () => {

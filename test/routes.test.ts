@@ -22,7 +22,7 @@ import { HOSTS, type Host, type HostName } from './hosts.ts';
 import { serveStatic } from './staticServer.ts';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
 import { rawFileType } from '../generator/edge/routes.ts';
-import { allEndpoints, endpointOfFile, type Endpoint } from '../generator/contract/endpoints.ts';
+import { allEndpoints, endpointOfFile, endpoints, type Endpoint } from '../generator/contract/endpoints.ts';
 import { PAGES_COMPATIBILITY_DATE } from '../generator/render/hostRules.ts';
 import { config as edgeConfig } from '../netlify/edge-functions/api.ts';
 import type { CardJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
@@ -89,6 +89,7 @@ const fillRoute = (endpoint: Endpoint, values: string[]) => {
 /** The published files of each endpoint, by name. */
 async function publishedFiles(): Promise<Map<Endpoint, string[]>> {
   const published = new Map<Endpoint, string[]>();
+  const { truth_version: truthVersion } = await fs.readJson(path.join(out, endpoints.info.file()));
   for (const rel of (await fg('api/**', { cwd: out })).sort()) {
     const endpoint = endpointOfFile(rel);
     if (endpoint) published.set(endpoint, [...(published.get(endpoint) ?? []), rel]);
@@ -109,8 +110,10 @@ async function declaredRequests(): Promise<{ path: string; init?: RequestInit }[
     const [first, second = first] = files.map((rel) => fileParams(endpoint, rel));
     const route = fillRoute(endpoint, first);
     const isList = endpoint.parameters.some((p) => ['ids', 'ordinals'].includes(p.name));
+    // Object routes answer as an earlier version too (rebuilt from the history), and refuse an unknown one.
+    const versions = endpoint.query.includes('version') ? [`${route}?version=${encodeURIComponent(truthVersion)}`, `${route}?version=none`] : [];
     const paths = [
-      `/${files[0]}`, route, `${route}?keys=id,ordinal`, `${route}?stubs=yes&datetime=iso8601`, `${route}?keys=`,
+      `/${files[0]}`, route, `${route}?keys=id,ordinal`, `${route}?stubs=yes&datetime=iso8601`, `${route}?keys=`, ...versions,
       ...(isList ? [fillRoute(endpoint, [`${second},${first},`]), fillRoute(endpoint, [`0${first}`])] : []),
       ...(first.length ? [fillRoute(endpoint, first.map(() => '999999999')), `/${files[0].replace(/\.json$/, '.JSON')}`] : []),
     ];

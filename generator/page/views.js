@@ -3,6 +3,7 @@
 'use strict';
 import { badges, cardTile, config, day, el, facts, fill, fromFile, icon, load, pictureAt, table } from './dom.js';
 import { statChart } from './chart.js';
+import { historySection } from './history.js';
 import { centerSkillText, num, skillText } from './words.js';
 
 const jsonLinks = (files) => el('ul', { class: 'json-links' },
@@ -124,6 +125,7 @@ export async function cardView(ordinal) {
     await pairSection(card, stubs),
     await accessorySection(card),
     listSection('Events', card.events, (e) => [el('a', { href: `#event/${e.id}` }, e.name_en || e.name), ` (${day(e.start_date)})`]),
+    await historySection(card.ordinal),
     section('JSON', jsonLinks([
       ['Card', file], ['Card object', fill(config.object.card_t, card.id)], ['Character', fill(config.object.char_t, card.type_id)],
       card.skill && ['Skill', fill(config.object.skill_t, card.skill.id)],

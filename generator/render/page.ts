@@ -23,7 +23,7 @@ const indexFiles = (files: SiteFiles) =>
     .filter((rel) => files.has(rel));
 
 /** The page's scripts (ES modules, app.js the entry) and style, copied into site/. */
-const PAGE_FILES = ['app.js', 'dom.js', 'views.js', 'words.js', 'chart.js', 'changes.js', 'downloads.js', 'style.css'];
+const PAGE_FILES = ['app.js', 'dom.js', 'views.js', 'words.js', 'chart.js', 'changes.js', 'history.js', 'downloads.js', 'style.css'];
 /**
  * The search module (generator/search/), which the edge runs too, copied into search/: beside
  * site/ as generator/search/ is beside generator/page/, so the page's imports resolve the same.
@@ -48,6 +48,7 @@ export function renderPage(files: SiteFiles): void {
     eventList: objectEndpoint.event_t.list.file(),
     object: Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, template(objectEndpoint[type].object.file)])),
     changes: endpoints.latestChanges.file(),
+    cardHistory: endpoints.history.file('card', '{}'),
     searchIndex: template(endpoints.searchIndex.file),
     bulkIndex: endpoints.bulkIndex.file(),
     searchApi: endpoints.searchCard.route.slice(1),
