@@ -89,7 +89,6 @@ const fillRoute = (endpoint: Endpoint, values: string[]) => {
 /** The published files of each endpoint, by name. */
 async function publishedFiles(): Promise<Map<Endpoint, string[]>> {
   const published = new Map<Endpoint, string[]>();
-  const { truth_version: truthVersion } = await fs.readJson(path.join(out, endpoints.info.file()));
   for (const rel of (await fg('api/**', { cwd: out })).sort()) {
     const endpoint = endpointOfFile(rel);
     if (endpoint) published.set(endpoint, [...(published.get(endpoint) ?? []), rel]);
@@ -99,6 +98,7 @@ async function publishedFiles(): Promise<Map<Endpoint, string[]>> {
 
 async function declaredRequests(): Promise<{ path: string; init?: RequestInit }[]> {
   const published = await publishedFiles();
+  const { truth_version: truthVersion } = await fs.readJson(path.join(out, endpoints.info.file()));
   return allEndpoints().flatMap((endpoint) => {
     const files = published.get(endpoint);
     if (endpoint.host === 'edge') {
