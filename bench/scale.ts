@@ -1,0 +1,55 @@
+/**
+ * Builds at hostile scale: a generated export of N cards (default 200,000, the scale an attack
+ * on the build used) built by the CLI in its own process, measured with /usr/bin/time: wall
+ * time, peak resident memory and the site's size, so memory can be compared with the output.
+ *
+ * `npx tsx bench/scale.ts [cards ...]` (several counts show how memory grows with the output).
+ */
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { writeSampleExport } from '../generator/sample/make-sample.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Bytes of every file under `dir` (following the output folder's link). */
+function siteBytes(dir: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += fs.statSync(path.join(entry.parentPath, entry.name)).size;
+  }
+  return total;
+}
+
+export async function measureScale(cards: number, root: string) {
+  const input = path.join(root, `input-${cards}`);
+  const out = path.join(root, `site-${cards}`, 'public');
+  await writeSampleExport(input, { cards, accessories: Math.ceil(cards / 7), format: 'sqlite', images: false });
+  const start = performance.now();
+  // /usr/bin/time -f: peak resident set size in KiB, on stderr's last line.
+  const { stderr, status } = spawnSync('/usr/bin/time', ['-f', 'peak_kib=%M', process.execPath, '--import', 'tsx', 'generator/cli.ts', '--input', input, '--out', out], {
+    cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * 1024 * 1024,
+  });
+  if (status !== 0) throw new Error(`the build of ${cards} cards failed: ${stderr.trim().split('\n').slice(-3).join(' / ')}`);
+  const seconds = (performance.now() - start) / 1000;
+  const peakMiB = Number(/peak_kib=(\d+)/.exec(stderr)?.[1]) / 1024;
+  const siteMiB = siteBytes(fs.realpathSync(out)) / 2 ** 20;
+  fs.rmSync(path.join(root, `site-${cards}`), { recursive: true, force: true });
+  fs.rmSync(input, { recursive: true, force: true });
+  return { cards, seconds, peakMiB, siteMiB };
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sif-scale-'));
+  try {
+    for (const cards of (process.argv.length > 2 ? process.argv.slice(2) : ['200000']).map(Number)) {
+      const r = await measureScale(cards, root);
+      console.log(`scale: ${r.cards} cards built in ${r.seconds.toFixed(1)} s, site ${r.siteMiB.toFixed(0)} MiB, peak rss ${r.peakMiB.toFixed(0)} MiB (${(r.peakMiB / r.siteMiB).toFixed(2)} x the site)`);
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
