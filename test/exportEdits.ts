@@ -71,11 +71,11 @@ export function contentDiff(a: Map<string, FileState>, b: Map<string, FileState>
 
 /**
  * Paths without what depends on the site built before: a site built over another says what
- * changed since it (the change lists, bulk/index.json's updated_in, and the manifest listing
- * their hashes), a fresh build of the same input does not.
+ * changed since it (the change lists, the version list and histories, bulk/index.json's
+ * updated_in, and the manifest listing their hashes), a fresh build of the same input does not.
  */
 export const withoutChangelog = (paths: string[]): string[] =>
-  paths.filter((rel) => !/^api\/v1\/(changes[./]|bulk\/index\.json$|manifest\.json$)/.test(rel));
+  paths.filter((rel) => !/^api\/v1\/(changes[./]|versions\.json$|history\/|bulk\/index\.json$|manifest\.json$)/.test(rel));
 
 /** Paths present in both snapshots whose file was replaced or touched (inode or mtime differ). */
 export function rewritten(before: Map<string, FileState>, after: Map<string, FileState>): string[] {

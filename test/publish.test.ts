@@ -357,6 +357,8 @@ describe('rebuilds rewrite only what changed', () => {
       endpoints.bulkIndex.file(), endpoints.fileManifest.file(),
       // The card search's index (its stats) and its objects file, named by its content (the old one goes).
       endpoints.searchIndex.file('card'), ...cardSearchObjects(after.files),
+      // The card's history (by ordinal and as card_t) and the version list, which both say this version changed it.
+      endpoints.history.file('card', 5), endpoints.history.file('card_t', id), endpoints.versions.file(),
     ].sort();
     expect(report).toMatchObject({ changed: expected.length, removed: 1, unchanged: after.files.size - expected.length });
     expect(rewritten(before.files, after.files)).toEqual(expected);
