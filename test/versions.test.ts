@@ -176,6 +176,18 @@ describe('versions of one site', () => {
       expect((await fs.readFile(path.join(fresh, rel))).equals(await fs.readFile(path.join(copy, rel)))).toBe(true);
     }
   }, 30_000);
+
+  it('refuses, in one line naming the file, a previous site whose history or versions.json is damaged', async () => {
+    const copy = path.join(await tempDir(), 'copy');
+    await fs.copy(out, copy, { dereference: true });
+    const fresh = path.join(await tempDir(), 'public');
+    // Card 4 changed in the last step (v4), so its history is read and continued.
+    await fs.writeFile(path.join(copy, endpoints.history.file('card', 4)), '{"type":"card","id":4,"versions":[');
+    await expect(build({ input, out: fresh, since: copy })).rejects.toThrow(/history\/card\/4\.json: the previous site's history is unreadable/);
+    await fs.writeJson(path.join(copy, endpoints.versions.file()), { versions: 'v1' });
+    await expect(build({ input, out: fresh, since: copy })).rejects.toThrow(/versions\.json: the previous site's versions\.json is not one this builder publishes/);
+    expect(await fs.pathExists(fresh)).toBe(false);
+  }, 30_000);
 });
 
 describe('the edge JSON Patch', () => {

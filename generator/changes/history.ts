@@ -16,6 +16,7 @@ import { applyPatch } from '../edge/history.ts';
 import { emit, type SiteFiles } from '../render/files.ts';
 import { isJsonObject, noObjects, type Json, type JsonObject } from './published.ts';
 import type { Snapshot } from './snapshot.ts';
+import { UserError } from '../errors.ts';
 
 type Entry = HistoryJson['versions'][number];
 type Version = VersionsJson['versions'][number];
@@ -102,7 +103,7 @@ class History {
     const known = this.rewritten.get(rel);
     if (known) return known;
     const file = this.previous && path.join(this.previous, rel);
-    const history = file && fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as HistoryJson) : { type, id: Number(id), versions: [] };
+    const history = file && fs.existsSync(file) ? readHistory(file, type, id) : { type, id: Number(id), versions: [] };
     this.rewritten.set(rel, history);
     return history;
   }
@@ -156,16 +157,26 @@ class History {
   }
 }
 
-/** The versions a previous site published (none when it has no versions.json or an unreadable one). */
+/** A JSON file of the previous site; one that is not what `valid` expects fails the build (its history is never dropped). */
+function readPrevious<T>(file: string, what: string, valid: (value: T) => boolean): T {
+  let value: T;
+  try {
+    value = JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+  } catch (error) {
+    throw new UserError(`${file}: the previous site's ${what} is unreadable (${(error as Error).message})`);
+  }
+  if (!valid(value)) throw new UserError(`${file}: the previous site's ${what} is not one this builder publishes`);
+  return value;
+}
+
+const readHistory = (file: string, type: HistoryType, id: string): HistoryJson =>
+  readPrevious<HistoryJson>(file, 'history', (h) => isJsonObject(h) && h.type === type && String(h.id) === id && Array.isArray(h.versions));
+
+/** The versions a previous site published (none when it has no versions.json: an older builder). */
 function previousVersions(folder: string | null): Version[] {
   const file = folder && path.join(folder, endpoints.versions.file());
   if (!file || !fs.existsSync(file)) return [];
-  try {
-    const versions = (JSON.parse(fs.readFileSync(file, 'utf8')) as VersionsJson).versions;
-    return Array.isArray(versions) ? versions : [];
-  } catch {
-    return [];
-  }
+  return readPrevious<VersionsJson>(file, 'versions.json', (v) => isJsonObject(v) && Array.isArray(v.versions)).versions;
 }
 
 export interface HistoryInput {

@@ -10,6 +10,9 @@ import type { HistoryJson, VersionsJson } from '../contract/schemas.ts';
 import { HttpError } from './http.ts';
 import { readJson, type EdgeSite } from './site.ts';
 
+/** History files read at once for one ?version= answer. */
+const CONCURRENT_READS = 32;
+
 export type PatchOperation = NonNullable<HistoryJson['versions'][number]['patch']>[number];
 type Container = Record<string, unknown> | unknown[];
 
@@ -114,11 +117,16 @@ export async function versionOrder(site: EdgeSite, version: string): Promise<Map
 /** The JSON text of each id's object as `version` published it, null where it did not exist then. */
 export async function objectsAt(site: EdgeSite, type: HistoryType, ids: number[], version: string): Promise<(string | null)[]> {
   const order = await versionOrder(site, version);
-  const distinct = [...new Set(ids)];
-  const texts = new Map(await Promise.all(distinct.map(async (id) => {
-    const history = await readJson<HistoryJson>(site, endpoints.history.file(type, id));
-    const object = history && objectAt(history, order, version);
-    return [id, object === null ? null : JSON.stringify(object)] as const;
-  })));
+  const texts = new Map<number, string | null>();
+  const pending = [...new Set(ids)];
+  // A few reads at a time: a 1,000-id list never opens 1,000 requests to the host at once.
+  const worker = async () => {
+    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+      const history = await readJson<HistoryJson>(site, endpoints.history.file(type, id));
+      const object = history && objectAt(history, order, version);
+      texts.set(id, object === null ? null : JSON.stringify(object));
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENT_READS }, worker));
   return ids.map((id) => texts.get(id) ?? null);
 }
