@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch/index.mjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
-import { endpoints, HISTORY_TYPES, type HistoryType } from '../generator/contract/endpoints.ts';
+import { endpoints, HISTORY_TYPES, objectEndpoint, type HistoryType } from '../generator/contract/endpoints.ts';
 import type { HistoryJson, VersionsJson } from '../generator/contract/schemas.ts';
 import { siteSnapshot } from '../generator/changes/site.ts';
 import { patchBetween } from '../generator/changes/history.ts';
@@ -149,13 +149,19 @@ describe('versions of one site', () => {
     expect(await ask('card/1,3,9001.json?version=v1')).toEqual({ status: 200, body: { cards: cardsAt(v1, [1, 3]) } });
     expect(await ask('card/1,3,9001.json?version=v2')).toEqual({ status: 200, body: { cards: cardsAt(v2, [1, 9001]) } });
     expect((await ask('card/9001.json?version=v1')).status).toBe(404);
-    const cardId = (objectsOf(v1, 'card').get('3') as { id: number }).id;
+    const cardIdOf = (ordinal: number) => (objectsOf(v1, 'card').get(String(ordinal)) as { id: number }).id;
+    const cardId = cardIdOf(3);
     expect(await ask(`card_t/${cardId},${cardId}?version=v2`)).toEqual({ status: 200, body: { result: [null, null] } });
     expect((await ask(`card_t/${cardId}?version=v1`)).body.result[0]).toEqual(objectsOf(v1, 'card_t').get(String(cardId)));
     const skill = await ask('skill_t/1?version=v2&version=v1');
     expect(skill.body.result[0]).toEqual(objectsOf(v1, 'skill_t').get('1'));
     const accessoryId = [...objectsOf(v1, 'accessory').keys()][0];
     expect((await ask(`accessory/${accessoryId}.json?version=v1`)).body).toEqual({ accessories: [objectsOf(v1, 'accessory').get(accessoryId)] });
+    // The newest version rebuilt from the history is the published file, byte for byte.
+    for (const rel of [endpoints.card.file(1), objectEndpoint.card_t.object.file(cardIdOf(1)), endpoints.accessory.file(Number(accessoryId))]) {
+      const response = (await handleRequest(new Request(`https://sif.test/${rel}?version=v3`), site))!;
+      expect(await response.text(), rel).toBe(await fs.readFile(path.join(out, rel), 'utf8'));
+    }
     const unknown = await ask('card/1.json?version=v9');
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toMatch(/versions\.json/);
@@ -206,11 +212,13 @@ describe('the edge JSON Patch', () => {
     }), { numRuns: 300 });
   });
 
-  it('makes patches (the build) that fast-json-patch validates and applies to the new document', () => {
+  it('makes patches (the build) that fast-json-patch validates and applies to the new document, members in its order', () => {
     fc.assert(fc.property(doc, doc, (a, b) => {
       const patch = patchBetween(asJson(a), asJson(b));
       expect(jsonpatch.validate(patch as jsonpatch.Operation[], asJson(a))).toBeUndefined();
       expect(asJson(jsonpatch.applyPatch(asJson(a), patch as jsonpatch.Operation[], true, false).newDocument)).toEqual(asJson(b));
+      // The edge's rebuilt object has the new one's member order too: the same bytes.
+      expect(JSON.stringify(applyPatch(asJson(a), patch))).toBe(JSON.stringify(asJson(b)));
       expect(patchBetween(asJson(a), asJson(a))).toEqual([]);
     }), { numRuns: 300 });
   });

@@ -50,13 +50,23 @@ type Operation = NonNullable<Entry['patch']>[number];
 const pointer = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /**
+ * Whether patching `before` member by member gives `after`'s member order (kept members stay
+ * where they are, added ones come last), so a rebuilt object serializes to the same bytes.
+ */
+function keepsOrder(before: JsonObject, after: JsonObject): boolean {
+  const patched = [...Object.keys(before).filter((key) => Object.hasOwn(after, key)), ...Object.keys(after).filter((key) => !Object.hasOwn(before, key))];
+  return JSON.stringify(patched) === JSON.stringify(Object.keys(after));
+}
+
+/**
  * The operations that turn `before` into `after` at `path`: objects member by member (removed,
- * changed, added, each in the order of its object), arrays of the same length element by
- * element, anything else replaced whole. The same values always give the same patch; the
- * tests apply it with the fast-json-patch library too.
+ * changed, added, each in the order of its object) unless that would leave the members in
+ * another order, arrays of the same length element by element, anything else replaced whole.
+ * The same values always give the same patch; the tests apply it with the fast-json-patch
+ * library too.
  */
 function diff(before: Json, after: Json, path: string, patch: Operation[]): Operation[] {
-  if (isJsonObject(before) && isJsonObject(after)) {
+  if (isJsonObject(before) && isJsonObject(after) && keepsOrder(before, after)) {
     for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) patch.push({ op: 'remove', path: pointer(path, key) });
     for (const [key, value] of Object.entries(after)) {
       if (Object.hasOwn(before, key)) diff(before[key], value, pointer(path, key), patch);
