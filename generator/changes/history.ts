@@ -133,8 +133,8 @@ class History {
         const { versions } = this.load(type, id);
         let base = old.has(id) ? (JSON.parse(old.get(id)!) as JsonObject) : null;
         if (replacing && versions.at(-1)?.truth_version === version) {
-          if (counted) counts[versions.pop()!.change]--;
-          else versions.pop();
+          const replaced = versions.pop()!;
+          if (counted) counts[replaced.change]--;
           base = replay(versions);
         }
         const entry = entryFor(after.version, base, now.has(id) ? (JSON.parse(now.get(id)!) as JsonObject) : null);
