@@ -12,9 +12,9 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
 import type { BulkIndexJson, FileManifestJson } from '../generator/contract/schemas.ts';
-import { publishBulk } from '../generator/derive/bulk.ts';
+import { deriveBulk } from '../generator/derive/bulk.ts';
 import { bulkSqlite } from '../generator/derive/bulkSqlite.ts';
-import { renderSite } from '../generator/render/site.ts';
+import { renderSite } from '../generator/render/renderSite.ts';
 import { renderContext } from '../generator/render/context.ts';
 import { API_MAJOR, API_REVISION } from '../generator/format.ts';
 import { buildSample, modelAt, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
@@ -96,12 +96,12 @@ describe('api/v1/bulk/index.json and the .sha256 files', () => {
     const { model } = modelAt(SAMPLE_INPUT);
     const rendered = renderSite(renderContext(model, new Set()), new Map());
     const previous = await tempDir();
-    const first = publishBulk(rendered, new Map(), { truthVersion: 'v1', date: null, previous });
+    const first = deriveBulk(rendered, new Map(), { truthVersion: 'v1', date: null, previous });
     const [cards, accessories] = first.files;
     await fs.outputJson(path.join(previous, endpoints.bulkIndex.file()), {
       ...first, files: [{ ...cards, updated_in: 'v0' }, { ...accessories, sha256: '0'.repeat(64), updated_in: 'v0' }],
     });
-    const second = publishBulk(rendered, new Map(), { truthVersion: 'v2', date: null, previous });
+    const second = deriveBulk(rendered, new Map(), { truthVersion: 'v2', date: null, previous });
     expect(second.files.slice(0, 3).map((f) => f.updated_in)).toEqual(['v0', 'v2', 'v2']);
   });
 });
@@ -155,7 +155,7 @@ describe('api/v1/bulk/sif.sqlite', () => {
     const bulk = () => {
       const { model } = modelAt(SAMPLE_INPUT);
       const files = new Map<string, Buffer>();
-      publishBulk(renderSite(renderContext(model, new Set()), new Map()), files, { truthVersion: model.truthVersion, date: null, previous: '/nonexistent' });
+      deriveBulk(renderSite(renderContext(model, new Set()), new Map()), files, { truthVersion: model.truthVersion, date: null, previous: '/nonexistent' });
       return files;
     };
     const [a, b] = [bulk(), bulk()];

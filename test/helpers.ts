@@ -7,10 +7,10 @@ import { closeExport, readExport } from '../generator/input/readExport.ts';
 import { inputDigest } from '../generator/input/treeDigest.ts';
 import { openSql } from '../generator/input/sqlDump.ts';
 import { buildModel, type Model } from '../generator/model/buildModel.ts';
-import { renderSite } from '../generator/render/site.ts';
+import { renderSite } from '../generator/render/renderSite.ts';
 import { renderContext } from '../generator/render/context.ts';
 import { checkedContext } from '../generator/render/checked.ts';
-import { publishSearch } from '../generator/derive/search.ts';
+import { deriveSearch } from '../generator/derive/search.ts';
 import { BuildReport } from '../generator/report.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
@@ -38,7 +38,7 @@ export async function buildInto(input: string) {
 export function renderInMemory(input: string) {
   const { model, report } = modelAt(input);
   const files: Map<string, Buffer> = new Map();
-  publishSearch(renderSite(checkedContext(renderContext(model, new Set()), report), files), files);
+  deriveSearch(renderSite(checkedContext(renderContext(model, new Set()), report), files), files);
   const json = <T = any>(rel: string): T => {
     const bytes = files.get(rel);
     if (!bytes) throw new Error(`${rel} was not rendered`);

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { endpoints, HISTORY_TYPES, objectEndpoint, type HistoryType } from '../generator/contract/endpoints.ts';
 import type { HistoryJson, VersionsJson } from '../generator/contract/schemas.ts';
-import { siteSnapshot } from '../generator/changes/site.ts';
+import { siteSnapshot } from '../generator/changes/previousSite.ts';
 import { patchBetween } from '../generator/changes/history.ts';
 import type { Snapshot } from '../generator/changes/snapshot.ts';
 import { applyPatch, objectAt } from '../generator/edge/history.ts';

@@ -199,7 +199,7 @@ export interface HistoryInput {
 }
 
 /** Publishes versions.json and the history files of the site being built into `files`. */
-export function publishHistory({ previous, current, folder }: HistoryInput, files: SiteFiles): void {
+export function deriveHistory({ previous, current, folder }: HistoryInput, files: SiteFiles): void {
   const versions = previousVersions(previous && folder);
   const history = new History(versions.length ? folder : null, versions);
   // A previous site without a history starts it with its own version.

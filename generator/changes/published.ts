@@ -1,12 +1,12 @@
 /**
  * The published objects the changelog and the history compare, by kind and id: taken from
- * what the render stage returns (render/site.ts Rendered), so nothing renders twice or reads
+ * what the render stage returns (render/renderSite.ts Rendered), so nothing renders twice or reads
  * the site back, or read from a published site (snapshot.ts). Kinds are the generic object
  * types (a card by id is `card_t`, an accessory `accessory_t`: the same objects the card and
  * accessory routes publish), and sets and pairs as their lists describe them.
  */
 import { OBJECT_TYPE_NAMES, type ObjectType } from '../contract/endpoints.ts';
-import type { Rendered } from '../render/site.ts';
+import type { Rendered } from '../render/renderSite.ts';
 
 export type Json = null | boolean | number | string | Json[] | JsonObject;
 export interface JsonObject {

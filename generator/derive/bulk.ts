@@ -12,7 +12,7 @@ import { hash } from 'node:crypto';
 import { OBJECT_TYPE_NAMES, endpoints } from '../contract/endpoints.ts';
 import type { BulkIndexJson } from '../contract/schemas.ts';
 import { emit, jsonBytes, type SiteFiles } from '../render/files.ts';
-import type { Rendered } from '../render/site.ts';
+import type { Rendered } from '../render/renderSite.ts';
 import { bulkSqlite, type SqliteKind } from './bulkSqlite.ts';
 
 export interface BulkOptions {
@@ -58,7 +58,7 @@ function serializer(): (object: object) => Buffer {
   return (object) => done.get(object) ?? done.set(object, jsonBytes(object)).get(object)!;
 }
 
-export function publishBulk(rendered: Rendered, files: SiteFiles, options: BulkOptions): BulkIndexJson {
+export function deriveBulk(rendered: Rendered, files: SiteFiles, options: BulkOptions): BulkIndexJson {
   const previous = previousVersions(options.previous);
   const entries: BulkEntry[] = [];
   const add = (name: string, type: string, format: BulkEntry['format'], count: number, bytes: Buffer) => {

@@ -18,7 +18,7 @@ export const isListed = (rel: string): boolean => rel !== endpoints.fileManifest
  * Call last: it lists every file added to `files` before it. `known` holds hashes an earlier
  * stage computed (the bulk files': bulk/index.json lists them), by root-relative path.
  */
-export function publishFileManifest(files: SiteFiles, truthVersion: string, known: ReadonlyMap<string, string> = new Map()): FileManifestJson {
+export function deriveFileManifest(files: SiteFiles, truthVersion: string, known: ReadonlyMap<string, string> = new Map()): FileManifestJson {
   const listed = [...files.keys()].filter(isListed).sort();
   const manifest: FileManifestJson = { truth_version: truthVersion, files: {} };
   for (const rel of listed) {

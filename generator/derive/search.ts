@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { endpoints } from '../contract/endpoints.ts';
 import { KINDS, buildIndex, type IndexContext, type Kind } from '../search/kinds.js';
 import { addJson, jsonBytes, type SiteFiles } from '../render/files.ts';
-import type { Rendered } from '../render/site.ts';
+import type { Rendered } from '../render/renderSite.ts';
 
 /**
  * An objects file: the objects in order, then their offsets in UTF-16 units of the file's text
@@ -46,7 +46,7 @@ function objectsOf(kind: Kind, { objects }: Rendered): unknown[] {
   }
 }
 
-export function publishSearch(rendered: Rendered, files: SiteFiles): void {
+export function deriveSearch(rendered: Rendered, files: SiteFiles): void {
   const context: IndexContext = {
     characters: new Map(rendered.objects.char_t.map((c) => [c.id, c])),
     sets: new Map(rendered.sets.map((s) => [s.id, s.display_name])),

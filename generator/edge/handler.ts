@@ -20,9 +20,9 @@ import { readTl } from './readTl.ts';
 import { randomMatch, searchPage, type SearchKind } from './search.ts';
 import { isEdgePath } from './rewrites.ts';
 import { objectsAt } from './history.ts';
-import type { EdgeSite } from './site.ts';
+import type { EdgeSite } from './siteReader.ts';
 
-export type { EdgeSite, ReadFile } from './site.ts';
+export type { EdgeSite, ReadFile } from './siteReader.ts';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 const READ_METHODS = 'GET, HEAD, OPTIONS';

@@ -2,7 +2,7 @@
 import { endpoints } from '../contract/endpoints.ts';
 import type { HappeningJson } from '../contract/schemas.ts';
 import { HttpError } from './http.ts';
-import { readJson, type EdgeSite } from './site.ts';
+import { readJson, type EdgeSite } from './siteReader.ts';
 
 const UNIX_SECONDS = /^\d{1,11}$/;
 

@@ -8,7 +8,7 @@
 import { endpoints, type HistoryType } from '../contract/endpoints.ts';
 import type { HistoryJson, VersionsJson } from '../contract/schemas.ts';
 import { HttpError } from './http.ts';
-import { readJson, type EdgeSite } from './site.ts';
+import { readJson, type EdgeSite } from './siteReader.ts';
 
 /** History files read at once for one ?version= answer. */
 const CONCURRENT_READS = 32;

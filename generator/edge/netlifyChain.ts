@@ -7,7 +7,7 @@
  */
 import { handleRequest } from './handler.ts';
 import { rawFileType } from './routes.ts';
-import type { EdgeSite } from './site.ts';
+import type { EdgeSite } from './siteReader.ts';
 import { withType } from './staticHost.ts';
 
 export async function netlifyEdge(request: Request, site: EdgeSite, next: () => Promise<Response>): Promise<Response | undefined> {

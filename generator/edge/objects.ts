@@ -12,7 +12,7 @@ import { packOf } from '../format.ts';
 import { endpoints, isObjectType, objectEndpoint, type ObjectType } from '../contract/endpoints.ts';
 import type { CardList } from '../contract/schemas.ts';
 import { HttpError, type JsonPieces } from './http.ts';
-import { readBytes, readJson, type EdgeSite } from './site.ts';
+import { readBytes, readJson, type EdgeSite } from './siteReader.ts';
 
 /** Up to this many distinct ids, single files are read (each smaller than a pack). */
 const SINGLE_READS = 8;

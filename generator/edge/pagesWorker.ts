@@ -11,7 +11,7 @@ import { handleRequest } from './handler.ts';
 import { notModified } from './http.ts';
 import { staticApiFile, withType } from './staticHost.ts';
 import { rawFileType } from './routes.ts';
-import { fetchBytesReader, fetchReader, namesAFile } from './site.ts';
+import { fetchBytesReader, fetchReader, namesAFile } from './siteReader.ts';
 import { isEdgePath } from './rewrites.ts';
 
 interface Env {

@@ -8,7 +8,7 @@ import { MAX_READ_TL_BYTES as MAX_BODY_BYTES, MAX_READ_TL_STRINGS as MAX_STRINGS
 
 type TranslationShardJson = Record<string, string>;
 import { HttpError } from './http.ts';
-import { readJson, type EdgeSite } from './site.ts';
+import { readJson, type EdgeSite } from './siteReader.ts';
 
 
 const tooLarge = () => new HttpError(413, `request body is larger than ${MAX_BODY_BYTES} bytes`);

@@ -14,7 +14,7 @@ import { QueryError, kindOf, parseQuery, search, searchParameters, type SearchPa
 import type { Kind, SearchIndex } from '../search/kinds.js';
 import { HttpError, type JsonPieces } from './http.ts';
 import { listPieces } from './objects.ts';
-import type { EdgeSite } from './site.ts';
+import type { EdgeSite } from './siteReader.ts';
 
 export type SearchKind = Kind['name'];
 

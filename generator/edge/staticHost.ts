@@ -8,7 +8,7 @@ import { NOT_FOUND_FILE } from '../contract/endpoints.ts';
 import { HttpError, errorResponse, withETag } from './http.ts';
 import { firstRule, staticHeaders } from './rewrites.ts';
 import { rawFileType } from './routes.ts';
-import type { EdgeSite } from './site.ts';
+import type { EdgeSite } from './siteReader.ts';
 
 async function resolve(site: EdgeSite, pathname: string): Promise<{ text: string; status: number } | null> {
   const direct = await site.read(pathname.slice(1));

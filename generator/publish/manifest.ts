@@ -30,7 +30,7 @@ export interface Manifest {
   /** The report of the build that produced the site, replayed when nothing changed. */
   report: Record<string, unknown>;
   /** What the changes stage keeps for the next build of this site (its change records). */
-  kept?: unknown;
+  changeRecords?: unknown;
   files: Record<string, FileRecord>;
 }
 

@@ -133,8 +133,8 @@ export class PublishSession {
   private scan: FolderScan | null = null;
   private fingerprint = '';
   private staging: Staging | null = null;
-  /** What the published site's build kept for this one (Manifest.kept: the changelog's records). */
-  kept: unknown = undefined;
+  /** The change records the published site's build left for this one (Manifest.changeRecords). */
+  changeRecords: unknown = undefined;
 
   private constructor(readonly layout: PublishLayout, private readonly report: BuildReport, private readonly release: () => void) {}
 
@@ -177,7 +177,7 @@ export class PublishSession {
   begin(fingerprint: string, { force = false, rerun = false } = {}): boolean {
     this.scan = scanFolder(this.layout.out);
     this.fingerprint = fingerprint;
-    this.kept = this.manifest?.kept;
+    this.changeRecords = this.manifest?.changeRecords;
     // `rerun`: the site depends on more than the input (--since), so every stage runs, still trusting recorded hashes.
     const upToDate = !force && !rerun && this.manifest?.fingerprint === this.fingerprint && isIntact(this.scan, this.manifest);
     if (upToDate) replay(this.report, this.manifest!);
@@ -199,15 +199,15 @@ export class PublishSession {
 
   /**
    * The write stage: finishes staging `files` and swaps the staged site in when anything
-   * changed, recording `kept` for the next build. A failure after the swap is a StageError
+   * changed, recording `changeRecords` for the next build. A failure after the swap is a StageError
    * marked `sitePublished`.
    */
-  async publish(files: SiteFiles, kept: unknown): Promise<void> {
+  async publish(files: SiteFiles, changeRecords: unknown): Promise<void> {
     const { layout, report, scan } = this;
     const removed = [...scan!.files.keys()].filter((rel) => !files.has(rel)).length + scan!.others;
     const staged = await this.staging!.finish(files.keys(), removed);
     Object.assign(report, { changed: staged.changed, unchanged: staged.unchanged, removed });
-    const record = { fingerprint: this.fingerprint, report: report.toJSON(), kept, files: staged.records };
+    const record = { fingerprint: this.fingerprint, report: report.toJSON(), changeRecords, files: staged.records };
     if (!staged.commit) return writeManifest(layout.manifest, { folder: inodeOf(layout.out)!, ...record });
     // Each manifest names its folder by inode, which the renames keep: whenever a build
     // dies, the manifest or the next one describes the folder at `out` (see recover).

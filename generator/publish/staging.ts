@@ -99,7 +99,7 @@ export class Staging {
   private bytes = 0;
   /** Manifest records of the staged files, and how many were kept (unchanged). */
   private readonly records = new Map<string, FileRecord>();
-  private kept = 0;
+  private unchanged = 0;
   private failure: Error | null = null;
   /** finish() waiting for the last files. */
   private whenStaged: (() => void) | null = null;
@@ -133,7 +133,7 @@ export class Staging {
     if (!records) return;
     this.unstaged.delete(id);
     for (const [rel, hash, size, mtimeMs, ino] of records) {
-      if (size === undefined) this.kept++;
+      if (size === undefined) this.unchanged++;
       this.records.set(rel, size === undefined ? { hash, ...this.oldStats.get(rel)! } : { hash, size, mtimeMs: mtimeMs!, ino: ino! });
     }
     this.onProgress(this.records.size, this.added);
@@ -205,15 +205,15 @@ export class Staging {
       this.whenStaged = done;
       if (this.records.size === this.added) done();
     });
-    const changed = this.records.size - this.kept;
+    const changed = this.records.size - this.unchanged;
     const commit = changed > 0 || removed > 0;
-    if (commit && this.kept) await this.orFailure<unknown>((done) => void Promise.all(this.writers.map((w) => w.link())).then(done));
+    if (commit && this.unchanged) await this.orFailure<unknown>((done) => void Promise.all(this.writers.map((w) => w.link())).then(done));
     // Every writer is idle now: no need to wait for them to stop.
     void this.stop();
     if (!commit) fs.rmSync(this.layout.staging, { recursive: true, force: true });
     const records: StagedSite['records'] = {};
     for (const rel of order) records[rel] = this.records.get(rel)!;
-    return { commit, records, changed, unchanged: this.kept };
+    return { commit, records, changed, unchanged: this.unchanged };
   }
 
   private async stop(): Promise<void> {

@@ -10,7 +10,7 @@ import type { CardJson } from '../contract/schemas.ts';
 const objectUrl = (sitePath: string | null): string | null => sitePath && OBJECT_TO_ROOT + sitePath;
 
 export class ImageLinks {
-  /** `published`: site paths of the published PNGs (images/publishImages.ts). */
+  /** `published`: site paths of the published PNGs (images/encodeImages.ts). */
   constructor(private readonly published: ReadonlySet<string>) {}
 
   private cardIcon(card: Card, idolized: boolean): string | null {

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import fs from 'node:fs/promises';
 import { constants, type Stats } from 'node:fs';
-import { namesAFile, type ReadBytes, type ReadFile } from '../edge/site.ts';
+import { namesAFile, type ReadBytes, type ReadFile } from '../edge/siteReader.ts';
 
 /** Files kept for reuse; text counted as UTF-16 (two bytes a character, V8's worst case). */
 const CACHE_BYTES = 96 * 1024 * 1024;

@@ -5,7 +5,7 @@
  * so they never recurse.
  */
 import { netlifyEdge } from '../../generator/edge/netlifyChain.ts';
-import { fetchBytesReader, fetchReader } from '../../generator/edge/site.ts';
+import { fetchBytesReader, fetchReader } from '../../generator/edge/siteReader.ts';
 
 /** What this function uses of Netlify's context: the rest of the chain. */
 interface Context {

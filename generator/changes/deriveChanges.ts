@@ -14,11 +14,11 @@ import type { ChangeListJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from '../render/files.ts';
 import type { BuildReport } from '../report.ts';
 import type { ChangeCounts } from '../contract/schemas.ts';
-import type { Rendered } from '../render/site.ts';
+import type { Rendered } from '../render/renderSite.ts';
 import { publishedObjects } from './published.ts';
 import type { HistoryInput } from './history.ts';
 import { countsOf, diffSnapshots, isEmpty } from './diff.ts';
-import { siteHistory, siteSnapshot } from './site.ts';
+import { siteHistory, siteSnapshot } from './previousSite.ts';
 import { snapshotOfObjects, type Snapshot } from './snapshot.ts';
 import { loadSnapshot, pruneSnapshots, saveSnapshot, type StoredSnapshot } from './store.ts';
 
@@ -40,7 +40,7 @@ export interface ChangesOptions {
   /** meta.json's date of this version; null when it gives none. */
   date: number | null;
   /** The records the published site's build returned; anything else counts as none. */
-  kept: unknown;
+  changeRecords: unknown;
 }
 
 /** The site compared with: its snapshot, its base (see ChangeRecords) and the folder holding its change lists. */
@@ -50,17 +50,17 @@ interface Previous {
   folder: string;
 }
 
-const isRecords = (kept: unknown): kept is ChangeRecords => {
-  const records = kept as ChangeRecords | null;
+const isRecords = (value: unknown): value is ChangeRecords => {
+  const records = value as ChangeRecords | null;
   return typeof records?.snapshot === 'string' && (records.base === null || typeof records.base === 'string');
 };
 
-function previousSite(options: ChangesOptions, kept: ChangeRecords | null, report: BuildReport): Previous | null {
+function previousSite(options: ChangesOptions, records: ChangeRecords | null, report: BuildReport): Previous | null {
   const { store } = options;
   const folderSite = (folder: string, label: string): Previous => ({ current: { snapshot: siteSnapshot(folder, label), name: null }, base: null, folder });
   if (options.since !== undefined) return folderSite(path.resolve(options.since), `--since ${options.since}`);
-  const current = kept && loadSnapshot(store, kept.snapshot);
-  if (current) return { current, base: kept.base === null ? null : loadSnapshot(store, kept.base), folder: options.out };
+  const current = records && loadSnapshot(store, records.snapshot);
+  if (current) return { current, base: records.base === null ? null : loadSnapshot(store, records.base), folder: options.out };
   // A site published without records (an older builder, or a deleted .cache): read it back.
   if (!fs.existsSync(path.join(options.out, endpoints.info.file()))) return null;
   try {
@@ -118,15 +118,15 @@ export interface BuiltSite {
  * what this build changed, and returns the records to keep with the new site and what the
  * history stage continues from.
  */
-export function publishChanges(site: BuiltSite, files: SiteFiles, options: ChangesOptions, report: BuildReport): { records: ChangeRecords; history: HistoryInput } {
+export function deriveChanges(site: BuiltSite, files: SiteFiles, options: ChangesOptions, report: BuildReport): { records: ChangeRecords; history: HistoryInput } {
   const { store } = options;
-  const kept = isRecords(options.kept) ? options.kept : null;
-  const previous = previousSite(options, kept, report);
+  const previousRecords = isRecords(options.changeRecords) ? options.changeRecords : null;
+  const previous = previousSite(options, previousRecords, report);
   const current: StoredSnapshot = { snapshot: snapshotOfObjects(publishedObjects(site.rendered), site.truthVersion, options.date), name: null };
   const { lists, base, update } = previous ? nextHistory(previous, current.snapshot, report) : { lists: [], base: null, update: null };
   report.update = update;
   emitHistory(files, lists);
-  pruneSnapshots(store, [kept?.snapshot, kept?.base]);
+  pruneSnapshots(store, [previousRecords?.snapshot, previousRecords?.base]);
   // Unchanged objects keep the previous snapshot's folder (not serialized and hashed again).
   const unchanged = previous && sameSnapshot(previous.current.snapshot, current.snapshot);
   const records = { snapshot: saveSnapshot(store, unchanged ? previous.current : current), base: base && saveSnapshot(store, base) };

@@ -77,14 +77,14 @@ function warnProblems(report: BuildReport, jobs: ImageJob[], outcomes: Outcome[]
   }
 }
 
-export interface PublishedImages {
+export interface EncodedImages {
   /** Site path to bytes of every encoded picture (PNG and WebP). */
   files: Map<string, Buffer>;
   /** Site paths of the published PNGs (a WebP lies beside each). */
   published: ReadonlySet<string>;
 }
 
-export async function publishImages(model: Model, options: ImageOptions, report: BuildReport): Promise<PublishedImages> {
+export async function encodeImages(model: Model, options: ImageOptions, report: BuildReport): Promise<EncodedImages> {
   const jobs = imageJobs(model);
   const cache = new ImageCache(options.cacheDir, encoderFingerprint(ICON_SETTINGS));
   const encode = cachedEncoder(cache, report);
