@@ -3,37 +3,19 @@
  * API, replayed over HTTP against `npm start`, reading exactly the keys they read and
  * checking the types they assume (the original services' field tables).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSample } from './helpers.ts';
+import { startServerProcess, type ServerProcess } from './serverProcess.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-let server: ChildProcess;
-let base: string;
-
-/** `npm start -- --port 0 --dir <site>`, in its own process group so stopping it stops tsx too. */
-function npmStart(dir: string): Promise<string> {
-  server = spawn('npm', ['start', '--', '--port', '0', '--dir', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    server.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const url = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
-      if (url) resolve(url);
-    });
-    server.stderr!.on('data', (chunk) => (output += chunk));
-    server.on('exit', (code) => reject(new Error(`npm start exited with ${code}: ${output}`)));
-  });
-}
+let server: ServerProcess;
+let base: URL;
 
 beforeAll(async () => {
-  base = await npmStart((await buildSample()).out);
+  server = await startServerProcess((await buildSample()).out);
+  base = server.url;
 });
 
-afterAll(() => {
-  if (server.pid) process.kill(-server.pid, 'SIGTERM');
-});
+afterAll(() => server?.stop());
 
 /** GET as a script would: fail on anything but 200 JSON. */
 async function getJson(path: string, headers: Record<string, string> = {}): Promise<any> {

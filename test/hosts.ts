@@ -9,7 +9,6 @@
  * - workerd: the folder as Cloudflare Pages serves it, `_worker.js` and all, under
  *   `wrangler pages dev` (workerd, offline).
  */
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +18,7 @@ import { tempDir } from './tempDirs.ts';
 import { netlifyEdge } from '../generator/edge/netlifyChain.ts';
 import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
+import { startProcess, startServerProcess } from './serverProcess.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -31,34 +31,7 @@ export interface Host {
 
 export type HostName = 'node handler' | 'npm start' | 'deno edge' | 'workerd';
 
-interface Listening {
-  url: string;
-  stop(): Promise<void>;
-  output(): string;
-}
-
-/** Runs `command` as the leader of its own process group and resolves once it prints its URL. */
-function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT): Promise<Listening> {
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  // npm start is npm -> sh -> node: end the whole group.
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
-    await exited;
-  };
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(output)?.[0];
-      if (url) resolve({ url: `${url}/`, stop, output: () => output });
-    });
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.once('exit', (code) => reject(new Error(`${command} exited with ${code} before listening: ${output}`)));
-  });
-}
-
-const overHttp = (url: string, stop: () => Promise<void>): Host => ({
+const overHttp = (url: URL, stop: () => Promise<void>): Host => ({
   fetch: (path, init) => fetch(new URL(path, url), init),
   close: stop,
 });
@@ -78,7 +51,7 @@ async function nodeHandler(dir: string): Promise<Host> {
 }
 
 async function npmStart(dir: string): Promise<Host> {
-  const { url, stop, output } = await startProcess('npm', ['start', '--', '--port', '0', '--dir', dir]);
+  const { url, stop, output } = await startServerProcess(dir, [], { viaNpm: true });
   return { ...overHttp(url, stop), output };
 }
 
@@ -95,7 +68,7 @@ export async function denoEdge(dir: string, latencyMs = 0): Promise<Host & { sta
   const staticHost = await serveHttp((request) => (staticRequests++, staticLayer(request)), latencyMs);
   const args = ['run', '--no-config', '--no-remote', '--no-npm', '--no-prompt', '--allow-net=127.0.0.1', 'test/hosts/denoEdge.ts', staticHost.url];
   // Deno's module cache beside the build's (git-ignored, never in the temporary folder); no update check.
-  const edge = await startProcess(denoBinary(), args, { DENO_DIR: `${ROOT}.cache/deno`, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' })
+  const edge = await startProcess(denoBinary(), args, { env: { DENO_DIR: `${ROOT}.cache/deno`, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' } })
     .catch(async (error) => {
       await staticHost.close();
       throw error;
@@ -125,7 +98,7 @@ export async function workerdPages(dir: string, readLatencyMs?: number): Promise
   const env = { WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: path.join(work, 'logs'), NO_COLOR: '1', CI: '1' };
   const wrangler = path.join(ROOT, 'node_modules/.bin/wrangler');
   if (!fs.existsSync(wrangler)) throw new Error(`${wrangler} is missing: run npm install (wrangler is a devDependency)`);
-  const { url, stop } = await startProcess(wrangler, args, env, work);
+  const { url, stop } = await startProcess(wrangler, args, { env, cwd: work });
   const host = overHttp(url, stop);
   return { ...host, reads: async () => Number(await (await host.fetch('/api/__reads')).text()) };
 }

@@ -3,14 +3,13 @@
  * concurrent 1,000-id lists are answered or refused with a JSON 503, never by running out of
  * memory; long answers are streamed. (Speed under load is measured in bench/load.ts.)
  */
-import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bigSite, readJson } from './helpers.ts';
-import { peakRssMb, startServerProcess } from './serverProcess.ts';
+import { peakRssMb, startServerProcess, type ServerProcess } from './serverProcess.ts';
 import { RUNNING_REQUESTS, WAITING_REQUESTS } from '../generator/server/server.ts';
 
-let server: { url: URL; child: ChildProcess };
+let server: ServerProcess;
 let ordinals: number[];
 
 beforeAll(async () => {
@@ -19,7 +18,7 @@ beforeAll(async () => {
   server = await startServerProcess(out);
 });
 
-afterAll(() => void server?.child.kill('SIGTERM'));
+afterAll(() => server?.stop());
 
 interface Answer {
   status: number;

@@ -12,7 +12,7 @@ import { acquireLock } from '../generator/publish/lock.ts';
 import { StageError } from '../generator/errors.ts';
 import { packOf } from '../generator/format.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
-import { copySample, publishedSample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { buildSample, copySample, publishedSample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { CLI_ARGS, ROOT, runCli as cli } from './cli.ts';
 import { editDump, contentDiff, dumpToClientDb, rewritten, snapshot, withoutChangelog } from './exportEdits.ts';
 
@@ -22,6 +22,17 @@ afterEach(() => {
 });
 
 describe('a failed build keeps the previous site byte for byte', () => {
+  // One published site for the failures: each test checks that it is still exactly as built.
+  let out: string;
+  let before: Awaited<ReturnType<typeof snapshot>>;
+  /** The sample with one card's stats changed, so a build that got through would have something to write. */
+  let changed: string;
+  beforeAll(async () => {
+    ({ out, before } = await publishedSample());
+    changed = await copySample();
+    await editDump(changed, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
+  });
+
   /** Each case breaks a copy of the sample; `names` is what the error message must name. */
   const cases: { kind: string; breakInput: (input: string) => Promise<void>; names: RegExp }[] = [
     {
@@ -78,7 +89,6 @@ describe('a failed build keeps the previous site byte for byte', () => {
 
   for (const { kind, breakInput, names } of cases) {
     it(`${kind}: fails naming the culprit, site untouched`, async () => {
-      const { out, before } = await publishedSample();
       const input = await copySample();
       await breakInput(input);
       await expect(build({ input, out })).rejects.toThrow(names);
@@ -88,14 +98,11 @@ describe('a failed build keeps the previous site byte for byte', () => {
 
   for (const stage of ['check', 'read', 'model', 'images', 'render', 'changes', 'bulk', 'manifest', 'write']) {
     it(`a crash in the ${stage} stage leaves the site untouched and names the stage`, async () => {
-      const { out, before } = await publishedSample();
-      const input = await copySample();
-      await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;'); // so there would be something to write
       const stageOf = BuildReport.prototype.stage;
       vi.spyOn(BuildReport.prototype, 'stage').mockImplementation(function (this: BuildReport, name, run) {
         return stageOf.call(this, name, name === stage ? () => { throw new TypeError(`boom in ${name}`); } : run);
       });
-      const error = await build({ input, out }).catch((e: unknown) => e);
+      const error = await build({ input: changed, out }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StageError);
       expect(error).toMatchObject({ stage, sitePublished: false, cause: new TypeError(`boom in ${stage}`) });
       expect(await snapshot(out)).toEqual(before);
@@ -103,9 +110,8 @@ describe('a failed build keeps the previous site byte for byte', () => {
   }
 
   it('a write that fails half way leaves the site untouched and no staging behind', async () => {
-    const { out, before } = await publishedSample();
-    const input = await copySample();
-    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
+    const { out, before } = await publishedSample(); // its own site: the last build here changes it
+    const input = changed;
     // A first file inside "card/1.json/" makes the card file itself unwritable: a real EISDIR in the writer.
     const files = Staging.prototype.files;
     vi.spyOn(Staging.prototype, 'files').mockImplementation(function (this: Staging) {
@@ -120,7 +126,6 @@ describe('a failed build keeps the previous site byte for byte', () => {
   });
 
   it('the CLI exits non-zero naming the file, without a stack trace, and keeps the site', async () => {
-    const { out, before } = await publishedSample();
     const input = await copySample();
     await fs.writeFile(path.join(input, 'release_dates.json'), '{"1": ');
     const { code, stdout, stderr } = await cli('--input', input, '--out', out);
@@ -133,7 +138,6 @@ describe('a failed build keeps the previous site byte for byte', () => {
   });
 
   it('the CLI fails on a corrupt database and on an empty input folder, keeping the site', async () => {
-    const { out, before } = await publishedSample();
     const corrupt = await copySample();
     const file = await dumpToClientDb(corrupt, 'unit');
     await fs.writeFile(file, Buffer.alloc(8192, 0x5a));
@@ -147,7 +151,6 @@ describe('a failed build keeps the previous site byte for byte', () => {
   });
 
   it('leaves a report naming the failure beside the site', async () => {
-    const { out } = await publishedSample();
     const input = await copySample();
     await fs.writeFile(path.join(input, 'gachas.json'), 'not json');
     await expect(build({ input, out })).rejects.toThrow();
@@ -281,8 +284,9 @@ describe('an interrupted build never breaks the next one', () => {
 
 describe('deterministic output', () => {
   it('two builds of the same input into two folders are byte-identical', async () => {
-    const [a, b] = [path.join(await tempDir(), 'a'), path.join(await tempDir(), 'b')];
-    await build({ input: SAMPLE_INPUT, out: a });
+    // The run's sample build (another process, another folder) and one here.
+    const { out: a } = await buildSample();
+    const b = path.join(await tempDir(), 'b');
     await build({ input: SAMPLE_INPUT, out: b });
     const [first, second] = [await snapshot(a), await snapshot(b)];
     expect(first.files.size).toBeGreaterThan(30);

@@ -3,45 +3,26 @@
  * spoken to over HTTP. Every route, every error status and body, the limits, the CORS
  * preflight and paths that try to leave the site.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, buildSample, readJson, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
 import type { CardListJson, HappeningJson } from '../generator/contract/schemas.ts';
+import { peakRssMb, startServerProcess, type ServerProcess } from './serverProcess.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-interface Served {
-  url: string;
-  child: ChildProcess;
-}
-const started: ChildProcess[] = [];
+const started: ServerProcess[] = [];
 
-/** Runs `command` and resolves with the URL it prints once listening. */
-function serve(command: string, args: string[], options: { detached?: boolean } = {}): Promise<Served> {
-  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached });
-  started.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const url = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
-      if (url) resolve({ url, child });
-    });
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
+/** The server in its own process (test/serverProcess.ts), stopped after the file. */
+async function start(...args: Parameters<typeof startServerProcess>): Promise<ServerProcess> {
+  const server = await startServerProcess(...args);
+  started.push(server);
+  return server;
 }
-
-/** The server as `npm start` runs it (tsx generator/server/serve.ts), in one process. */
-const startServer = (dir: string) =>
-  serve(process.execPath, ['--import', 'tsx', 'generator/server/serve.ts', '--port', '0', '--dir', dir]);
 
 let out: string;
 let base: string;
@@ -86,28 +67,21 @@ beforeAll(async () => {
   ({ out } = await buildSample());
   // A file beside the published folder that no request may reach.
   await fs.writeFile(path.join(path.dirname(out), 'secret.txt'), 'SECRET-TOKEN');
-  ({ url: base } = await startServer(out));
+  base = (await start(out)).url.href;
 });
 
-afterAll(() => {
-  for (const child of started) {
-    if (child.exitCode !== null || child.pid === undefined) continue;
-    // npm start runs in its own process group (npm -> sh -> node): end the group it leads.
-    if (child.spawnargs[0] === 'npm') process.kill(-child.pid, 'SIGTERM');
-    else child.kill('SIGTERM');
-  }
-});
+afterAll(() => Promise.all(started.map((server) => server.stop())));
 
 describe('npm start', () => {
   it('serves the folder on 127.0.0.1 and prints the URL', async () => {
-    const { url } = await serve('npm', ['start', '--', '--port', '0', '--dir', out], { detached: true });
+    const { url } = await start(out, [], { viaNpm: true });
     const response = await fetch(new URL('api/v1/info', url));
     expect(await response.json()).toEqual(await readJson(out, 'api/v1/info.json'));
   });
 
   it('fails with a message when the folder does not exist', async () => {
     const missing = path.join(await tempDir(), 'nothing');
-    await expect(serve(process.execPath, ['--import', 'tsx', 'generator/server/serve.ts', '--dir', missing]))
+    await expect(start(missing))
       .rejects.toThrow(/exited with 1: start failed: .*nothing is not a folder/);
   });
 });
@@ -211,7 +185,7 @@ describe('the 1,000-id limit', () => {
     const input = path.join(await tempDir(), 'input');
     const cards = ordinalsUpTo(150).map((n) => ({ unit_id: 1000 + n, unit_number: n }));
     await writeDb(input, 'unit.sql', unitTables('modern', { cards }));
-    ({ url: bigBase } = await startServer((await buildInto(input)).out));
+    bigBase = (await start((await buildInto(input)).out)).url.href;
   });
 
   it('answers 1,000 ids in request order, over HTTP', async () => {
@@ -259,17 +233,13 @@ describe('POST /api/v1/read_tl', () => {
 });
 
 describe('limits on every route', () => {
-  /** The server process's peak resident memory (VmHWM), in bytes. */
-  const peakMemory = async (child: ChildProcess) =>
-    Number(/VmHWM:\s+(\d+) kB/.exec(await fs.readFile(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024;
-
   /**
    * Sends `method target` with `bytes` zero bytes of body, then a plain GET on the same
    * connection, as a keep-alive client does; resolves with the status lines received
    * before the server closed the connection.
    */
-  function bodyThenGet(served: Served, method: string, target: string, bytes: number): Promise<string[]> {
-    const { hostname, port } = new URL(served.url);
+  function bodyThenGet(served: ServerProcess, method: string, target: string, bytes: number): Promise<string[]> {
+    const { hostname, port } = served.url;
     const chunk = Buffer.alloc(1024 * 1024);
     return new Promise((resolve) => {
       const socket = net.connect(Number(port), hostname);
@@ -287,15 +257,15 @@ describe('limits on every route', () => {
   }
 
   it('drains or refuses a body sent to any route but read_tl, never keeping it in memory', async () => {
-    const served = await startServer(out);
-    const before = await peakMemory(served.child);
+    const served = await start(out);
+    const before = peakRssMb(served.child.pid!);
     // Larger than the allowed growth, so a server that kept one body whole fails the last check.
     const body = 96 * 1024 * 1024;
     expect(await bodyThenGet(served, 'GET', '/api/v1/info', body)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
     expect(await bodyThenGet(served, 'POST', '/api/v1/card/1.json', body)).toEqual(['HTTP/1.1 405', 'HTTP/1.1 200']);
     expect(await bodyThenGet(served, 'GET', '/index.html', body)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
     expect((await bodyThenGet(served, 'PUT', '/index.html', body))[0]).toBe('HTTP/1.1 405');
-    expect(await peakMemory(served.child) - before).toBeLessThan(64 * 1024 * 1024);
+    expect(peakRssMb(served.child.pid!) - before).toBeLessThan(64);
   });
 
   it('answers TRACE with a JSON 405 naming the allowed methods, on every path', async () => {
@@ -317,7 +287,7 @@ describe('limits on every route', () => {
 
   it('npm start on a busy port fails with one line naming the port', async () => {
     const { port } = new URL(base);
-    await expect(serve(process.execPath, ['--import', 'tsx', 'generator/server/serve.ts', '--port', port, '--dir', out]))
+    await expect(start(out, ['--port', port]))
       .rejects.toThrow(new RegExp(`exited with 1: start failed: port ${port} on 127\\.0\\.0\\.1 is in use[^\\n]*\\n?$`));
   });
 });

@@ -1,26 +1,53 @@
-/** The local server as `npm start` runs it (node with tsx's loader on generator/server/serve.ts), in its own process. */
+/**
+ * The local server in its own process, the one starter of the tests: as `npm start` runs it (node
+ * with tsx's loader on generator/server/serve.ts, without npm's start-up), or through `npm start`
+ * itself where the npm script is the subject.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Starts the server on a free port; resolves once it prints its URL. */
-export function startServerProcess(dir: string, args: string[] = []): Promise<{ url: URL; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'generator/server/serve.ts', '--port', '0', '--dir', dir, ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export interface ServerProcess {
+  url: URL;
+  child: ChildProcess;
+  /** What the process printed so far. */
+  output(): string;
+  /** Ends the process and what it started (npm -> sh -> node), and waits for it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `command` as the leader of its own process group (so stopping it stops what it started:
+ * npm -> sh -> node, wrangler -> workerd); resolves once it prints a 127.0.0.1 URL, rejects with
+ * its output if it exits before.
+ */
+export function startProcess(command: string, args: string[], { env = {}, cwd = ROOT }: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<ServerProcess> {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+  };
   let output = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk) => {
       output += chunk;
-      const url = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
-      if (url) resolve({ url: new URL(url), child });
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(output)?.[0];
+      if (url) resolve({ url: new URL(`${url}/`), child, output: () => output, stop });
     });
     child.stderr!.on('data', (chunk) => (output += chunk));
-    child.on('exit', (code, signal) => reject(new Error(`server exited with ${code ?? signal}: ${output}`)));
+    child.once('exit', (code, signal) => reject(new Error(`${command} exited with ${code ?? signal}: ${output}`)));
   });
+}
+
+/** Starts the server on `dir` on a free port (`args` after it may choose another). */
+export function startServerProcess(dir: string, args: string[] = [], { viaNpm = false } = {}): Promise<ServerProcess> {
+  const serverArgs = ['--port', '0', '--dir', dir, ...args];
+  return viaNpm
+    ? startProcess('npm', ['start', '--', ...serverArgs])
+    : startProcess(process.execPath, ['--import', 'tsx', 'generator/server/serve.ts', ...serverArgs]);
 }
 
 /** The peak resident memory of a process, in MB (Linux). */
@@ -28,4 +55,3 @@ export function peakRssMb(pid: number): number {
   const line = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
   return line ? Number(line[1]) / 1024 : NaN;
 }
-
