@@ -23,13 +23,21 @@ function tokens(pointer: string): string[] {
   return pointer.slice(1).split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
+/** A member or element of `node`: own members only, so `__proto__` or `constructor` is a member like any other. */
+const childOf = (node: unknown, token: string): unknown =>
+  Array.isArray(node) ? node[Number(token)] : node !== null && typeof node === 'object' && Object.hasOwn(node, token) ? (node as Record<string, unknown>)[token] : undefined;
+
+/** Sets a member as an own property (an assignment to `__proto__` would change the prototype instead). */
+const setMember = (object: Record<string, unknown>, token: string, value: unknown): void =>
+  void Object.defineProperty(object, token, { value, writable: true, enumerable: true, configurable: true });
+
 /** The container a pointer's last token lives in, and that token. */
 function parentOf(document: unknown, pointer: string): [Container, string] {
   const path = tokens(pointer);
   const last = path.pop()!;
   let node = document;
   for (const token of path) {
-    node = Array.isArray(node) ? node[Number(token)] : (node as Record<string, unknown> | null)?.[token];
+    node = childOf(node, token);
     if (node === null || typeof node !== 'object') throw new Error(`JSON Pointer "${pointer}" leads through a missing or scalar value`);
   }
   return [node as Container, last];
@@ -41,14 +49,13 @@ const indexIn = (array: unknown[], token: string, adding: boolean): number => {
   return index;
 };
 
-const valueAt = (document: unknown, pointer: string): unknown =>
-  tokens(pointer).reduce<unknown>((node, token) => (Array.isArray(node) ? node[Number(token)] : (node as Record<string, unknown>)[token]), document);
+const valueAt = (document: unknown, pointer: string): unknown => tokens(pointer).reduce<unknown>(childOf, document);
 
 function add(document: unknown, pointer: string, value: unknown): unknown {
   if (pointer === '') return value;
   const [parent, token] = parentOf(document, pointer);
   if (Array.isArray(parent)) parent.splice(indexIn(parent, token, true), 0, value);
-  else parent[token] = value;
+  else setMember(parent, token, value);
   return document;
 }
 
@@ -57,7 +64,7 @@ function replace(document: unknown, pointer: string, value: unknown): unknown {
   if (pointer === '') return value;
   const [parent, token] = parentOf(document, pointer);
   if (Array.isArray(parent)) parent[indexIn(parent, token, false)] = value;
-  else if (Object.hasOwn(parent, token)) parent[token] = value;
+  else if (Object.hasOwn(parent, token)) setMember(parent, token, value);
   else throw new Error(`no member "${token}" to replace at "${pointer}"`);
   return document;
 }
