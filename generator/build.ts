@@ -85,15 +85,15 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       const files = session.files();
       const context = checkedContext(renderContext(model, images.published), report);
       const rendered = await report.stage('render', () => renderSite(context, files));
+      session.renderingDone();
       await report.stage('search', () => deriveSearch(rendered, files));
       for (const [rel, bytes] of images.files) files.set(rel, bytes);
       const changeOptions = { out, store: session.layout.snapshots, since: options.since, date: game.meta.date, changeRecords: session.changeRecords };
       const changes = await report.stage('changes', () => deriveChanges({ rendered, truthVersion: model.truthVersion }, files, changeOptions, report));
       await report.stage('history', () => deriveHistory(changes.history, files));
       const bulkOptions = { truthVersion: model.truthVersion, date: game.meta.date, previous: path.resolve(options.since ?? out) };
-      const bulk = await report.stage('bulk', () => deriveBulk(rendered, files, bulkOptions));
-      const hashed = new Map(bulk.files.map((file) => [file.path, file.sha256]));
-      await report.stage('manifest', () => deriveFileManifest(files, model.truthVersion, hashed));
+      await report.stage('bulk', () => deriveBulk(rendered, files, bulkOptions));
+      await report.stage('manifest', () => deriveFileManifest(files, model.truthVersion));
       report.countFiles(files.keys());
       await report.stage('write', () => session.publish(files, changes.records));
     }

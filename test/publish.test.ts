@@ -115,7 +115,9 @@ describe('a failed build keeps the previous site byte for byte', () => {
     // A first file inside "card/1.json/" makes the card file itself unwritable: a real EISDIR in the writer.
     const files = Staging.prototype.files;
     vi.spyOn(Staging.prototype, 'files').mockImplementation(function (this: Staging) {
-      return files.call(this).set(`${endpoints.card.file(1)}/blocker`, Buffer.from('x'));
+      const staged = files.call(this);
+      staged.set(`${endpoints.card.file(1)}/blocker`, Buffer.from('x'));
+      return staged;
     });
     await expect(build({ input, out })).rejects.toThrow(/writing .*staging: EISDIR.*card[/\\]1\.json/);
     expect(await snapshot(out)).toEqual(before);

@@ -7,24 +7,18 @@
  */
 import { endpoints } from '../contract/endpoints.ts';
 import type { FileManifestJson } from '../contract/schemas.ts';
-import { emit, type SiteFiles } from '../render/files.ts';
+import { emit } from '../render/files.ts';
 import { isHostConfigFile } from '../render/hostRules.ts';
-import { sha256 } from './bulk.ts';
+import type { StagedFiles } from '../publish/staging.ts';
 
 /** Whether the file manifest lists `rel` (a path relative to the site root). */
 export const isListed = (rel: string): boolean => rel !== endpoints.fileManifest.file() && !isHostConfigFile(rel);
 
-/**
- * Call last: it lists every file added to `files` before it. `known` holds hashes an earlier
- * stage computed (the bulk files': bulk/index.json lists them), by root-relative path.
- */
-export function deriveFileManifest(files: SiteFiles, truthVersion: string, known: ReadonlyMap<string, string> = new Map()): FileManifestJson {
+/** Call last: it lists every file added to `files` before it, with the digest taken as it was added. */
+export function deriveFileManifest(files: StagedFiles, truthVersion: string): FileManifestJson {
   const listed = [...files.keys()].filter(isListed).sort();
   const manifest: FileManifestJson = { truth_version: truthVersion, files: {} };
-  for (const rel of listed) {
-    const bytes = files.get(rel)!;
-    manifest.files[`/${rel}`] = { sha256: known.get(`/${rel}`) ?? sha256(bytes), bytes: bytes.length };
-  }
+  for (const rel of listed) manifest.files[`/${rel}`] = files.digest(rel);
   emit(files, endpoints.fileManifest, [], manifest);
   return manifest;
 }

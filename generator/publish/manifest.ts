@@ -17,7 +17,7 @@ export interface FileStat {
 }
 
 export interface FileRecord extends FileStat {
-  /** sha1 of the content, base64 (computed by stagingWorker.js). */
+  /** SHA-256 of the content, hex (computed by staging.ts). */
   hash: string;
 }
 

@@ -5,7 +5,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SiteFiles } from './siteFiles.ts';
 import { StageError, UserError } from '../errors.ts';
 import type { BuildReport } from '../report.ts';
 import { publishLayout, type PublishLayout } from './layout.ts';
@@ -13,7 +12,7 @@ import { acquireLock } from './lock.ts';
 import { isIntact, readManifest, scanFolder, writeManifest, type FolderScan, type Manifest } from './manifest.ts';
 import { buildFingerprint } from './fingerprint.ts';
 import { inputDigest } from '../input/treeDigest.ts';
-import { Staging } from './staging.ts';
+import { Staging, type StagedFiles } from './staging.ts';
 
 /** The inode of the folder at `dir`, undefined when there is none. */
 const inodeOf = (dir: string): number | undefined => (fs.existsSync(dir) ? fs.statSync(dir).ino : undefined);
@@ -191,10 +190,15 @@ export class PublishSession {
     return this.scan!.files.keys();
   }
 
-  /** The site's file map: each file added is staged by writer threads while the rest renders. */
-  files(): SiteFiles {
+  /** The site's files: each file added is staged by writer threads while the rest renders. */
+  files(): StagedFiles {
     this.staging = new Staging(this.layout, this.scan!, this.manifest, (done, total) => this.report.advance(done, total));
     return this.staging.files();
+  }
+
+  /** Rendering is done: the writer threads share the files added from now on. */
+  renderingDone(): void {
+    this.staging!.endRendering();
   }
 
   /**
@@ -202,10 +206,10 @@ export class PublishSession {
    * changed, recording `changeRecords` for the next build. A failure after the swap is a StageError
    * marked `sitePublished`.
    */
-  async publish(files: SiteFiles, changeRecords: unknown): Promise<void> {
+  async publish(files: StagedFiles, changeRecords: unknown): Promise<void> {
     const { layout, report, scan } = this;
     const removed = [...scan!.files.keys()].filter((rel) => !files.has(rel)).length + scan!.others;
-    const staged = await this.staging!.finish(files.keys(), removed);
+    const staged = await this.staging!.finish(removed);
     Object.assign(report, { changed: staged.changed, unchanged: staged.unchanged, removed });
     const record = { fingerprint: this.fingerprint, report: report.toJSON(), changeRecords, files: staged.records };
     if (!staged.commit) return writeManifest(layout.manifest, { folder: inodeOf(layout.out)!, ...record });

@@ -1,42 +1,60 @@
 /**
- * The next site, assembled in the staging folder while it is rendered: every file the
- * renderers add goes, in batches, to writer threads (stagingWorker.js) that hash it,
- * compare it with the published file (through the manifest's hash while that file is
- * untouched, else byte by byte) and write it only when it differs. While the main
- * thread renders, one writer takes every batch (more would compete with rendering for
- * the CPU). When rendering is done, the batches that writer has not reached yet are
- * offered to the other writers too; each batch carries a shared claim cell, so exactly
- * one writer stages it. At the end, unchanged files are hard-linked in; when nothing
- * changed at all, the staging folder is dropped and nothing is touched.
+ * The next site, assembled in the staging folder while it is rendered: each file the
+ * renderers add is hashed (SHA-256, the hash api/v1/manifest.json publishes) and goes, in
+ * batches moved (not copied) to a writer thread (stagingWorker.js), which compares it with
+ * the published file (through the manifest's hash while that file is untouched, else byte by
+ * byte) and writes it only when it differs. The main thread keeps each file's hash and size,
+ * never its bytes, so memory does not grow with the site. While the main thread renders, one
+ * writer takes every batch (more would compete with rendering for the CPU); the batches added
+ * after rendering (the derive stages') are shared among all writers. At the end, unchanged
+ * files are hard-linked in; when nothing changed at all, the staging folder is dropped and
+ * nothing is touched.
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import { hash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { SiteFiles } from './siteFiles.ts';
+import type { SiteFiles } from '../render/files.ts';
 import { UserError } from '../errors.ts';
 import type { PublishLayout } from './layout.ts';
 import { sameStat, type FileRecord, type FolderScan, type Manifest } from './manifest.ts';
 
-/** Writer threads: file creation is mostly kernel time, and a few writers drain a backlog sooner than one. */
+/** Writer threads once rendering is done: file creation is mostly kernel time, and a few writers drain a backlog sooner than one. */
 const WRITERS = Math.max(2, Math.min(4, os.availableParallelism()));
-/** Files per message: large enough to keep messaging cheap, small enough to start writing early. */
-const BATCH = 64;
+/** Bytes per batch: large enough to keep messaging cheap, small enough to start writing early and keep little in flight. */
+const BATCH_BYTES = 256 * 1024;
+/** Files per batch at most (many tiny files). */
+const BATCH_FILES = 64;
 /**
  * The largest site a build publishes (docs/limits.md): a game export of 4,000 cards makes
- * about 100 MiB, 200,000 cards a few GiB; past this the input is hostile or broken.
+ * about 170 MiB, 200,000 cards several GiB; past this the input is hostile or broken.
  */
 export const MAX_SITE_BYTES = 16 * 1024 ** 3;
 
+/** A file's SHA-256 (hex) and size: what the file manifest lists. */
+export interface FileDigest {
+  sha256: string;
+  bytes: number;
+}
+
+/** The site's files as the build adds them: staged at once, remembered by digest only. */
+export interface StagedFiles extends SiteFiles {
+  keys(): IterableIterator<string>;
+  digest(rel: string): FileDigest;
+}
+
+/** Files of a batch: their bytes laid end to end in one buffer that moves to the writer. */
 interface Batch {
-  id: number;
-  files: [string, Buffer][];
-  /** 0 until a writer claims the batch (Atomics.compareExchange to 1). */
-  claim: Int32Array;
+  rels: string[];
+  hashes: string[];
+  /** Where each file ends in `bytes`. */
+  ends: number[];
+  bytes: ArrayBuffer;
 }
 /** A kept file (its stats are the old file's), or a written one. */
 type StagedRecord = [rel: string, hash: string] | [rel: string, hash: string, size: number, mtimeMs: number, ino: number];
 type Reply =
-  | { type: 'staged'; id: number; records: StagedRecord[] | null }
+  | { type: 'staged'; records: StagedRecord[] }
   | { type: 'linked' }
   | { type: 'error'; message: string; code?: string };
 
@@ -62,18 +80,19 @@ class Writer {
   readonly thread: Worker;
   private linked: (() => void) | null = null;
 
-  constructor(workerData: unknown, onStaged: (id: number, records: StagedRecord[] | null) => void, onError: (error: Error) => void) {
+  constructor(workerData: unknown, onStaged: (records: StagedRecord[]) => void, onError: (error: Error) => void) {
     this.thread = new Worker(new URL('./stagingWorker.js', import.meta.url), { workerData });
     this.thread.on('message', (reply: Reply) => {
-      if (reply.type === 'staged') onStaged(reply.id, reply.records);
+      if (reply.type === 'staged') onStaged(reply.records);
       else if (reply.type === 'error') onError(Object.assign(new Error(reply.message), { code: reply.code }));
       else this.linked?.();
     });
     this.thread.on('error', onError);
   }
 
+  /** Hands the batch over: its bytes move to the writer's thread. */
   send(batch: Batch): void {
-    this.thread.postMessage({ type: 'files', ...batch });
+    this.thread.postMessage({ type: 'files', ...batch }, [batch.bytes]);
   }
 
   /** Links the files it found unchanged into the staged site. */
@@ -90,11 +109,14 @@ export class Staging {
   private readonly workerData: unknown;
   /** The old site's stats: a kept file keeps them. */
   private readonly oldStats: FolderScan['files'];
-  private batch: Batch['files'] = [];
-  /** Batches sent and not staged yet, by id. */
-  private readonly unstaged = new Map<number, Batch>();
-  private nextId = 0;
-  private added = 0;
+  /** Files added and not sent yet, and their bytes. */
+  private pending: [rel: string, hash: string, bytes: Buffer][] = [];
+  private pendingBytes = 0;
+  private sent = 0;
+  /** Rendering is done: batches go to every writer in turn. */
+  private rendered = false;
+  /** Digests of the files added, in the order they were added. */
+  private readonly digests = new Map<string, FileDigest>();
   /** Bytes of the files added so far. */
   private bytes = 0;
   /** Manifest records of the staged files, and how many were kept (unchanged). */
@@ -104,7 +126,7 @@ export class Staging {
   /** finish() waiting for the last files. */
   private whenStaged: (() => void) | null = null;
   /** Requests waiting for replies, rejected by a failure. */
-  private readonly pending = new Set<(error: Error) => void>();
+  private readonly waiting = new Set<(error: Error) => void>();
 
   /** `onProgress` hears how many files are staged of those added so far. */
   constructor(
@@ -118,63 +140,72 @@ export class Staging {
   }
 
   /**
-   * Writers start when first needed: the first with the first batch, the helpers when
+   * Writers start when first needed: the first with the first batch, the others when
    * rendering ends (starting them sooner would slow reading, modelling and rendering).
    */
   private writer(index: number): Writer {
     while (this.writers.length <= index) {
-      this.writers.push(new Writer(this.workerData, (id, records) => this.onStaged(id, records), (error) => this.fail(error)));
+      this.writers.push(new Writer(this.workerData, (records) => this.onStaged(records), (error) => this.fail(error)));
     }
     return this.writers[index];
   }
 
-  /** A writer staged a batch (records null: another writer had claimed it). */
-  private onStaged(id: number, records: StagedRecord[] | null): void {
-    if (!records) return;
-    this.unstaged.delete(id);
+  private onStaged(records: StagedRecord[]): void {
     for (const [rel, hash, size, mtimeMs, ino] of records) {
       if (size === undefined) this.unchanged++;
       this.records.set(rel, size === undefined ? { hash, ...this.oldStats.get(rel)! } : { hash, size, mtimeMs: mtimeMs!, ino: ino! });
     }
-    this.onProgress(this.records.size, this.added);
-    if (this.records.size === this.added) this.whenStaged?.();
+    this.onProgress(this.records.size, this.digests.size);
+    if (this.records.size === this.digests.size) this.whenStaged?.();
   }
 
   private fail(error: Error): void {
     this.failure ??= new Error(`writing ${this.layout.staging}: ${error.message}`, { cause: error });
-    for (const reject of this.pending) reject(this.failure);
+    for (const reject of this.waiting) reject(this.failure);
   }
 
+  /** Copies the pending files into one buffer and moves it to a writer. */
   private sendBatch(): void {
-    if (!this.batch.length) return;
-    const batch: Batch = { id: this.nextId++, files: this.batch, claim: new Int32Array(new SharedArrayBuffer(4)) };
-    this.batch = [];
-    this.unstaged.set(batch.id, batch);
-    this.writer(0).send(batch);
+    if (!this.pending.length) return;
+    const bytes = Buffer.allocUnsafeSlow(this.pendingBytes); // its own ArrayBuffer, which can move
+    const ends: number[] = [];
+    let end = 0;
+    for (const [, , file] of this.pending) ends.push((end += file.copy(bytes, end)));
+    const batch: Batch = { rels: this.pending.map(([rel]) => rel), hashes: this.pending.map(([, hash]) => hash), ends, bytes: bytes.buffer };
+    [this.pending, this.pendingBytes] = [[], 0];
+    this.writer(this.rendered ? this.sent % WRITERS : 0).send(batch);
+    this.sent++;
   }
 
-  private add(rel: string, bytes: Buffer): void {
+  private add(rel: string, bytes: Buffer): FileDigest {
     this.bytes += bytes.length;
     if (this.bytes > MAX_SITE_BYTES) throw new UserError(`the site would be larger than ${MAX_SITE_BYTES / 1024 ** 3} GiB (at ${rel}); refusing to publish it`);
-    this.added++;
-    this.batch.push([rel, bytes]);
-    if (this.batch.length >= BATCH) this.sendBatch();
+    const digest = { sha256: hash('sha256', bytes, 'hex'), bytes: bytes.length };
+    this.pending.push([rel, digest.sha256, bytes]);
+    this.pendingBytes += bytes.length;
+    if (this.pending.length >= BATCH_FILES || this.pendingBytes >= BATCH_BYTES) this.sendBatch();
+    return digest;
   }
 
-  /** A map of rendered files whose every entry is also staged; a path can be added once only. */
-  files(): SiteFiles {
-    const add = (rel: string, bytes: Buffer) => this.add(rel, bytes);
-    return new (class extends Map<string, Buffer> {
-      set(rel: string, bytes: Buffer) {
-        if (this.has(rel)) throw new Error(`${rel} is rendered twice`);
-        add(rel, bytes);
-        return super.set(rel, bytes);
-      }
+  /** The site's files: each one added is staged; a path can be added once only. */
+  files(): StagedFiles {
+    const { digests } = this;
+    const digest = (rel: string): FileDigest => {
+      const found = digests.get(rel);
+      if (!found) throw new Error(`${rel} was not rendered`);
+      return found;
+    };
+    const set = (rel: string, bytes: Buffer): void => {
+      if (digests.has(rel)) throw new Error(`${rel} is rendered twice`);
+      digests.set(rel, this.add(rel, bytes));
+    };
+    return { set, has: (rel) => digests.has(rel), keys: () => digests.keys(), digest };
+  }
 
-      delete(rel: string): boolean {
-        throw new Error(`${rel} cannot be withdrawn: it is being written already`);
-      }
-    })();
+  /** Rendering is done: from now on the writers share the batches. */
+  endRendering(): void {
+    this.sendBatch();
+    this.rendered = true;
   }
 
   /** Settles with `work`, or rejects with the first failure of a writer. */
@@ -184,26 +215,23 @@ export class Staging {
     try {
       return await new Promise<T>((resolve, fail) => {
         reject = fail;
-        this.pending.add(reject);
+        this.waiting.add(reject);
         work(resolve);
       });
     } finally {
-      this.pending.delete(reject);
+      this.waiting.delete(reject);
     }
   }
 
   /**
-   * Waits for every file of `order` (the rendered paths); `removed` counts old files the
-   * new site drops, which force a swap even when no file changed.
+   * Waits for every file added; `removed` counts old files the new site drops, which force a
+   * swap even when no file changed.
    */
-  async finish(order: Iterable<string>, removed: number): Promise<StagedSite> {
+  async finish(removed: number): Promise<StagedSite> {
     this.sendBatch();
-    // The other writers take the backlog from its far end, the first writer from its near end.
-    const backlog = [...this.unstaged.values()].reverse();
-    backlog.forEach((batch, i) => this.writer(1 + (i % (WRITERS - 1))).send(batch));
     await this.orFailure<void>((done) => {
       this.whenStaged = done;
-      if (this.records.size === this.added) done();
+      if (this.records.size === this.digests.size) done();
     });
     const changed = this.records.size - this.unchanged;
     const commit = changed > 0 || removed > 0;
@@ -212,7 +240,7 @@ export class Staging {
     void this.stop();
     if (!commit) fs.rmSync(this.layout.staging, { recursive: true, force: true });
     const records: StagedSite['records'] = {};
-    for (const rel of order) records[rel] = this.records.get(rel)!;
+    for (const rel of this.digests.keys()) records[rel] = this.records.get(rel)!;
     return { commit, records, changed, unchanged: this.unchanged };
   }
 

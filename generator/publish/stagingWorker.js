@@ -1,14 +1,13 @@
-// A staging writer (see staging.ts), on its own thread so that files are hashed and
-// written while the main thread is still rendering the rest. Plain JavaScript: a worker
-// runs outside the TypeScript loader of tsx and vitest.
+// A staging writer (see staging.ts), on its own thread so that files are written while
+// the main thread is still rendering the rest. Plain JavaScript: a worker runs outside the
+// TypeScript loader of tsx and vitest.
 //
-// Messages: files {id, files, claim} -> staged {id, records} (records null when another
-// writer claimed the batch; [rel, hash] for a kept file, [rel, hash, size, mtimeMs, ino]
-// for a written one); link -> linked; any failure -> error {message, code}, after which
-// the writer ignores everything.
+// Messages: files {rels, hashes, ends, bytes} (the files' bytes end to end in one buffer,
+// each ending at its `ends` entry) -> staged {records} ([rel, hash] for a kept file,
+// [rel, hash, size, mtimeMs, ino] for a written one); link -> linked; any failure ->
+// error {message, code}, after which the writer ignores everything.
 import fs from 'node:fs';
 import path from 'node:path';
-import { hash } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 
 /** @type {{ out: string, staging: string, old: [string, string | null][] }} */
@@ -36,8 +35,7 @@ function isKept(rel, bytes, digest) {
   return fs.statSync(file).size === bytes.length && fs.readFileSync(file).equals(bytes);
 }
 
-function stageFile(rel, bytes) {
-  const digest = hash('sha1', bytes, 'base64');
+function stageFile(rel, bytes, digest) {
   if (isKept(rel, bytes, digest)) {
     kept.push(rel);
     return [rel, digest];
@@ -65,10 +63,9 @@ function linkKept() {
 
 function handle(message) {
   if (message.type === 'files') {
-    // Several writers may be offered a batch; the one that claims it first stages it.
-    const claimed = Atomics.compareExchange(message.claim, 0, 0, 1) === 0;
-    const records = claimed ? message.files.map(([rel, bytes]) => stageFile(rel, bytes)) : null;
-    parentPort.postMessage({ type: 'staged', id: message.id, records });
+    const { rels, hashes, ends } = message;
+    const records = rels.map((rel, i) => stageFile(rel, Buffer.from(message.bytes, ends[i - 1] ?? 0, ends[i] - (ends[i - 1] ?? 0)), hashes[i]));
+    parentPort.postMessage({ type: 'staged', records });
   } else if (message.type === 'link') {
     linkKept();
     parentPort.postMessage({ type: 'linked' });

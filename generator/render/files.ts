@@ -1,9 +1,17 @@
 /** Serializing responses into the site's files: compact JSON, shared objects encoded once. */
 import { randomUUID } from 'node:crypto';
 import type { ResponseName, ResponseOf } from '../contract/endpoints.ts';
-import type { SiteFiles } from '../publish/siteFiles.ts';
 
-export type { SiteFiles };
+/**
+ * The site being rendered, as renderers see it: files added by path relative to the output
+ * folder, each once. A plain Map<string, Buffer> is one (tests render into one); the build
+ * passes publish/staging.ts's, which writes each file as it is added and keeps no bytes.
+ */
+export interface SiteFiles {
+  set(rel: string, bytes: Buffer): unknown;
+  has(rel: string): boolean;
+  keys(): Iterable<string>;
+}
 
 /**
  * Objects embedded in many files (a card is in its card file, its generic object, its
@@ -62,9 +70,18 @@ export function addJson(files: SiteFiles, path: string, value: unknown): void {
   files.set(path, jsonBytes(value));
 }
 
-/** Publishes the response of a declared static endpoint: the body is typed by the endpoint's schema. */
+/**
+ * Publishes the response of a declared static endpoint: the body is typed by the endpoint's
+ * schema. A literal route whose file has an extension the route lacks (`/api/v1/info`,
+ * `/api/v1/list/<type>`) is published under the route too, so every host serves it as a
+ * file: a plain static host with no rules or edge, and Cloudflare Pages, which would apply a
+ * rewrite even where a file exists. Only parameterized routes need an edge.
+ */
 export function emit<N extends ResponseName, A extends unknown[]>(
-  files: SiteFiles, endpoint: { response: N; file: (...args: A) => string }, args: A, body: ResponseOf<N>,
+  files: SiteFiles, endpoint: { route: string; response: N; file: (...args: A) => string }, args: A, body: ResponseOf<N>,
 ): void {
-  addJson(files, endpoint.file(...args), body);
+  const [file, bytes] = [endpoint.file(...args), jsonBytes(body)];
+  files.set(file, bytes);
+  const route = endpoint.route.slice(1);
+  if (!route.includes('{') && route !== file) files.set(route, bytes);
 }

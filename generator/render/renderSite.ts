@@ -1,5 +1,5 @@
 /** Renders every static response of the site from the model. */
-import type { SiteFiles } from '../publish/siteFiles.ts';
+import type { SiteFiles } from './files.ts';
 import type { RenderContext } from './context.ts';
 import { renderCardEndpoints } from './cardEndpoints.ts';
 import { renderSets, type RenderedSet } from './sets.ts';
@@ -12,7 +12,6 @@ import { renderTranslations } from './translations.ts';
 import { renderNotFound } from './notFound.ts';
 import { renderContract } from './contract.ts';
 import { renderHostRules } from './hostRules.ts';
-import { renderRouteFiles } from './routeFiles.ts';
 
 /** The published objects the derive stages build on (search index, ...), so none reads files back. */
 export interface Rendered {
@@ -38,7 +37,6 @@ export function renderSite(context: RenderContext, files: SiteFiles): Rendered {
   renderTranslations(context, files);
   renderNotFound(files);
   renderContract(files);
-  renderRouteFiles(files); // after every JSON file it copies
   renderHostRules(files);
   renderPage(files); // keep last: the page links the index files rendered above
   return { objects, sets, pairs };
