@@ -91,7 +91,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       const changeOptions = { out, store: session.layout.snapshots, since: options.since, date: game.meta.date, changeRecords: session.changeRecords };
       const changes = await report.stage('changes', () => deriveChanges({ rendered, truthVersion: model.truthVersion }, files, changeOptions, report));
       await report.stage('history', () => deriveHistory(changes.history, files));
-      const bulkOptions = { truthVersion: model.truthVersion, date: game.meta.date, previous: path.resolve(options.since ?? out) };
+      const bulkOptions = { truthVersion: model.truthVersion, date: game.meta.date, previous: path.resolve(options.since ?? out), scratch: session.layout.scratch };
       await report.stage('bulk', () => deriveBulk(rendered, files, bulkOptions));
       await report.stage('manifest', () => deriveFileManifest(files, model.truthVersion));
       report.countFiles(files.keys());

@@ -16,6 +16,7 @@ import { deriveBulk } from '../generator/derive/bulk.ts';
 import { bulkSqlite } from '../generator/derive/bulkSqlite.ts';
 import { renderSite } from '../generator/render/renderSite.ts';
 import { renderContext } from '../generator/render/context.ts';
+import { MemoryFiles } from '../generator/render/files.ts';
 import { API_MAJOR, API_REVISION } from '../generator/format.ts';
 import { buildSample, modelAt, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
 
@@ -95,13 +96,13 @@ describe('api/v1/bulk/index.json and the .sha256 files', () => {
   it('carries updated_in from the previous site\'s index while a file\'s hash is unchanged', async () => {
     const { model } = modelAt(SAMPLE_INPUT);
     const rendered = renderSite(renderContext(model, new Set()), new Map());
-    const previous = await tempDir();
-    const first = deriveBulk(rendered, new Map(), { truthVersion: 'v1', date: null, previous });
+    const [previous, scratch] = [await tempDir(), await tempDir()];
+    const first = deriveBulk(rendered, new MemoryFiles(), { truthVersion: 'v1', date: null, previous, scratch });
     const [cards, accessories] = first.files;
     await fs.outputJson(path.join(previous, endpoints.bulkIndex.file()), {
       ...first, files: [{ ...cards, updated_in: 'v0' }, { ...accessories, sha256: '0'.repeat(64), updated_in: 'v0' }],
     });
-    const second = deriveBulk(rendered, new Map(), { truthVersion: 'v2', date: null, previous });
+    const second = deriveBulk(rendered, new MemoryFiles(), { truthVersion: 'v2', date: null, previous, scratch });
     expect(second.files.slice(0, 3).map((f) => f.updated_in)).toEqual(['v0', 'v2', 'v2']);
   });
 });
@@ -140,10 +141,11 @@ describe('api/v1/bulk/sif.sqlite', () => {
     }
   });
 
-  it('gives fields that differ only in case (SQLite\'s column names do not) one column, the first', () => {
+  it('gives fields that differ only in case (SQLite\'s column names do not) one column, the first', async () => {
     const objects = [{ id: 1, name: 'named', NAME: 'a game column', JSON: 'not the json column', flag: true }];
-    const bytes = bulkSqlite([{ name: 'removable_skill_t', objects, json: objects.map((o) => Buffer.from(JSON.stringify(o))) }], { truthVersion: 'v', date: null });
-    const db = new Database(bytes);
+    const file = path.join(await tempDir(), 'sif.sqlite');
+    bulkSqlite([{ name: 'removable_skill_t', objects, json: objects.map((o) => Buffer.from(JSON.stringify(o))) }], { truthVersion: 'v', date: null }, file);
+    const db = new Database(file, { readonly: true });
     try {
       expect(db.prepare('SELECT * FROM removable_skill_t').all()).toEqual([{ id: 1, name: 'named', flag: 1, json: JSON.stringify(objects[0]) }]);
     } finally {
@@ -151,11 +153,12 @@ describe('api/v1/bulk/sif.sqlite', () => {
     }
   });
 
-  it('is byte-identical for the same input (built twice in one process)', () => {
+  it('is byte-identical for the same input (built twice in one process)', async () => {
+    const scratch = await tempDir();
     const bulk = () => {
       const { model } = modelAt(SAMPLE_INPUT);
-      const files = new Map<string, Buffer>();
-      deriveBulk(renderSite(renderContext(model, new Set()), new Map()), files, { truthVersion: model.truthVersion, date: null, previous: '/nonexistent' });
+      const files = new MemoryFiles();
+      deriveBulk(renderSite(renderContext(model, new Set()), new Map()), files, { truthVersion: model.truthVersion, date: null, previous: '/nonexistent', scratch });
       return files;
     };
     const [a, b] = [bulk(), bulk()];

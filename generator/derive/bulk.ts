@@ -8,10 +8,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { hash } from 'node:crypto';
 import { OBJECT_TYPE_NAMES, endpoints } from '../contract/endpoints.ts';
 import type { BulkIndexJson } from '../contract/schemas.ts';
-import { emit, jsonBytes, type SiteFiles } from '../render/files.ts';
+import { DigestingWriter, type FileDigest } from '../digest.ts';
+import { emit, jsonBytes, type MovableFiles } from '../render/files.ts';
 import type { Rendered } from '../render/renderSite.ts';
 import { bulkSqlite, type SqliteKind } from './bulkSqlite.ts';
 
@@ -21,6 +21,8 @@ export interface BulkOptions {
   date: number | null;
   /** The folder of the site this one follows (the published one, or --since): where `updated_in` is carried from. */
   previous: string;
+  /** A folder of the build's own where the downloads are written before they join the site (created when missing). */
+  scratch: string;
 }
 
 type BulkEntry = BulkIndexJson['files'][number];
@@ -36,8 +38,6 @@ function bulkKinds({ objects, sets, pairs }: Rendered): { name: string; objects:
   ];
 }
 
-export const sha256 = (bytes: Uint8Array): string => hash('sha256', bytes, 'hex');
-
 /** The `updated_in` of each file of the previous site's bulk index, by name; none when it has no readable index. */
 function previousVersions(folder: string): Map<string, BulkEntry> {
   try {
@@ -49,8 +49,16 @@ function previousVersions(folder: string): Map<string, BulkEntry> {
 }
 
 const NEWLINE = Buffer.from('\n');
-/** JSON Lines: each object's JSON, then a newline. */
-const linesOf = (objects: readonly Buffer[]) => Buffer.concat(objects.flatMap((bytes) => [bytes, NEWLINE]));
+
+/** Writes JSON Lines to `file`: each object's JSON, then a newline. */
+function writeLines(file: string, objects: readonly Buffer[]): FileDigest {
+  const writer = new DigestingWriter(file);
+  for (const bytes of objects) {
+    writer.write(bytes);
+    writer.write(NEWLINE);
+  }
+  return writer.close();
+}
 
 /** Each object's JSON bytes, serialized once however many kinds hold it (a card is in cards and card_t). */
 function serializer(): (object: object) => Buffer {
@@ -58,23 +66,27 @@ function serializer(): (object: object) => Buffer {
   return (object) => done.get(object) ?? done.set(object, jsonBytes(object)).get(object)!;
 }
 
-export function deriveBulk(rendered: Rendered, files: SiteFiles, options: BulkOptions): BulkIndexJson {
+/**
+ * The downloads are written to files in `options.scratch` and moved into the site (they are
+ * the site's largest files: written a chunk at a time, they are never held whole).
+ */
+export function deriveBulk(rendered: Rendered, files: MovableFiles, options: BulkOptions): BulkIndexJson {
   const previous = previousVersions(options.previous);
   const entries: BulkEntry[] = [];
-  const add = (name: string, type: string, format: BulkEntry['format'], count: number, bytes: Buffer) => {
-    const hash = sha256(bytes);
-    const file = format === 'jsonl' ? endpoints.bulkLines.file(type) : endpoints.bulkSqlite.file();
-    files.set(file, bytes);
-    files.set(endpoints.bulkChecksum.file(name), Buffer.from(`${hash}  ${name}\n`));
+  fs.mkdirSync(options.scratch, { recursive: true });
+  const add = (name: string, type: string, format: BulkEntry['format'], count: number, write: (file: string) => FileDigest) => {
+    const [rel, scratch] = [format === 'jsonl' ? endpoints.bulkLines.file(type) : endpoints.bulkSqlite.file(), path.join(options.scratch, name)];
+    const { sha256, bytes } = write(scratch);
+    files.move(rel, scratch, { sha256, bytes });
+    files.set(endpoints.bulkChecksum.file(name), Buffer.from(`${sha256}  ${name}\n`));
     const before = previous.get(name);
-    const updatedIn = before?.sha256 === hash ? before.updated_in : options.truthVersion;
-    entries.push({ name, path: `/${file}`, type, format, count, bytes: bytes.length, sha256: hash, updated_in: updatedIn });
+    const updatedIn = before?.sha256 === sha256 ? before.updated_in : options.truthVersion;
+    entries.push({ name, path: `/${rel}`, type, format, count, bytes, sha256, updated_in: updatedIn });
   };
   const serialized = serializer();
   const kinds: SqliteKind[] = bulkKinds(rendered).map((kind) => ({ ...kind, json: kind.objects.map(serialized) }));
-  for (const kind of kinds) add(`${kind.name}.jsonl`, kind.name, 'jsonl', kind.objects.length, linesOf(kind.json));
-  const database = bulkSqlite(kinds, options);
-  add('sif.sqlite', 'all', 'sqlite', kinds.reduce((n, kind) => n + kind.objects.length, 0), database);
+  for (const kind of kinds) add(`${kind.name}.jsonl`, kind.name, 'jsonl', kind.objects.length, (file) => writeLines(file, kind.json));
+  add('sif.sqlite', 'all', 'sqlite', kinds.reduce((n, kind) => n + kind.objects.length, 0), (file) => bulkSqlite(kinds, options, file));
   const index = { truth_version: options.truthVersion, date: options.date, files: entries };
   emit(files, endpoints.bulkIndex, [], index);
   return index;

@@ -1,7 +1,7 @@
 /**
  * The static host's rules in Netlify's redirect syntax, the one source for the build's
  * `_redirects` and `_headers` (render/hostRules.ts), the local server and the Pages worker
- * (edge/staticHost.ts). Every route that can be a file is one (render/routeFiles.ts), so the
+ * (edge/staticHost.ts). Every route that can be a file is one (emit in render/files.ts), so the
  * only rule left is the JSON 404 for unknown /api/ paths. Like Netlify's unforced rules, a
  * rule only applies when no file exists at the requested path; the first matching rule wins.
  * Cloudflare Pages knows no status 404 in rules and skips this one with a warning; its

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { NOT_FOUND_FILE, endpoints } from '../contract/endpoints.ts';
 import type { FileManifestJson } from '../contract/schemas.ts';
-import { sha256 } from '../derive/bulk.ts';
+import { sha256 } from '../digest.ts';
 import { isListed } from '../derive/fileManifest.ts';
 import { renderHostRules } from '../render/hostRules.ts';
 import { PublishSession } from '../publish/publishBuild.ts';

@@ -17,6 +17,8 @@ export interface PublishLayout {
   work: string;
   /** The next site, assembled here before the swap. */
   staging: string;
+  /** Files the build writes before they join the staged site (the bulk downloads). */
+  scratch: string;
   /** The published versions: the output folder links to one of them. */
   sites: string;
   /** The next link to the output folder's version, renamed over the output folder. */
@@ -48,6 +50,7 @@ export function publishLayout(out: string): PublishLayout {
     out: target,
     work,
     staging: path.join(work, 'staging'),
+    scratch: path.join(work, 'scratch'),
     sites: path.join(work, 'sites'),
     link: path.join(work, 'site.link'),
     previous: path.join(work, 'previous'),

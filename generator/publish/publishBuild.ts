@@ -40,7 +40,7 @@ function recover(layout: PublishLayout, report: BuildReport): void {
     report.warn(`${layout.out} was restored from an interrupted build`);
   }
   if (readManifest(layout.nextManifest, layout.out)) fs.renameSync(layout.nextManifest, layout.manifest);
-  for (const leftover of [layout.staging, layout.previous, layout.nextManifest, layout.link]) fs.rmSync(leftover, { recursive: true, force: true });
+  for (const leftover of [layout.staging, layout.scratch, layout.previous, layout.nextManifest, layout.link]) fs.rmSync(leftover, { recursive: true, force: true });
   const current = inodeOf(layout.out);
   for (const name of fs.existsSync(layout.sites) ? fs.readdirSync(layout.sites) : []) {
     const version = path.join(layout.sites, name);
@@ -234,6 +234,7 @@ export class PublishSession {
   async close(failure?: unknown): Promise<void> {
     try {
       await this.staging?.abort();
+      fs.rmSync(this.layout.scratch, { recursive: true, force: true });
       this.saveReport(failure);
     } catch (error) {
       if (failure === undefined) throw new StageError('report', error, true);

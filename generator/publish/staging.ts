@@ -12,9 +12,10 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { hash } from 'node:crypto';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { SiteFiles } from '../render/files.ts';
+import type { MovableFiles } from '../render/files.ts';
+import { digestFile, sha256, type FileDigest } from '../digest.ts';
 import { UserError } from '../errors.ts';
 import type { PublishLayout } from './layout.ts';
 import { sameStat, type FileRecord, type FolderScan, type Manifest } from './manifest.ts';
@@ -31,14 +32,8 @@ const BATCH_FILES = 64;
  */
 export const MAX_SITE_BYTES = 16 * 1024 ** 3;
 
-/** A file's SHA-256 (hex) and size: what the file manifest lists. */
-export interface FileDigest {
-  sha256: string;
-  bytes: number;
-}
-
 /** The site's files as the build adds them: staged at once, remembered by digest only. */
-export interface StagedFiles extends SiteFiles {
+export interface StagedFiles extends MovableFiles {
   keys(): IterableIterator<string>;
   digest(rel: string): FileDigest;
 }
@@ -109,6 +104,10 @@ export class Staging {
   private readonly workerData: unknown;
   /** The old site's stats: a kept file keeps them. */
   private readonly oldStats: FolderScan['files'];
+  /** The old site's files with their trusted hash (null: only their bytes can tell). */
+  private readonly oldHashes: Map<string, string | null>;
+  /** Moved files found unchanged, to be linked in from the published site (the writers link theirs). */
+  private readonly keptHere: string[] = [];
   /** Files added and not sent yet, and their bytes. */
   private pending: [rel: string, hash: string, bytes: Buffer][] = [];
   private pendingBytes = 0;
@@ -135,7 +134,9 @@ export class Staging {
   ) {
     fs.rmSync(layout.staging, { recursive: true, force: true });
     fs.mkdirSync(layout.staging);
-    this.workerData = { out: layout.out, staging: layout.staging, old: oldHashes(scan, manifest) };
+    const old = oldHashes(scan, manifest);
+    this.workerData = { out: layout.out, staging: layout.staging, old };
+    this.oldHashes = new Map(old);
     this.oldStats = scan.files;
   }
 
@@ -177,14 +178,41 @@ export class Staging {
     this.sent++;
   }
 
-  private add(rel: string, bytes: Buffer): FileDigest {
-    this.bytes += bytes.length;
+  /** Records a file added: a path can be added once only, and the site has a size limit. */
+  private record(rel: string, digest: FileDigest): void {
+    if (this.digests.has(rel)) throw new Error(`${rel} is rendered twice`);
+    this.bytes += digest.bytes;
     if (this.bytes > MAX_SITE_BYTES) throw new UserError(`the site would be larger than ${MAX_SITE_BYTES / 1024 ** 3} GiB (at ${rel}); refusing to publish it`);
-    const digest = { sha256: hash('sha256', bytes, 'hex'), bytes: bytes.length };
+    this.digests.set(rel, digest);
+  }
+
+  private add(rel: string, bytes: Buffer): void {
+    const digest = { sha256: sha256(bytes), bytes: bytes.length };
+    this.record(rel, digest);
     this.pending.push([rel, digest.sha256, bytes]);
     this.pendingBytes += bytes.length;
     if (this.pending.length >= BATCH_FILES || this.pendingBytes >= BATCH_BYTES) this.sendBatch();
-    return digest;
+  }
+
+  /**
+   * A file written elsewhere joins the staged site on this thread: renamed in when it
+   * differs from the published one, else dropped and the published one linked in at the end.
+   */
+  private move(rel: string, file: string, digest: FileDigest): void {
+    this.record(rel, digest);
+    const old = this.oldHashes.get(rel);
+    const published = path.join(this.layout.out, rel);
+    if (old !== undefined && (old ?? digestFile(published).sha256) === digest.sha256) {
+      fs.rmSync(file);
+      this.keptHere.push(rel);
+      this.onStaged([[rel, digest.sha256]]);
+      return;
+    }
+    const staged = path.join(this.layout.staging, rel);
+    fs.mkdirSync(path.dirname(staged), { recursive: true });
+    fs.renameSync(file, staged);
+    const { size, mtimeMs, ino } = fs.statSync(staged);
+    this.onStaged([[rel, digest.sha256, size, mtimeMs, ino]]);
   }
 
   /** The site's files: each one added is staged; a path can be added once only. */
@@ -195,11 +223,13 @@ export class Staging {
       if (!found) throw new Error(`${rel} was not rendered`);
       return found;
     };
-    const set = (rel: string, bytes: Buffer): void => {
-      if (digests.has(rel)) throw new Error(`${rel} is rendered twice`);
-      digests.set(rel, this.add(rel, bytes));
+    return {
+      set: (rel, bytes) => this.add(rel, bytes),
+      move: (rel, file, fileDigest) => this.move(rel, file, fileDigest),
+      has: (rel) => digests.has(rel),
+      keys: () => digests.keys(),
+      digest,
     };
-    return { set, has: (rel) => digests.has(rel), keys: () => digests.keys(), digest };
   }
 
   /** Rendering is done: from now on the writers share the batches. */
@@ -235,7 +265,14 @@ export class Staging {
     });
     const changed = this.records.size - this.unchanged;
     const commit = changed > 0 || removed > 0;
-    if (commit && this.unchanged) await this.orFailure<unknown>((done) => void Promise.all(this.writers.map((w) => w.link())).then(done));
+    if (commit && this.unchanged) {
+      for (const rel of this.keptHere) {
+        const staged = path.join(this.layout.staging, rel);
+        fs.mkdirSync(path.dirname(staged), { recursive: true });
+        fs.linkSync(path.join(this.layout.out, rel), staged);
+      }
+      await this.orFailure<unknown>((done) => void Promise.all(this.writers.map((w) => w.link())).then(done));
+    }
     // Every writer is idle now: no need to wait for them to stop.
     void this.stop();
     if (!commit) fs.rmSync(this.layout.staging, { recursive: true, force: true });

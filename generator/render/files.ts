@@ -1,6 +1,8 @@
 /** Serializing responses into the site's files: compact JSON, shared objects encoded once. */
+import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { ResponseName, ResponseOf } from '../contract/endpoints.ts';
+import type { FileDigest } from '../digest.ts';
 
 /**
  * The site being rendered, as renderers see it: files added by path relative to the output
@@ -11,6 +13,20 @@ export interface SiteFiles {
   set(rel: string, bytes: Buffer): unknown;
   has(rel: string): boolean;
   keys(): Iterable<string>;
+}
+
+/** Site files that also take files written elsewhere first (the bulk downloads, too large to hold in memory). */
+export interface MovableFiles extends SiteFiles {
+  /** Adds the file written at `file` with its digest; it is moved, so `file` is gone afterwards. */
+  move(rel: string, file: string, digest: FileDigest): void;
+}
+
+/** Site files held in memory (renders for tests and benchmarks): a moved file is read in. */
+export class MemoryFiles extends Map<string, Buffer> implements MovableFiles {
+  move(rel: string, file: string): void {
+    this.set(rel, fs.readFileSync(file));
+    fs.rmSync(file);
+  }
 }
 
 /**

@@ -1,0 +1,65 @@
+/** SHA-256 digests of published files (hex, as api/v1/manifest.json lists them), of bytes or of a file written in parts. */
+import fs from 'node:fs';
+import { createHash, hash } from 'node:crypto';
+
+/** A file's SHA-256 (hex) and size. */
+export interface FileDigest {
+  sha256: string;
+  bytes: number;
+}
+
+export const sha256 = (bytes: Uint8Array): string => hash('sha256', bytes, 'hex');
+
+/** Parts go out this many bytes at a time: few writes, little held. */
+const CHUNK = 1024 * 1024;
+
+/** A file written part by part and hashed on the way, so no part of it is held longer than a chunk. */
+export class DigestingWriter {
+  private readonly fd: number;
+  private readonly hash = createHash('sha256');
+  private parts: Uint8Array[] = [];
+  private held = 0;
+  private written = 0;
+
+  constructor(readonly file: string) {
+    this.fd = fs.openSync(file, 'w');
+  }
+
+  write(part: Uint8Array): void {
+    this.parts.push(part);
+    this.held += part.length;
+    if (this.held >= CHUNK) this.flush();
+  }
+
+  private flush(): void {
+    const chunk = Buffer.concat(this.parts, this.held);
+    this.hash.update(chunk);
+    for (let offset = 0; offset < chunk.length; ) offset += fs.writeSync(this.fd, chunk, offset);
+    this.written += chunk.length;
+    [this.parts, this.held] = [[], 0];
+  }
+
+  /** Writes what is left and closes the file. */
+  close(): FileDigest {
+    try {
+      this.flush();
+    } finally {
+      fs.closeSync(this.fd);
+    }
+    return { sha256: this.hash.digest('hex'), bytes: this.written };
+  }
+}
+
+/** The digest of the file at `file`, read a chunk at a time. */
+export function digestFile(file: string): FileDigest {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const hash = createHash('sha256');
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    let bytes = 0;
+    for (let read; (read = fs.readSync(fd, chunk, 0, CHUNK, null)) > 0; bytes += read) hash.update(chunk.subarray(0, read));
+    return { sha256: hash.digest('hex'), bytes };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
