@@ -276,7 +276,7 @@ describe('the change list of two snapshots', () => {
   /** A snapshot of the given objects by kind and id. */
   const snap = (truth: string, objects: Partial<Record<PublishedKind, Record<string, object>>>): Snapshot => ({
     version: version(truth),
-    objects: Object.fromEntries(PUBLISHED_KINDS.map((k) => [k, new Map(Object.entries(objects[k] ?? {}).map(([id, o]) => [id, JSON.stringify(o)]))])) as Snapshot['objects'],
+    objects: Object.fromEntries(PUBLISHED_KINDS.map((k) => [k, new Map(Object.entries(objects[k] ?? {}).map(([id, o]) => [id, Buffer.from(JSON.stringify(o))]))])) as Snapshot['objects'],
   });
 
   it('walks nested objects by dot path, compares arrays whole, sorts fields by name and ids ascending', () => {

@@ -24,7 +24,7 @@ import { editDump } from './exportEdits.ts';
 /** The objects of a history type in a site's snapshot, by id (cards by ordinal). */
 function objectsOf(snapshot: Snapshot, type: HistoryType): Map<string, unknown> {
   const texts = type === 'card' ? snapshot.objects.card_t : type === 'accessory' ? snapshot.objects.accessory_t : snapshot.objects[type];
-  const objects = [...texts.values()].map((text) => JSON.parse(text) as { id: number; ordinal: number });
+  const objects = [...texts.values()].map((text) => JSON.parse(text.toString()) as { id: number; ordinal: number });
   return new Map(objects.map((object) => [String(type === 'card' ? object.ordinal : object.id), object]));
 }
 

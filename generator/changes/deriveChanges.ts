@@ -19,7 +19,7 @@ import { publishedObjects } from './published.ts';
 import type { HistoryInput } from './history.ts';
 import { countsOf, diffSnapshots, isEmpty } from './diff.ts';
 import { siteHistory, siteSnapshot } from './previousSite.ts';
-import { snapshotOfObjects, type Snapshot } from './snapshot.ts';
+import { sameText, snapshotOfObjects, type Snapshot } from './snapshot.ts';
 import { loadSnapshot, pruneSnapshots, saveSnapshot, type StoredSnapshot } from './store.ts';
 
 /** What the stage keeps with the site (in its manifest) for the next build. */
@@ -103,7 +103,7 @@ function nextHistory(previous: Previous, current: Snapshot, report: BuildReport)
 function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
   return isDeepStrictEqual(a.version, b.version) && Object.entries(a.objects).every(([kind, texts]) => {
     const other = b.objects[kind as keyof Snapshot['objects']];
-    return texts.size === other.size && [...texts].every(([id, text]) => other.get(id) === text);
+    return texts.size === other.size && [...texts].every(([id, text]) => sameText(other.get(id), text));
   });
 }
 

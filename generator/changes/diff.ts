@@ -2,7 +2,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { CHANGE_TYPES, type ChangeCounts, type ChangeListJson, type ChangeType } from '../contract/schemas.ts';
 import { isJsonObject, type Json, type JsonObject, type PublishedKind } from './published.ts';
-import type { Snapshot } from './snapshot.ts';
+import { parseText, sameText, type Snapshot } from './snapshot.ts';
 
 type Id = number | string;
 type FieldChange = { field: string; from: Json; to: Json };
@@ -51,17 +51,17 @@ function fieldChanges(before: Json, after: Json, path: string, out: FieldChange[
 function typeChanges<I extends Id>(type: ChangeType, from: Snapshot, to: Snapshot, idOf: (key: string) => I) {
   const [before, after] = [from.objects[KIND_OF[type]], to.objects[KIND_OF[type]]];
   const shape = WITHOUT_PICTURES[type] ?? same;
-  const ids = (objects: Map<string, string>, test: (key: string) => boolean) => sortIds([...objects.keys()].filter(test).map(idOf));
-  const differs = (key: string) => before.has(key) && before.get(key) !== after.get(key);
+  const ids = (objects: Map<string, Buffer>, test: (key: string) => boolean) => sortIds([...objects.keys()].filter(test).map(idOf));
+  const differs = (key: string) => before.has(key) && !sameText(before.get(key), after.get(key));
   const changed = ids(after, differs).map((id) => {
-    const [old, now] = [before, after].map((objects) => shape(JSON.parse(objects.get(String(id))!) as JsonObject));
+    const [old, now] = [before, after].map((objects) => shape(parseText(objects.get(String(id))!)));
     return { id, fields: fieldChanges(old, now, '', []).sort((a, b) => (a.field < b.field ? -1 : 1)) };
   }).filter((change) => change.fields.length);
   return { added: ids(after, (key) => !before.has(key)), removed: ids(before, (key) => !after.has(key)), changed };
 }
 
 /** The ordinal of a card in a snapshot. */
-const ordinalIn = (snapshot: Snapshot) => (id: number) => (JSON.parse(snapshot.objects.card_t.get(String(id))!) as JsonObject).ordinal as number;
+const ordinalIn = (snapshot: Snapshot) => (id: number) => parseText(snapshot.objects.card_t.get(String(id))!).ordinal as number;
 
 /** What the update from `from` to `to` changed, type by type in CHANGE_TYPES order. */
 export function diffSnapshots(from: Snapshot, to: Snapshot): ChangeListJson {

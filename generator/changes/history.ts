@@ -15,7 +15,7 @@ import type { HistoryJson, VersionsJson } from '../contract/schemas.ts';
 import { applyPatch } from '../edge/history.ts';
 import { emit, type SiteFiles } from '../render/files.ts';
 import { isJsonObject, noObjects, type Json, type JsonObject } from './published.ts';
-import type { Snapshot } from './snapshot.ts';
+import { parseText, sameText, type Snapshot } from './snapshot.ts';
 import { UserError } from '../errors.ts';
 
 type Entry = HistoryJson['versions'][number];
@@ -26,15 +26,15 @@ type Change = Entry['change'];
 const EMPTY: Snapshot = { version: { truth_version: '', date: null }, objects: noObjects() as unknown as Snapshot['objects'] };
 
 /** A card's ordinal from its JSON text: the renderer writes id then ordinal first; anything else is parsed. */
-function ordinalOf(text: string): string {
-  const head = /^\{"id":\d+,"ordinal":(\d+)[,}]/.exec(text);
-  return head ? head[1] : String((JSON.parse(text) as JsonObject).ordinal);
+function ordinalOf(text: Buffer): string {
+  const head = /^\{"id":\d+,"ordinal":(\d+)[,}]/.exec(text.toString('latin1', 0, 64));
+  return head ? head[1] : String(parseText(text).ordinal);
 }
 
-const cardsByOrdinal = new WeakMap<Snapshot, Map<string, string>>();
+const cardsByOrdinal = new WeakMap<Snapshot, Map<string, Buffer>>();
 
 /** The objects of a history type in a snapshot by id (cards by ordinal). */
-function textsOf(snapshot: Snapshot, type: HistoryType): Map<string, string> {
+function textsOf(snapshot: Snapshot, type: HistoryType): Map<string, Buffer> {
   if (type === 'accessory') return snapshot.objects.accessory_t;
   if (type !== 'card') return snapshot.objects[type];
   let byOrdinal = cardsByOrdinal.get(snapshot);
@@ -129,15 +129,15 @@ class History {
       const counted = (OBJECT_TYPE_NAMES as readonly string[]).includes(type);
       const [old, now] = [textsOf(before, type), textsOf(after, type)];
       for (const id of new Set([...old.keys(), ...now.keys()])) {
-        if (old.get(id) === now.get(id)) continue;
+        if (sameText(old.get(id), now.get(id))) continue;
         const { versions } = this.load(type, id);
-        let base = old.has(id) ? (JSON.parse(old.get(id)!) as JsonObject) : null;
+        let base = old.has(id) ? parseText(old.get(id)!) : null;
         if (replacing && versions.at(-1)?.truth_version === version) {
           const replaced = versions.pop()!;
           if (counted) counts[replaced.change]--;
           base = replay(versions);
         }
-        const entry = entryFor(after.version, base, now.has(id) ? (JSON.parse(now.get(id)!) as JsonObject) : null);
+        const entry = entryFor(after.version, base, now.has(id) ? parseText(now.get(id)!) : null);
         if (!entry) continue;
         versions.push(entry);
         if (counted) counts[entry.change]++;

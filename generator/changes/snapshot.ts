@@ -1,12 +1,13 @@
 /**
- * A snapshot of what clients see: every published object by kind and id, as the JSON text
- * it is published as (render/published.ts). A build's snapshot is made from the objects
+ * A snapshot of what clients see: every published object by kind and id, as the JSON bytes
+ * it is published as (render/published.ts): the very bytes the render stage encoded, so a
+ * build's snapshot costs little beyond its site. A build's snapshot is made from the objects
  * its render stage returns; an older site's from its published files (--since, or a site
  * without build records). Both give the same texts (test/changes.test.ts checks it).
  */
 import { endpoints, objectEndpoint, OBJECT_TYPE_NAMES, type ObjectType } from '../contract/endpoints.ts';
 import type { PairListJson, SetListJson } from '../contract/schemas.ts';
-import { jsonText } from '../render/files.ts';
+import { jsonBytes } from '../render/files.ts';
 import { isJsonObject, noObjects, recordObject, type JsonObject, type PublishedKind, type PublishedObjects } from './published.ts';
 import { packOf } from '../format.ts';
 import { UserError } from '../errors.ts';
@@ -21,11 +22,17 @@ export interface DataVersion {
 export interface Snapshot {
   version: DataVersion;
   /**
-   * The objects of each kind as JSON text, by id: equal texts are equal objects, so only
-   * the few objects an update changes are parsed again.
+   * The objects of each kind as JSON text (UTF-8), by id: equal texts are equal objects, so
+   * only the few objects an update changes are parsed again.
    */
-  objects: Record<PublishedKind, Map<string, string>>;
+  objects: Record<PublishedKind, Map<string, Buffer>>;
 }
+
+/** Whether two objects' texts (either may be absent) are the same. */
+export const sameText = (a: Buffer | undefined, b: Buffer | undefined): boolean => a === b || (a !== undefined && b !== undefined && a.equals(b));
+
+/** An object's text parsed. */
+export const parseText = (text: Buffer): JsonObject => JSON.parse(text.toString('utf8')) as JsonObject;
 
 /** A published file (path relative to the site root) parsed; throws when the site lacks it. */
 export type SiteReader = (rel: string) => unknown;
@@ -63,7 +70,7 @@ function newestDate({ card_t: cards, event_t: events }: PublishedObjects): numbe
 /** The snapshot of published objects; dated `date`, else by the newest date its data knows. */
 export function snapshotOfObjects(published: PublishedObjects, truthVersion: string, date: number | null): Snapshot {
   const objects = Object.fromEntries(Object.entries(published).map(([kind, all]) =>
-    [kind, new Map([...all].map(([id, object]) => [id, jsonText(object)]))])) as Snapshot['objects'];
+    [kind, new Map([...all].map(([id, object]) => [id, jsonBytes(object)]))])) as Snapshot['objects'];
   return { version: { truth_version: truthVersion, date: date ?? newestDate(published) }, objects };
 }
 

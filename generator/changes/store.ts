@@ -24,29 +24,32 @@ export interface StoredSnapshot {
   name: string | null;
 }
 
-/** Appends text to a file through a buffer of CHUNK bytes, hashing what it writes. */
+/** Appends bytes to a file through a buffer of CHUNK bytes, hashing what it writes. */
 class ChunkWriter {
-  private readonly parts: string[] = [];
+  private readonly parts: Buffer[] = [];
   private pending = 0;
 
   constructor(private readonly fd: number, private readonly hash: ReturnType<typeof createHash>) {}
 
-  write(text: string): void {
-    this.hash.update(text);
-    this.parts.push(text);
-    this.pending += text.length;
+  write(bytes: Buffer): void {
+    this.hash.update(bytes);
+    this.parts.push(bytes);
+    this.pending += bytes.length;
     if (this.pending >= CHUNK) this.flush();
   }
 
   flush(): void {
-    if (this.parts.length) fs.writeSync(this.fd, this.parts.join(''));
+    if (this.parts.length) fs.writeSync(this.fd, Buffer.concat(this.parts, this.pending));
     this.parts.length = 0;
     this.pending = 0;
   }
 }
 
-/** Calls `onLine` with each line of a file, read CHUNK bytes at a time. */
-function readLines(file: string, onLine: (line: string) => void): void {
+const [TAB, NEWLINE] = [9, 10];
+const NEWLINE_BYTES = Buffer.of(NEWLINE);
+
+/** Calls `onLine` with each line of a file (its own copy), read CHUNK bytes at a time. */
+function readLines(file: string, onLine: (line: Buffer) => void): void {
   const fd = fs.openSync(file, 'r');
   try {
     const chunk = Buffer.allocUnsafe(CHUNK);
@@ -54,10 +57,10 @@ function readLines(file: string, onLine: (line: string) => void): void {
     for (let read; (read = fs.readSync(fd, chunk, 0, CHUNK, null)) > 0; ) {
       const bytes = rest.length ? Buffer.concat([rest, chunk.subarray(0, read)]) : chunk.subarray(0, read);
       let start = 0;
-      for (let end; (end = bytes.indexOf(10, start)) !== -1; start = end + 1) onLine(bytes.toString('utf8', start, end));
+      for (let end; (end = bytes.indexOf(NEWLINE, start)) !== -1; start = end + 1) onLine(Buffer.from(bytes.subarray(start, end)));
       rest = Buffer.from(bytes.subarray(start));
     }
-    if (rest.length) onLine(rest.toString('utf8'));
+    if (rest.length) onLine(rest);
   } finally {
     fs.closeSync(fd);
   }
@@ -78,7 +81,11 @@ export function saveSnapshot(dir: string, stored: StoredSnapshot): string {
     const fd = fs.openSync(path.join(temp, `${kind}.tsv`), 'w');
     try {
       const writer = new ChunkWriter(fd, hash.update(`\n${kind}`));
-      for (const [id, text] of snapshot.objects[kind]) writer.write(`${id}\t${text}\n`);
+      for (const [id, text] of snapshot.objects[kind]) {
+        writer.write(Buffer.from(`${id}\t`));
+        writer.write(text);
+        writer.write(NEWLINE_BYTES);
+      }
       writer.flush();
     } finally {
       fs.closeSync(fd);
@@ -98,10 +105,10 @@ export function loadSnapshot(dir: string, name: string): StoredSnapshot | null {
     const { format, version } = JSON.parse(fs.readFileSync(path.join(folder, 'version.json'), 'utf8'));
     if (format !== FORMAT) return null;
     const objects = Object.fromEntries(PUBLISHED_KINDS.map((kind) => {
-      const texts = new Map<string, string>();
+      const texts = new Map<string, Buffer>();
       readLines(path.join(folder, `${kind}.tsv`), (line) => {
-        const tab = line.indexOf('\t');
-        texts.set(line.slice(0, tab), line.slice(tab + 1));
+        const tab = line.indexOf(TAB);
+        texts.set(line.toString('utf8', 0, tab), line.subarray(tab + 1));
       });
       return [kind, texts];
     })) as Snapshot['objects'];
