@@ -13,7 +13,7 @@ import path from 'node:path';
 import { endpoints, HISTORY_TYPES, OBJECT_TYPE_NAMES, type HistoryType } from '../contract/endpoints.ts';
 import type { HistoryJson, VersionsJson } from '../contract/schemas.ts';
 import { applyPatch } from '../edge/history.ts';
-import { emit, type SiteFiles } from '../render/files.ts';
+import { emit, encodedJson, type SiteFiles } from '../render/files.ts';
 import { isJsonObject, noObjects, type Json, type JsonObject } from './published.ts';
 import { parseText, sameText, type Snapshot } from './snapshot.ts';
 import { UserError } from '../errors.ts';
@@ -83,12 +83,15 @@ function diff(before: Json, after: Json, path: string, patch: Operation[]): Oper
 /** The JSON Patch that turns `before` into `after` (empty when they are equal). */
 export const patchBetween = (before: Json, after: Json): Operation[] => diff(before, after, '', []);
 
-/** The entry that turns `before` into `after` (null: neither exists, or they are equal). */
-function entryFor(version: Snapshot['version'], before: JsonObject | null, after: JsonObject | null): Entry | null {
+/**
+ * The entry that turns `before` into `after`, given as its text (null: neither exists, or they
+ * are equal). An added object is carried as its text, unparsed: a first build adds every object.
+ */
+function entryFor(version: Snapshot['version'], before: JsonObject | null, after: Buffer | null): Entry | null {
   const at = { truth_version: version.truth_version, date: version.date };
   if (after === null) return before === null ? null : { ...at, change: 'removed', patch: null };
-  if (before === null) return { ...at, change: 'added', patch: [{ op: 'add', path: '', value: after }] };
-  const patch = patchBetween(before, after);
+  if (before === null) return { ...at, change: 'added', patch: [{ op: 'add', path: '', value: encodedJson(after) as JsonObject }] };
+  const patch = patchBetween(before, parseText(after));
   return patch.length ? { ...at, change: 'changed', patch } : null;
 }
 
@@ -137,7 +140,7 @@ class History {
           if (counted) counts[replaced.change]--;
           base = replay(versions);
         }
-        const entry = entryFor(after.version, base, now.has(id) ? parseText(now.get(id)!) : null);
+        const entry = entryFor(after.version, base, now.get(id) ?? null);
         if (!entry) continue;
         versions.push(entry);
         if (counted) counts[entry.change]++;

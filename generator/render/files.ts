@@ -54,6 +54,22 @@ export function shareJson<T extends object>(value: T): T {
   return value;
 }
 
+/**
+ * A value standing for JSON already encoded (`bytes`): jsonBytes splices the bytes in as
+ * they are, as for a shared object; any other JSON.stringify sees the value they encode. For
+ * JSON carried whole into another file without being parsed (a snapshot's object in a history).
+ */
+export function encodedJson(bytes: Buffer): object {
+  const value = {};
+  sharedBytes.set(value, bytes);
+  Object.defineProperty(value, 'toJSON', {
+    value(this: object) {
+      return spliced ? sharedToJson.call(this) : JSON.parse(bytes.toString('utf8'));
+    },
+  });
+  return value;
+}
+
 /** The compact JSON text of `value`; a shared object's text was serialized once already. */
 export function jsonText(value: unknown): string {
   const shared = typeof value === 'object' && value !== null ? sharedBytes.get(value) : undefined;
