@@ -18,7 +18,7 @@ import { renderSite } from '../generator/render/renderSite.ts';
 import { siteSnapshot } from '../generator/changes/previousSite.ts';
 import { loadSqlDump } from '../generator/input/sqlDump.ts';
 import { sampleKey } from '../generator/sample/rowEncrypt.ts';
-import { buildSample, copySample, modelAt, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { buildSample, copySample, copySite, modelAt, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { contentDiff, editDump, rewritten, snapshot } from './exportEdits.ts';
 import { runCli } from './cli.ts';
 
@@ -26,11 +26,8 @@ const INDEX = endpoints.changeIndex.file();
 const LATEST = endpoints.latestChanges.file();
 const listOf = (version: string) => endpoints.changes.file(version);
 
-/** The sample (without pictures: they are no data) in a folder the test may change, built into one --out again and again. */
-async function successiveVersions() {
-  const input = await copySample();
-  await fs.remove(path.join(input, 'assets'));
-  const out = path.join(path.dirname(input), 'public');
+/** The test's export `input` (a folder it may change) built into one --out again and again. */
+function versionsOf(input: string, out: string) {
   return {
     input,
     out,
@@ -51,6 +48,46 @@ async function successiveVersions() {
       }
     },
   };
+}
+
+type Versions = ReturnType<typeof versionsOf>;
+
+/** The sample (without pictures: they are no data) in a folder the test may change, not built yet. */
+async function successiveVersions(): Promise<Versions> {
+  const input = await copySample();
+  await fs.remove(path.join(input, 'assets'));
+  return versionsOf(input, path.join(path.dirname(input), 'public'));
+}
+
+/**
+ * The versions many tests start from, each built once for the file (the first test that asks builds
+ * it) and handed out as copies (export and site) the test may change: a copy costs far less than the
+ * builds that made it.
+ */
+const STARTS = {
+  /** The first version, built. */
+  'first build': async () => {
+    const v = await successiveVersions();
+    await v.build();
+    return v;
+  },
+  /** Then v2 (no date in meta.json), with one card added, built over it. */
+  'v2 with a card added': async () => {
+    const v = await builtVersions('first build');
+    await v.version('v2');
+    await v.edit(ADD_CARD(5000, 37));
+    await v.build();
+    return v;
+  },
+} satisfies Record<string, () => Promise<Versions>>;
+const started = new Map<keyof typeof STARTS, Promise<Versions>>();
+
+async function builtVersions(start: keyof typeof STARTS): Promise<Versions> {
+  if (!started.has(start)) started.set(start, STARTS[start]());
+  const base = await started.get(start)!;
+  const input = path.join(await tempDir(), 'input');
+  await fs.copy(base.input, input);
+  return versionsOf(input, await copySite(base.out));
 }
 
 /** A copy of the ordinal-1 card as a new readable card. */
@@ -88,8 +125,7 @@ describe('a first build', () => {
 
 describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
   it('a card added: its id and ordinal, and the objects that now name it', async () => {
-    const v = await successiveVersions();
-    await v.build();
+    const v = await builtVersions('first build');
     await v.version('v2', '2027/01/15 15:00:00');
     await v.edit(ADD_CARD(5000, 37));
     const report = await v.build();
@@ -107,8 +143,7 @@ describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
   });
 
   it('a skill rebalanced: its values and every card holding it, equal to a direct comparison of the databases', async () => {
-    const v = await successiveVersions();
-    await v.build();
+    const v = await builtVersions('first build');
     const rates = () => v.query('SELECT activation_rate FROM unit_skill_level_m WHERE unit_skill_id = 2 ORDER BY skill_level').map((r) => r.activation_rate);
     const before = rates();
     await v.version('v2');
@@ -126,8 +161,7 @@ describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
   });
 
   it('a card removed: its id and ordinal, and the set, pair and character that lose it', async () => {
-    const v = await successiveVersions();
-    await v.build();
+    const v = await builtVersions('first build');
     const [gone] = v.query('SELECT unit_id FROM unit_m WHERE unit_number = 5');
     await v.version('v2');
     await v.edit('DELETE FROM unit_m WHERE unit_number = 5');
@@ -140,11 +174,7 @@ describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
   });
 
   it('an encrypted row readable once its key arrives: the card is added, in the same truth version\'s list', async () => {
-    const v = await successiveVersions();
-    await v.build();
-    await v.version('v2');
-    await v.edit(ADD_CARD(5000, 37));
-    await v.build();
+    const v = await builtVersions('v2 with a card added');
     // Same truth version, one more key: v2's list now compares the first version with both changes.
     await fs.writeJson(path.join(v.input, 'release_info.json'), {
       ...(await fs.readJson(path.join(v.input, 'release_info.json'))), 8: sampleKey(8).toString('base64'),
@@ -159,8 +189,7 @@ describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
   });
 
   it('a picture published or not is no data change', async () => {
-    const v = await successiveVersions();
-    await v.build();
+    const v = await builtVersions('first build');
     await fs.copy(path.join(SAMPLE_INPUT, 'assets'), path.join(v.input, 'assets'));
     const report = await v.build();
     expect(report.counts['images/card']).toBeGreaterThan(0);
@@ -171,8 +200,7 @@ describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
 
 describe('/api/v1/changes/index.json and /api/v1/changes.json: the history', () => {
   it('keeps every update newest first, carries the older lists unchanged, and changes.json is the newest', async () => {
-    const v = await successiveVersions();
-    await v.build();
+    const v = await builtVersions('first build');
     await v.version('v2', 1800000000);
     await v.edit(ADD_CARD(5000, 37));
     await v.build();
@@ -193,11 +221,7 @@ describe('/api/v1/changes/index.json and /api/v1/changes.json: the history', () 
   });
 
   it('an unchanged rebuild publishes no new list and changes no byte, with --force too', async () => {
-    const v = await successiveVersions();
-    await v.build();
-    await v.version('v2');
-    await v.edit(ADD_CARD(5000, 37));
-    await v.build();
+    const v = await builtVersions('v2 with a card added');
     const before = await snapshot(v.out);
     const upToDate = await v.build();
     expect(upToDate.upToDate).toBe(true);
@@ -212,11 +236,7 @@ describe('/api/v1/changes/index.json and /api/v1/changes.json: the history', () 
   });
 
   it('the date is meta.json\'s, else the newest card release or event start of the export', async () => {
-    const v = await successiveVersions();
-    await v.build();
-    await v.version('v2');
-    await v.edit(ADD_CARD(5000, 37));
-    await v.build();
+    const v = await builtVersions('v2 with a card added');
     const releases = (await v.json('api/v1/card_list.json')).stubs.map((s: any) => s.release_date);
     const starts = (await v.json('api/v1/happening.json')).events.map((e: any) => e.start_date);
     expect((await v.json(LATEST)).to.date).toBe(Math.max(...releases, ...starts));
@@ -225,11 +245,7 @@ describe('/api/v1/changes/index.json and /api/v1/changes.json: the history', () 
 
 describe('--since <dir>', () => {
   it('compares with a site published elsewhere and carries its history', async () => {
-    const v = await successiveVersions();
-    await v.build();
-    await v.version('v2');
-    await v.edit(ADD_CARD(5000, 37));
-    await v.build(); // v.out: the second version, with its list
+    const v = await builtVersions('v2 with a card added'); // v.out: the second version, with its list
     await v.version('v3');
     await v.edit('DELETE FROM unit_m WHERE unit_number = 5');
     const other = path.join(await tempDir(), 'public');
@@ -247,8 +263,7 @@ describe('--since <dir>', () => {
   });
 
   it('fails with one line naming the folder when it is not a published site, leaving --out as it was', async () => {
-    const v = await successiveVersions();
-    await v.build();
+    const v = await builtVersions('first build');
     const before = await snapshot(v.out);
     const notASite = await tempDir();
     await v.version('v2');

@@ -12,6 +12,8 @@ import { renderContext } from '../generator/render/context.ts';
 import { checkedContext } from '../generator/render/checked.ts';
 import { deriveSearch } from '../generator/derive/search.ts';
 import { BuildReport } from '../generator/report.ts';
+import { publishLayout } from '../generator/publish/layout.ts';
+import { scanFolder, writeManifest, type Manifest } from '../generator/publish/manifest.ts';
 import { dumpSql, type TableDump } from '../generator/sample/sql.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { tempDir } from './tempDirs.ts';
@@ -47,9 +49,32 @@ export function renderInMemory(input: string) {
   return { files, report, json };
 }
 
-/** The sample built into a fresh folder that a test may break, with its snapshot: what a refused or failed build must leave alone. */
+/**
+ * A copy of the site published at `from`, with the builder's own files beside it (publish/layout.ts),
+ * at a fresh `out` of the same name: a site that later builds take for one they built, for the cost
+ * of a copy instead of a build. The record names the folder and each file by inode
+ * (publish/manifest.ts), so it is rewritten with the copy's stats; the content hashes stay, as the
+ * bytes do. `from` must not be building meanwhile.
+ */
+export async function copySite(from: string): Promise<string> {
+  const source = publishLayout(from);
+  const out = path.join(await tempDir(), path.basename(source.out));
+  const target = publishLayout(out);
+  await fs.copy(source.work, target.work);
+  const version = path.join(target.sites, path.basename(await fs.realpath(from)));
+  await fs.symlink(path.relative(path.dirname(out), version), out);
+  const { format: _, ...manifest } = (await fs.readJson(target.manifest)) as Manifest;
+  for (const [rel, stat] of scanFolder(version).files) manifest.files[rel] = { ...manifest.files[rel], ...stat };
+  writeManifest(target.manifest, { ...manifest, folder: (await fs.stat(version)).ino });
+  return out;
+}
+
+/**
+ * The sample published at a fresh `out` that a test may break (a copy of the run's build), with its
+ * snapshot: what a refused or failed build must leave alone.
+ */
 export async function publishedSample() {
-  const { out } = await buildInto(SAMPLE_INPUT);
+  const out = await copySite((await buildSample()).out);
   return { out, before: await snapshot(out) };
 }
 
