@@ -15,7 +15,7 @@ import { startServer, type RunningServer } from '../generator/server/server.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import type { BulkIndexJson, FileManifestJson } from '../generator/contract/schemas.ts';
-import { buildSample, copySample, tempDir } from './helpers.ts';
+import { buildSample, copySample, copySite, tempDir } from './helpers.ts';
 import { build } from '../generator/build.ts';
 import { contentDiff, editDump, snapshot } from './exportEdits.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
@@ -63,6 +63,26 @@ const edited = async (site: string, rel: string) => Buffer.concat([await fs.read
 
 const newCopy = async () => path.join(await tempDir(), 'copy');
 
+let mirrored: Promise<string> | undefined;
+
+/**
+ * A copy of the sample as a mirror made it, the previous copy that a test's mirror updates: mirrored
+ * once for the file (by the first test that asks), each test taking a copy of its own (helpers.ts copySite).
+ */
+async function mirroredCopy(): Promise<string> {
+  mirrored ??= (async () => {
+    const server = await startServer(sample, 0);
+    try {
+      const out = await newCopy();
+      await mirror({ from: server.url, out });
+      return out;
+    } finally {
+      await server.close();
+    }
+  })();
+  return copySite(await mirrored);
+}
+
 describe('npm run mirror', () => {
   it('copies a site served by npm start byte for byte (binary files too), and a second run fetches nothing', async () => {
     const server = await serve(sample);
@@ -84,8 +104,7 @@ describe('npm run mirror', () => {
   it('fetches only the file that changed, and the copy equals the site again', async () => {
     const site = await siteCopy();
     const server = await serve(site);
-    const out = await newCopy();
-    await mirror({ from: server.url, out });
+    const out = await mirroredCopy();
     await changeFiles(site, { 'api/v1/card/1.json': await edited(site, 'api/v1/card/1.json') });
     const update = await mirror({ from: server.url, out });
     expect(update.fetched).toEqual(['/api/v1/card/1.json']);
@@ -96,8 +115,7 @@ describe('npm run mirror', () => {
   it('never publishes a file whose bytes do not match the manifest: the previous copy stays as it was', async () => {
     const site = await siteCopy();
     const server = await serve(site);
-    const out = await newCopy();
-    await mirror({ from: server.url, out });
+    const out = await mirroredCopy();
     const card = 'api/v1/card/2.json';
     const listed = await edited(site, card);
     await changeFiles(site, { 'api/v1/card/1.json': await edited(site, 'api/v1/card/1.json'), [card]: listed });
@@ -109,9 +127,7 @@ describe('npm run mirror', () => {
 
   it('killed halfway, leaves the previous copy whole; the next run keeps what was verified and fetches the rest', async () => {
     const site = await siteCopy();
-    const out = await newCopy();
-    const fast = await serve(site);
-    await mirror({ from: fast.url, out });
+    const out = await mirroredCopy();
     const cards = (await fs.readdir(path.join(site, 'api/v1/card'))).filter((name) => /^\d+\.json$/.test(name)).map((name) => `api/v1/card/${name}`);
     await changeFiles(site, Object.fromEntries(await Promise.all(cards.map(async (rel) => [rel, await edited(site, rel)]))));
     // Every answer held back 100 ms: the mirror below downloads two files at a time for well over a second.
@@ -138,9 +154,7 @@ describe('npm run mirror', () => {
 
 describe('a mirrored copy is a site like any other', () => {
   it('a build of the next version --since the copy carries updated_in of the bulk files that did not change', async () => {
-    const server = await serve(sample);
-    const copy = await newCopy();
-    await mirror({ from: server.url, out: copy });
+    const copy = await mirroredCopy();
     const input = await copySample();
     await fs.writeJson(path.join(input, 'meta.json'), { truth_version: 'next', region: 'jp' });
     await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 7 WHERE unit_number = 5;');
