@@ -1,5 +1,6 @@
 /** Edits of a copied sample export, and snapshots of published folders, for the publishing tests. */
 import crypto from 'node:crypto';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fs from 'fs-extra';
 import type Database from 'better-sqlite3';
@@ -42,24 +43,27 @@ export interface FileState {
   ino: number;
 }
 
-/** Every file under dir (relative path -> content hash and stats), plus every folder. */
+/**
+ * Every file under dir (relative path -> content hash and stats), plus every folder. Read with
+ * blocking calls: a site is hundreds of small files, where a promise per call costs more than the call.
+ */
 export async function snapshot(dir: string): Promise<{ files: Map<string, FileState>; folders: string[] }> {
   const files = new Map<string, FileState>();
   const folders: string[] = [];
-  const walk = async (rel: string) => {
-    for (const entry of (await fs.readdir(path.join(dir, rel), { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+  const walk = (rel: string) => {
+    for (const entry of readdirSync(path.join(dir, rel), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const child = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         folders.push(child);
-        await walk(child);
+        walk(child);
       } else {
         const full = path.join(dir, child);
-        const { size, mtimeMs, ino } = await fs.lstat(full);
-        files.set(child, { sha256: crypto.createHash('sha256').update(await fs.readFile(full)).digest('hex'), size, mtimeMs, ino });
+        const { size, mtimeMs, ino } = lstatSync(full);
+        files.set(child, { sha256: crypto.createHash('sha256').update(readFileSync(full)).digest('hex'), size, mtimeMs, ino });
       }
     }
   };
-  await walk('');
+  walk('');
   return { files, folders };
 }
 
