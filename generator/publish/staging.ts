@@ -27,6 +27,12 @@ const BATCH_BYTES = 256 * 1024;
 /** Files per batch at most (many tiny files). */
 const BATCH_FILES = 64;
 /**
+ * Batches sent and not yet taken by a writer: past this, adding a file waits for the writers
+ * (a slow disk holds rendering back instead of filling memory with a backlog).
+ */
+const MAX_IN_FLIGHT = 64;
+const WRITER_STALL_MS = 5000;
+/**
  * The largest site a build publishes (docs/limits.md): a game export of 4,000 cards makes
  * about 170 MiB, 200,000 cards several GiB; past this the input is hostile or broken.
  */
@@ -108,6 +114,10 @@ export class Staging {
   private readonly oldHashes: Map<string, string | null>;
   /** Moved files found unchanged, to be linked in from the published site (the writers link theirs). */
   private readonly keptHere: string[] = [];
+  /** Batches sent and not yet taken by a writer (stagingWorker.js counts them down). */
+  private readonly inFlight = new Int32Array(new SharedArrayBuffer(4));
+  /** Whether adding waits for the writers (see waitForWriters). */
+  private throttled = true;
   /** Files added and not sent yet, and their bytes. */
   private pending: [rel: string, hash: string, bytes: Buffer][] = [];
   private pendingBytes = 0;
@@ -135,7 +145,7 @@ export class Staging {
     fs.rmSync(layout.staging, { recursive: true, force: true });
     fs.mkdirSync(layout.staging);
     const old = oldHashes(scan, manifest);
-    this.workerData = { out: layout.out, staging: layout.staging, old };
+    this.workerData = { out: layout.out, staging: layout.staging, old, inFlight: this.inFlight };
     this.oldHashes = new Map(old);
     this.oldStats = scan.files;
   }
@@ -174,7 +184,10 @@ export class Staging {
     for (const [, , file] of this.pending) ends.push((end += file.copy(bytes, end)));
     const batch: Batch = { rels: this.pending.map(([rel]) => rel), hashes: this.pending.map(([, hash]) => hash), ends, bytes: bytes.buffer };
     [this.pending, this.pendingBytes] = [[], 0];
-    this.writer(this.rendered ? this.sent % WRITERS : 0).send(batch);
+    this.waitForWriters();
+    const queued = Atomics.add(this.inFlight, 0, 1);
+    // Rendering done, or a backlog (the disk is slower than rendering): every writer takes its turn.
+    this.writer(this.rendered || queued >= MAX_IN_FLIGHT / 2 ? this.sent % WRITERS : 0).send(batch);
     this.sent++;
   }
 
@@ -184,6 +197,18 @@ export class Staging {
     this.bytes += digest.bytes;
     if (this.bytes > MAX_SITE_BYTES) throw new UserError(`the site would be larger than ${MAX_SITE_BYTES / 1024 ** 3} GiB (at ${rel}); refusing to publish it`);
     this.digests.set(rel, digest);
+  }
+
+  /**
+   * Blocks this thread while MAX_IN_FLIGHT batches are queued: replies cannot arrive while
+   * rendering runs, the shared count can. A writer that takes nothing for WRITER_STALL_MS
+   * (it died, or its disk hangs) ends the waiting for this build, so nothing hangs here; its
+   * failure is told by finish().
+   */
+  private waitForWriters(): void {
+    for (let queued; this.throttled && (queued = Atomics.load(this.inFlight, 0)) >= MAX_IN_FLIGHT; ) {
+      if (Atomics.wait(this.inFlight, 0, queued, WRITER_STALL_MS) === 'timed-out') this.throttled = false;
+    }
   }
 
   private add(rel: string, bytes: Buffer): void {

@@ -5,13 +5,15 @@
 // Messages: files {rels, hashes, ends, bytes} (the files' bytes end to end in one buffer,
 // each ending at its `ends` entry) -> staged {records} ([rel, hash] for a kept file,
 // [rel, hash, size, mtimeMs, ino] for a written one); link -> linked; any failure ->
-// error {message, code}, after which the writer ignores everything.
+// error {message, code}, after which the writer ignores everything. Each files message
+// taken off the queue, staged or ignored, counts down the batches in flight (`inFlight`, shared with
+// the main thread, which waits while too many are queued).
 import fs from 'node:fs';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 
-/** @type {{ out: string, staging: string, old: [string, string | null][] }} */
-const { out, staging, old } = workerData;
+/** @type {{ out: string, staging: string, old: [string, string | null][], inFlight: Int32Array }} */
+const { out, staging, old, inFlight } = workerData;
 /** Published files: their trusted content hash, or null when only a byte comparison can tell. */
 const oldHashes = new Map(old);
 /** Files this writer found unchanged, to be linked into the staged site. */
@@ -73,11 +75,15 @@ function handle(message) {
 }
 
 parentPort.on('message', (message) => {
-  if (failed) return;
   try {
-    handle(message);
+    if (!failed) handle(message);
   } catch (error) {
     failed = true;
     parentPort.postMessage({ type: 'error', message: error.message, code: error.code });
+  } finally {
+    if (message.type === 'files') {
+      Atomics.sub(inFlight, 0, 1);
+      Atomics.notify(inFlight, 0);
+    }
   }
 });
