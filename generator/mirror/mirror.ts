@@ -14,10 +14,11 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { NOT_FOUND_FILE, endpoints } from '../contract/endpoints.ts';
 import type { FileManifestJson } from '../contract/schemas.ts';
-import { sha256 } from '../digest.ts';
+import { digestFile, sha256 } from '../digest.ts';
 import { isListed } from '../derive/fileManifest.ts';
 import { renderHostRules } from '../render/hostRules.ts';
 import { PublishSession } from '../publish/publishBuild.ts';
+import { MAX_SITE_BYTES } from '../publish/staging.ts';
 import { buildFingerprint } from '../publish/fingerprint.ts';
 import { UserError } from '../errors.ts';
 import { BuildReport, type ProgressListener } from '../report.ts';
@@ -47,8 +48,8 @@ export interface MirrorResult {
 const DEFAULT_CONCURRENCY = 8;
 /** A site that sends nothing for this long fails the mirror (the next run resumes). */
 const DEFAULT_IDLE_SECONDS = 60;
-/** The copy is held in memory while it is published, as a build holds its site: a site listing more is refused. */
-const MAX_COPY_BYTES = 4 * 1024 ** 3;
+/** The largest copy: what a build publishes at most (a site listing more is refused before anything is fetched). */
+const MAX_COPY_BYTES = MAX_SITE_BYTES;
 /** A manifest lists every file of a site: about 60 bytes a file, so this is millions of files. */
 const MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
 const MANIFEST = endpoints.fileManifest.file();
@@ -211,11 +212,11 @@ function copyManifest(out: string): Record<string, Entry> {
   }
 }
 
-/** The bytes of `file` when they are what `entry` names, else null (absent, changed or unreadable). */
-function verified(file: string, entry: Entry): Buffer | null {
+/** `file` when its bytes are what `entry` names (read a chunk at a time), else null (absent, changed or unreadable). */
+function verified(file: string, entry: Entry): string | null {
   try {
-    const bytes = fs.readFileSync(file);
-    return bytes.length === entry.bytes && sha256(bytes) === entry.sha256 ? bytes : null;
+    if (fs.statSync(file).size !== entry.bytes) return null;
+    return digestFile(file).sha256 === entry.sha256 ? file : null;
   } catch {
     return null;
   }
@@ -275,8 +276,8 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 }
 
 interface Plan {
-  /** Bytes already at hand (from the copy or the cache) by site path. */
-  have: Map<string, Buffer>;
+  /** Files already at hand (in the copy or the cache) by site path: where they are. */
+  have: Map<string, string>;
   /** One path per content still to download (paths with equal content share it). */
   need: Map<string, { key: string; entry: Entry }>;
   fromCopy: number;
@@ -329,8 +330,11 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
       });
       const files = session.files();
       for (const key of Object.keys(manifest.files).sort()) {
-        const rel = key.slice(1);
-        files.set(rel, have.get(rel) ?? fs.readFileSync(path.join(downloads, manifest.files[key].sha256)));
+        const [rel, entry] = [key.slice(1), manifest.files[key]];
+        const file = have.get(rel) ?? path.join(downloads, entry.sha256);
+        // Read one at a time (the staging keeps no bytes), so checked again: a file changed since it was verified is not published.
+        files.set(rel, fs.readFileSync(file));
+        if (files.digest(rel).sha256 !== entry.sha256) throw new UserError(`${file} changed while the mirror ran; nothing was published`);
       }
       renderHostRules(files);
       files.set(MANIFEST, bytes);
