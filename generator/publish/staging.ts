@@ -191,12 +191,11 @@ export class Staging {
     this.sent++;
   }
 
-  /** Records a file added: a path can be added once only, and the site has a size limit. */
-  private record(rel: string, digest: FileDigest): void {
+  /** Counts a file in, before anything else is done with it: a path can be added once only, and the site has a size limit. */
+  private admit(rel: string, size: number): void {
     if (this.digests.has(rel)) throw new Error(`${rel} is rendered twice`);
-    this.bytes += digest.bytes;
+    this.bytes += size;
     if (this.bytes > MAX_SITE_BYTES) throw new UserError(`the site would be larger than ${MAX_SITE_BYTES / 1024 ** 3} GiB (at ${rel}); refusing to publish it`);
-    this.digests.set(rel, digest);
   }
 
   /**
@@ -212,8 +211,9 @@ export class Staging {
   }
 
   private add(rel: string, bytes: Buffer): void {
+    this.admit(rel, bytes.length);
     const digest = { sha256: sha256(bytes), bytes: bytes.length };
-    this.record(rel, digest);
+    this.digests.set(rel, digest);
     this.pending.push([rel, digest.sha256, bytes]);
     this.pendingBytes += bytes.length;
     if (this.pending.length >= BATCH_FILES || this.pendingBytes >= BATCH_BYTES) this.sendBatch();
@@ -224,7 +224,8 @@ export class Staging {
    * differs from the published one, else dropped and the published one linked in at the end.
    */
   private move(rel: string, file: string, digest: FileDigest): void {
-    this.record(rel, digest);
+    this.admit(rel, digest.bytes);
+    this.digests.set(rel, digest);
     const old = this.oldHashes.get(rel);
     const published = path.join(this.layout.out, rel);
     if (old !== undefined && (old ?? digestFile(published).sha256) === digest.sha256) {
