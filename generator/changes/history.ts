@@ -13,7 +13,7 @@ import path from 'node:path';
 import { endpoints, HISTORY_TYPES, OBJECT_TYPE_NAMES, type HistoryType } from '../contract/endpoints.ts';
 import type { HistoryJson, VersionsJson } from '../contract/schemas.ts';
 import { applyPatch } from '../edge/history.ts';
-import { emit, encodedJson, type SiteFiles } from '../render/files.ts';
+import { emit, encodedJson, type MovableFiles } from '../render/files.ts';
 import { isJsonObject, noObjects, type Json, type JsonObject } from './published.ts';
 import { parseText, sameText, type Snapshot } from './snapshot.ts';
 import { UserError } from '../errors.ts';
@@ -152,7 +152,7 @@ class History {
   }
 
   /** Publishes the rewritten histories, carries the previous site's others, and versions.json. */
-  publish(files: SiteFiles): void {
+  publish(files: MovableFiles): void {
     for (const history of this.rewritten.values()) if (history.versions.length) emit(files, endpoints.history, [history.type, history.id], history);
     if (this.previous) {
       for (const type of HISTORY_TYPES) {
@@ -160,7 +160,7 @@ class History {
         if (!fs.existsSync(folder)) continue;
         for (const name of fs.readdirSync(folder)) {
           const rel = endpoints.history.file(type, name.replace(/\.json$/, ''));
-          if (!this.rewritten.has(rel) && name.endsWith('.json')) files.set(rel, fs.readFileSync(path.join(folder, name)));
+          if (!this.rewritten.has(rel) && name.endsWith('.json')) files.carry(rel, path.join(folder, name));
         }
       }
     }
@@ -202,7 +202,7 @@ export interface HistoryInput {
 }
 
 /** Publishes versions.json and the history files of the site being built into `files`. */
-export function deriveHistory({ previous, current, folder }: HistoryInput, files: SiteFiles): void {
+export function deriveHistory({ previous, current, folder }: HistoryInput, files: MovableFiles): void {
   const versions = previousVersions(previous && folder);
   const history = new History(versions.length ? folder : null, versions);
   // A previous site without a history starts it with its own version.

@@ -241,6 +241,21 @@ export class Staging {
     this.onStaged([[rel, digest.sha256, size, mtimeMs, ino]]);
   }
 
+  /**
+   * A file of the published site carried on as it is: kept unread when the manifest's hash is
+   * trusted (the file untouched since) and a SHA-256 (older builders recorded another hash),
+   * else read and staged like any other.
+   */
+  private carry(rel: string, file: string): void {
+    const old = this.oldHashes.get(rel);
+    if (file !== path.join(this.layout.out, rel) || !old || !/^[0-9a-f]{64}$/.test(old)) return this.add(rel, fs.readFileSync(file));
+    const { size } = this.oldStats.get(rel)!;
+    this.admit(rel, size);
+    this.digests.set(rel, { sha256: old, bytes: size });
+    this.keptHere.push(rel);
+    this.onStaged([[rel, old]]);
+  }
+
   /** The site's files: each one added is staged; a path can be added once only. */
   files(): StagedFiles {
     const { digests } = this;
@@ -252,6 +267,7 @@ export class Staging {
     return {
       set: (rel, bytes) => this.add(rel, bytes),
       move: (rel, file, fileDigest) => this.move(rel, file, fileDigest),
+      carry: (rel, file) => this.carry(rel, file),
       has: (rel) => digests.has(rel),
       keys: () => digests.keys(),
       digest,

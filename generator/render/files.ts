@@ -15,17 +15,23 @@ export interface SiteFiles {
   keys(): Iterable<string>;
 }
 
-/** Site files that also take files written elsewhere first (the bulk downloads, too large to hold in memory). */
+/** Site files that also take files from disk: the bulk downloads (too large to hold in memory), the previous site's histories. */
 export interface MovableFiles extends SiteFiles {
   /** Adds the file written at `file` with its digest; it is moved, so `file` is gone afterwards. */
   move(rel: string, file: string, digest: FileDigest): void;
+  /** Adds the file at `file` as it is (left in place): a published file carried on unread where its recorded hash can be trusted. */
+  carry(rel: string, file: string): void;
 }
 
-/** Site files held in memory (renders for tests and benchmarks): a moved file is read in. */
+/** Site files held in memory (renders for tests and benchmarks): a moved or carried file is read in. */
 export class MemoryFiles extends Map<string, Buffer> implements MovableFiles {
   move(rel: string, file: string): void {
-    this.set(rel, fs.readFileSync(file));
+    this.carry(rel, file);
     fs.rmSync(file);
+  }
+
+  carry(rel: string, file: string): void {
+    this.set(rel, fs.readFileSync(file));
   }
 }
 
