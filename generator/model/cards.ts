@@ -88,13 +88,16 @@ function statAt(card: DbRow, row: DbRow, stat: 'smile' | 'pure' | 'cool' | 'hp')
   return num(Object.hasOwn(row, stat) ? row[stat] : card[`${stat}_max`]);
 }
 
-function addLevel(stats: LevelStats, card: DbRow, row: DbRow): void {
-  stats.smile.push(statAt(card, row, 'smile'));
-  stats.pure.push(statAt(card, row, 'pure'));
-  stats.cool.push(statAt(card, row, 'cool'));
-  stats.stamina.push(statAt(card, row, 'hp'));
-  stats.salePrice.push(num(row.sale_price));
-  stats.mergeExp.push(num(row.merge_exp));
+/** A card's stats at each of its level rows (arrays of exactly that length: a game has some 400,000 card levels). */
+function levelStats(card: DbRow, rows: DbRow[]): LevelStats {
+  return {
+    smile: rows.map((row) => statAt(card, row, 'smile')),
+    pure: rows.map((row) => statAt(card, row, 'pure')),
+    cool: rows.map((row) => statAt(card, row, 'cool')),
+    stamina: rows.map((row) => statAt(card, row, 'hp')),
+    salePrice: rows.map((row) => num(row.sale_price)),
+    mergeExp: rows.map((row) => num(row.merge_exp)),
+  };
 }
 
 /** `next_exp` of level L is the cumulative EXP to reach L+1, so reaching L costs next_exp of L-1. */
@@ -143,15 +146,16 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
     const patternId = num(row[levelRows.keyColumn]);
     const pattern = levelRows.patterns.get(patternId);
     const maxLevel = highestLevel({ ...cardCaps, transformDisabled });
-    const levels: LevelStats = { smile: [], pure: [], cool: [], stamina: [], salePrice: [], mergeExp: [] };
+    const rowsByLevel: DbRow[] = [];
     for (let level = 1; level <= maxLevel; level++) {
       const levelRow = pattern?.get(level);
       if (!levelRow) {
         shortPatterns.add(patternId);
         break;
       }
-      addLevel(levels, row, levelRow);
+      rowsByLevel.push(levelRow);
     }
+    const levels = levelStats(row, rowsByLevel);
     const typeId = num(row.unit_type_id);
     return {
       id,
