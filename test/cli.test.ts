@@ -6,7 +6,8 @@ import { SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { runCli as cli } from './cli.ts';
 
 
-describe('build CLI', () => {
+// Concurrent: each test is a process of its own on its own folders, mostly spent starting up.
+describe.concurrent('build CLI', () => {
   it('documents --input and --out in --help', async () => {
     const { code, stdout } = await cli('--help');
     expect(code).toBe(0);

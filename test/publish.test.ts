@@ -12,7 +12,7 @@ import { acquireLock } from '../generator/publish/lock.ts';
 import { StageError } from '../generator/errors.ts';
 import { packOf } from '../generator/format.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
-import { buildSample, copySample, publishedSample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { buildSample, copySample, copySite, publishedSample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { CLI_ARGS, ROOT, runCli as cli } from './cli.ts';
 import { editDump, contentDiff, dumpToClientDb, rewritten, snapshot, withoutChangelog } from './exportEdits.ts';
 
@@ -264,8 +264,7 @@ describe('an interrupted build never breaks the next one', () => {
     const dir = await tempDir();
     const input = path.join(dir, 'input');
     await writeSampleExport(input, { cards: 800, accessories: 100, format: 'sqlite', images: false });
-    const out = path.join(dir, 'public');
-    await build({ input: SAMPLE_INPUT, out });
+    const out = await copySite((await buildSample()).out);
     const old = await snapshot(out);
     const child = spawn(process.execPath, [...CLI_ARGS, '--input', input, '--out', out], { cwd: ROOT, stdio: 'ignore' });
     const writing = path.join(publishLayout(out).staging, 'api/v1/card'); // exists once the first files are written
