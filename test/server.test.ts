@@ -259,13 +259,14 @@ describe('limits on every route', () => {
   it('drains or refuses a body sent to any route but read_tl, never keeping it in memory', async () => {
     const served = await start(out);
     const before = peakRssMb(served.child.pid!);
-    // Larger than the allowed growth, so a server that kept one body whole fails the last check.
-    const body = 96 * 1024 * 1024;
+    // A server that kept one body whole would grow by at least the body; the margin is for buffers a collection has not freed yet.
+    const bodyMb = 96;
+    const body = bodyMb * 1024 * 1024;
     expect(await bodyThenGet(served, 'GET', '/api/v1/info', body)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
     expect(await bodyThenGet(served, 'POST', '/api/v1/card/1.json', body)).toEqual(['HTTP/1.1 405', 'HTTP/1.1 200']);
     expect(await bodyThenGet(served, 'GET', '/index.html', body)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
     expect((await bodyThenGet(served, 'PUT', '/index.html', body))[0]).toBe('HTTP/1.1 405');
-    expect(peakRssMb(served.child.pid!) - before).toBeLessThan(64);
+    expect(peakRssMb(served.child.pid!) - before).toBeLessThan(bodyMb - 8);
   });
 
   it('answers TRACE with a JSON 405 naming the allowed methods, on every path', async () => {
