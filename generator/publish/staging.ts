@@ -30,7 +30,7 @@ const BATCH_FILES = 64;
  * Batches sent and not yet taken by a writer: past this, adding a file waits for the writers
  * (a slow disk holds rendering back instead of filling memory with a backlog).
  */
-const MAX_IN_FLIGHT = 64;
+const MAX_IN_FLIGHT = 256;
 const WRITER_STALL_MS = 5000;
 /**
  * The largest site a build publishes (docs/limits.md): a game export of 4,000 cards makes
