@@ -1,6 +1,6 @@
 /** SHA-256 digests of published files (hex, as api/v1/manifest.json lists them), of bytes or of a file written in parts. */
 import fs from 'node:fs';
-import { createHash, hash } from 'node:crypto';
+import { createHash, hash, type Hash } from 'node:crypto';
 
 /** A file's SHA-256 (hex) and size. */
 export interface FileDigest {
@@ -11,17 +11,19 @@ export interface FileDigest {
 export const sha256 = (bytes: Uint8Array): string => hash('sha256', bytes, 'hex');
 
 /** Parts go out this many bytes at a time: few writes, little held. */
-const CHUNK = 1024 * 1024;
+export const CHUNK = 1024 * 1024;
 
-/** A file written part by part and hashed on the way, so no part of it is held longer than a chunk. */
-export class DigestingWriter {
+/**
+ * A file written part by part, each part also fed to `hash` (which may span several files, as a
+ * snapshot's name does), so no part is held longer than a chunk.
+ */
+export class HashingWriter {
   private readonly fd: number;
-  private readonly hash = createHash('sha256');
   private parts: Uint8Array[] = [];
   private held = 0;
   private written = 0;
 
-  constructor(readonly file: string) {
+  constructor(file: string, private readonly hash: Hash) {
     this.fd = fs.openSync(file, 'w');
   }
 
@@ -39,15 +41,28 @@ export class DigestingWriter {
     [this.parts, this.held] = [[], 0];
   }
 
-  /** Writes what is left and closes the file. */
-  close(): FileDigest {
+  /** Writes what is left and closes the file; returns its size. */
+  close(): number {
     try {
       this.flush();
     } finally {
       fs.closeSync(this.fd);
     }
-    return { sha256: this.hash.digest('hex'), bytes: this.written };
+    return this.written;
   }
+}
+
+/** Writes `file` with the parts `fill` gives, and returns its digest. */
+export function writeDigested(file: string, fill: (write: (part: Uint8Array) => void) => void): FileDigest {
+  const hash = createHash('sha256');
+  const writer = new HashingWriter(file, hash);
+  let bytes: number;
+  try {
+    fill((part) => writer.write(part));
+  } finally {
+    bytes = writer.close();
+  }
+  return { sha256: hash.digest('hex'), bytes };
 }
 
 /** The digest of the file at `file`, read a chunk at a time. */

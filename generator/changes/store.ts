@@ -11,38 +11,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { CHUNK, HashingWriter } from '../digest.ts';
 import { PUBLISHED_KINDS } from './published.ts';
 import type { Snapshot } from './snapshot.ts';
 
 /** Bumped when the snapshot's shape changes: an older one is then not compared with. */
 const FORMAT = 2;
-const CHUNK = 1 << 20;
 
 /** A snapshot and the name of its folder (null until it is saved). */
 export interface StoredSnapshot {
   snapshot: Snapshot;
   name: string | null;
-}
-
-/** Appends bytes to a file through a buffer of CHUNK bytes, hashing what it writes. */
-class ChunkWriter {
-  private readonly parts: Buffer[] = [];
-  private pending = 0;
-
-  constructor(private readonly fd: number, private readonly hash: ReturnType<typeof createHash>) {}
-
-  write(bytes: Buffer): void {
-    this.hash.update(bytes);
-    this.parts.push(bytes);
-    this.pending += bytes.length;
-    if (this.pending >= CHUNK) this.flush();
-  }
-
-  flush(): void {
-    if (this.parts.length) fs.writeSync(this.fd, Buffer.concat(this.parts, this.pending));
-    this.parts.length = 0;
-    this.pending = 0;
-  }
 }
 
 const [TAB, NEWLINE] = [9, 10];
@@ -78,17 +57,15 @@ export function saveSnapshot(dir: string, stored: StoredSnapshot): string {
   hash.update(header);
   fs.writeFileSync(path.join(temp, 'version.json'), header);
   for (const kind of PUBLISHED_KINDS) {
-    const fd = fs.openSync(path.join(temp, `${kind}.tsv`), 'w');
+    const writer = new HashingWriter(path.join(temp, `${kind}.tsv`), hash.update(`\n${kind}`));
     try {
-      const writer = new ChunkWriter(fd, hash.update(`\n${kind}`));
       for (const [id, text] of snapshot.objects[kind]) {
         writer.write(Buffer.from(`${id}\t`));
         writer.write(text);
         writer.write(NEWLINE_BYTES);
       }
-      writer.flush();
     } finally {
-      fs.closeSync(fd);
+      writer.close();
     }
   }
   const name = hash.digest('hex').slice(0, 32);

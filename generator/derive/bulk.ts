@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { OBJECT_TYPE_NAMES, endpoints } from '../contract/endpoints.ts';
 import type { BulkIndexJson } from '../contract/schemas.ts';
-import { DigestingWriter, type FileDigest } from '../digest.ts';
+import { writeDigested, type FileDigest } from '../digest.ts';
 import { emit, jsonBytes, type MovableFiles } from '../render/files.ts';
 import type { Rendered } from '../render/renderSite.ts';
 import { bulkSqlite, type SqliteKind } from './bulkSqlite.ts';
@@ -52,12 +52,12 @@ const NEWLINE = Buffer.from('\n');
 
 /** Writes JSON Lines to `file`: each object's JSON, then a newline. */
 function writeLines(file: string, objects: readonly Buffer[]): FileDigest {
-  const writer = new DigestingWriter(file);
-  for (const bytes of objects) {
-    writer.write(bytes);
-    writer.write(NEWLINE);
-  }
-  return writer.close();
+  return writeDigested(file, (write) => {
+    for (const bytes of objects) {
+      write(bytes);
+      write(NEWLINE);
+    }
+  });
 }
 
 /** Each object's JSON bytes, serialized once however many kinds hold it (a card is in cards and card_t). */
