@@ -198,7 +198,7 @@ export class PublishSession {
 
   /** Rendering is done: the writer threads share the files added from now on. */
   renderingDone(): void {
-    this.staging!.endRendering();
+    this.staging!.renderingDone();
   }
 
   /**

@@ -6,7 +6,10 @@
  * byte) and writes it only when it differs. The main thread keeps each file's hash and size,
  * never its bytes, so memory does not grow with the site. While the main thread renders, one
  * writer takes every batch (more would compete with rendering for the CPU); the batches added
- * after rendering (the derive stages') are shared among all writers. At the end, unchanged
+ * after rendering (the derive stages'), or while a backlog builds up, are shared among all
+ * writers, and a full backlog (MAX_IN_FLIGHT) makes the main thread wait. Files written
+ * elsewhere (the bulk downloads) are moved in, and published files carried on unread where
+ * the builder's record trusts them, on the main thread. At the end, unchanged
  * files are hard-linked in; when nothing changed at all, the staging folder is dropped and
  * nothing is touched.
  */
@@ -40,7 +43,6 @@ export const MAX_SITE_BYTES = 16 * 1024 ** 3;
 
 /** The site's files as the build adds them: staged at once, remembered by digest only. */
 export interface StagedFiles extends MovableFiles {
-  keys(): IterableIterator<string>;
   digest(rel: string): FileDigest;
 }
 
@@ -112,7 +114,7 @@ export class Staging {
   private readonly oldStats: FolderScan['files'];
   /** The old site's files with their trusted hash (null: only their bytes can tell). */
   private readonly oldHashes: Map<string, string | null>;
-  /** Moved files found unchanged, to be linked in from the published site (the writers link theirs). */
+  /** Files added from disk (moved or carried) that the published site already has, linked in at the end (the writers link theirs). */
   private readonly keptHere: string[] = [];
   /** Batches sent and not yet taken by a writer (stagingWorker.js counts them down). */
   private readonly inFlight = new Int32Array(new SharedArrayBuffer(4));
@@ -227,12 +229,9 @@ export class Staging {
     this.admit(rel, digest.bytes);
     this.digests.set(rel, digest);
     const old = this.oldHashes.get(rel);
-    const published = path.join(this.layout.out, rel);
-    if (old !== undefined && (old ?? digestFile(published).sha256) === digest.sha256) {
+    if (old !== undefined && (old ?? digestFile(path.join(this.layout.out, rel)).sha256) === digest.sha256) {
       fs.rmSync(file);
-      this.keptHere.push(rel);
-      this.onStaged([[rel, digest.sha256]]);
-      return;
+      return this.keepPublished(rel, digest.sha256);
     }
     const staged = path.join(this.layout.staging, rel);
     fs.mkdirSync(path.dirname(staged), { recursive: true });
@@ -252,8 +251,13 @@ export class Staging {
     const { size } = this.oldStats.get(rel)!;
     this.admit(rel, size);
     this.digests.set(rel, { sha256: old, bytes: size });
+    this.keepPublished(rel, old);
+  }
+
+  /** The published file at `rel` stays as it is: linked into the staged site at the end (as the writers link theirs). */
+  private keepPublished(rel: string, sha256: string): void {
     this.keptHere.push(rel);
-    this.onStaged([[rel, old]]);
+    this.onStaged([[rel, sha256]]);
   }
 
   /** The site's files: each one added is staged; a path can be added once only. */
@@ -275,7 +279,7 @@ export class Staging {
   }
 
   /** Rendering is done: from now on the writers share the batches. */
-  endRendering(): void {
+  renderingDone(): void {
     this.sendBatch();
     this.rendered = true;
   }
