@@ -7,15 +7,14 @@
  */
 import { endpoints } from '../contract/endpoints.ts';
 import type { FileManifestJson } from '../contract/schemas.ts';
-import { emit } from '../render/files.ts';
+import { emit, type DigestedFiles } from '../render/files.ts';
 import { isHostConfigFile } from '../render/hostRules.ts';
-import type { StagedFiles } from '../publish/staging.ts';
 
 /** Whether the file manifest lists `rel` (a path relative to the site root). */
 export const isListed = (rel: string): boolean => rel !== endpoints.fileManifest.file() && !isHostConfigFile(rel);
 
 /** Call last: it lists every file added to `files` before it, with the digest taken as it was added. */
-export function deriveFileManifest(files: StagedFiles, truthVersion: string): FileManifestJson {
+export function deriveFileManifest(files: DigestedFiles, truthVersion: string): FileManifestJson {
   const listed = [...files.keys()].filter(isListed).sort();
   const manifest: FileManifestJson = { truth_version: truthVersion, files: {} };
   for (const rel of listed) manifest.files[`/${rel}`] = files.digest(rel);

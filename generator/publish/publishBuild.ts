@@ -12,7 +12,8 @@ import { acquireLock } from './lock.ts';
 import { isIntact, readManifest, scanFolder, writeManifest, type FolderScan, type Manifest } from './manifest.ts';
 import { buildFingerprint } from './fingerprint.ts';
 import { inputDigest } from '../input/treeDigest.ts';
-import { Staging, type StagedFiles } from './staging.ts';
+import type { DigestedFiles } from '../render/files.ts';
+import { Staging } from './staging.ts';
 
 /** The inode of the folder at `dir`, undefined when there is none. */
 const inodeOf = (dir: string): number | undefined => (fs.existsSync(dir) ? fs.statSync(dir).ino : undefined);
@@ -191,7 +192,7 @@ export class PublishSession {
   }
 
   /** The site's files: each file added is staged by writer threads while the rest renders. */
-  files(): StagedFiles {
+  files(): DigestedFiles {
     this.staging = new Staging(this.layout, this.scan!, this.manifest, (done, total) => this.report.advance(done, total));
     return this.staging.files();
   }
@@ -206,7 +207,7 @@ export class PublishSession {
    * changed, recording `changeRecords` for the next build. A failure after the swap is a StageError
    * marked `sitePublished`.
    */
-  async publish(files: StagedFiles, changeRecords: unknown): Promise<void> {
+  async publish(files: DigestedFiles, changeRecords: unknown): Promise<void> {
     const { layout, report, scan } = this;
     const removed = [...scan!.files.keys()].filter((rel) => !files.has(rel)).length + scan!.others;
     const staged = await this.staging!.finish(removed);

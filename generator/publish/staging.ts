@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { MovableFiles } from '../render/files.ts';
+import type { DigestedFiles } from '../render/files.ts';
 import { digestFile, sha256, type FileDigest } from '../digest.ts';
 import { UserError } from '../errors.ts';
 import type { PublishLayout } from './layout.ts';
@@ -40,11 +40,6 @@ const WRITER_STALL_MS = 5000;
  * about 170 MiB, 200,000 cards several GiB; past this the input is hostile or broken.
  */
 export const MAX_SITE_BYTES = 16 * 1024 ** 3;
-
-/** The site's files as the build adds them: staged at once, remembered by digest only. */
-export interface StagedFiles extends MovableFiles {
-  digest(rel: string): FileDigest;
-}
 
 /** Files of a batch: their bytes laid end to end in one buffer that moves to the writer. */
 interface Batch {
@@ -261,7 +256,7 @@ export class Staging {
   }
 
   /** The site's files: each one added is staged; a path can be added once only. */
-  files(): StagedFiles {
+  files(): DigestedFiles {
     const { digests } = this;
     const digest = (rel: string): FileDigest => {
       const found = digests.get(rel);

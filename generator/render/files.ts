@@ -23,6 +23,11 @@ export interface MovableFiles extends SiteFiles {
   carry(rel: string, file: string): void;
 }
 
+/** Site files that tell the digest taken of each file as it was added (the build's: what the file manifest lists). */
+export interface DigestedFiles extends MovableFiles {
+  digest(rel: string): FileDigest;
+}
+
 /** Site files held in memory (renders for tests and benchmarks): a moved or carried file is read in. */
 export class MemoryFiles extends Map<string, Buffer> implements MovableFiles {
   move(rel: string, file: string): void {
