@@ -1,10 +1,9 @@
-/** `npm run build`: the commander CLI, run as a user runs it. */
+/** `npm run build`: the commander CLI, run as a user runs it (once through npm and tsx, else its bundle: test/bin.ts). */
 import path from 'node:path';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_INPUT, tempDir } from './helpers.ts';
-import { runCli as cli } from './cli.ts';
-
+import { runCli as cli, runNpmBuild } from './cli.ts';
 
 // Concurrent: each test is a process of its own on its own folders, mostly spent starting up.
 describe.concurrent('build CLI', () => {
@@ -15,9 +14,9 @@ describe.concurrent('build CLI', () => {
     expect(stdout).toMatch(/--out <dir>/);
   });
 
-  it('builds the sample with exit code 0 and a summary', async () => {
+  it('builds the sample with exit code 0 and a summary (npm run build itself)', async () => {
     const out = path.join(await tempDir(), 'site');
-    const { code, stdout } = await cli('--input', SAMPLE_INPUT, '--out', out);
+    const { code, stdout } = await runNpmBuild('--input', SAMPLE_INPUT, '--out', out);
     expect(code).toBe(0);
     expect(stdout).toMatch(/changed/);
     expect(await fs.pathExists(path.join(out, 'api/v1/card/1.json'))).toBe(true);

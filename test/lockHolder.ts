@@ -3,6 +3,7 @@ import { acquireLock } from '../generator/publish/lock.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
 
 const out = process.argv[2];
-acquireLock(publishLayout(out).lock, out);
+const release = acquireLock(publishLayout(out).lock, out);
 console.log('held');
-setInterval(() => {}, 60_000);
+// Referenced until the process ends: a collected connection would let the lock go.
+setInterval(() => release, 60_000);

@@ -20,6 +20,7 @@ import { build } from '../generator/build.ts';
 import { contentDiff, editDump, snapshot } from './exportEdits.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
 import { ROOT } from './cli.ts';
+import { compiled } from './bin.ts';
 
 const MANIFEST = endpoints.fileManifest.file();
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -136,7 +137,7 @@ describe('npm run mirror', () => {
     const before = await snapshot(out);
     const { downloads } = publishLayout(out);
     const verifiedDownloads = async () => (await fs.readdir(downloads).catch(() => [])).filter((name) => !name.endsWith('.part'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'generator/mirrorCli.ts', '--from', slow.url, '--out', out, '--concurrency', '2'], { cwd: ROOT, stdio: 'ignore' });
+    const child = spawn(process.execPath, [await compiled('generator/mirrorCli.ts'), '--from', slow.url, '--out', out, '--concurrency', '2'], { cwd: ROOT, stdio: 'ignore' });
     while ((await verifiedDownloads()).length < 3 && child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
     expect(child.exitCode).toBeNull();
     child.kill('SIGKILL');
@@ -180,7 +181,7 @@ describe('npm run mirror: bad input, one clear line', () => {
       });
     });
     const out = await newCopy();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'generator/mirrorCli.ts', '--from', `http://127.0.0.1:${port}/`, '--out', out], { cwd: ROOT });
+    const child = spawn(process.execPath, [await compiled('generator/mirrorCli.ts'), '--from', `http://127.0.0.1:${port}/`, '--out', out], { cwd: ROOT });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const code = await new Promise((resolve) => child.on('exit', resolve));

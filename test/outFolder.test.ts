@@ -9,6 +9,7 @@ import { publishLayout } from '../generator/publish/layout.ts';
 import { StageError } from '../generator/errors.ts';
 import { copySample, publishedSample, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { ROOT, runCli as cli } from './cli.ts';
+import { compiled } from './bin.ts';
 import { contentDiff, editDump, snapshot, withoutChangelog } from './exportEdits.ts';
 
 
@@ -116,7 +117,7 @@ describe('one build at a time', () => {
   it('the lock of a killed builder is free at once, even while the dead builder is a zombie', async () => {
     const { out } = await publishedSample();
     // sh starts the holder, then becomes `sleep`, which never reaps it: killed, the holder stays a zombie.
-    const parent = spawn('sh', ['-c', `"$0" --import tsx test/lockHolder.ts "$1" & echo $!; exec sleep 600`, process.execPath, out], { cwd: ROOT });
+    const parent = spawn('sh', ['-c', `"$0" "$1" "$2" & echo $!; exec sleep 600`, process.execPath, await compiled('test/lockHolder.ts'), out], { cwd: ROOT });
     const lines = readline.createInterface({ input: parent.stdout })[Symbol.asyncIterator]();
     const holder = Number((await lines.next()).value);
     expect((await lines.next()).value).toBe('held');

@@ -13,7 +13,7 @@ import { StageError } from '../generator/errors.ts';
 import { packOf } from '../generator/format.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { buildSample, copySample, copySite, publishedSample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
-import { CLI_ARGS, ROOT, runCli as cli } from './cli.ts';
+import { cliArgs, ROOT, runCli as cli } from './cli.ts';
 import { editDump, contentDiff, dumpToClientDb, rewritten, snapshot, withoutChangelog } from './exportEdits.ts';
 
 
@@ -266,7 +266,7 @@ describe('an interrupted build never breaks the next one', () => {
     await writeSampleExport(input, { cards: 800, accessories: 100, format: 'sqlite', images: false });
     const out = await copySite((await buildSample()).out);
     const old = await snapshot(out);
-    const child = spawn(process.execPath, [...CLI_ARGS, '--input', input, '--out', out], { cwd: ROOT, stdio: 'ignore' });
+    const child = spawn(process.execPath, [...(await cliArgs()), '--input', input, '--out', out], { cwd: ROOT, stdio: 'ignore' });
     const writing = path.join(publishLayout(out).staging, 'api/v1/card'); // exists once the first files are written
     while (!(await fs.pathExists(writing)) && child.exitCode === null) await new Promise((r) => setTimeout(r, 5));
     expect(child.exitCode).toBeNull();

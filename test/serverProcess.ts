@@ -1,11 +1,11 @@
 /**
- * The local server in its own process, the one starter of the tests: as `npm start` runs it (node
- * with tsx's loader on generator/server/serve.ts, without npm's start-up), or through `npm start`
- * itself where the npm script is the subject.
+ * The local server in its own process, the one starter of the tests: generator/server/serve.ts's
+ * bundle under node (test/bin.ts), or `npm start` itself where the npm script is the subject.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { compiled } from './bin.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -43,11 +43,11 @@ export function startProcess(command: string, args: string[], { env = {}, cwd = 
 }
 
 /** Starts the server on `dir` on a free port (`args` after it may choose another). */
-export function startServerProcess(dir: string, args: string[] = [], { viaNpm = false } = {}): Promise<ServerProcess> {
+export async function startServerProcess(dir: string, args: string[] = [], { viaNpm = false } = {}): Promise<ServerProcess> {
   const serverArgs = ['--port', '0', '--dir', dir, ...args];
   return viaNpm
     ? startProcess('npm', ['start', '--', ...serverArgs])
-    : startProcess(process.execPath, ['--import', 'tsx', 'generator/server/serve.ts', ...serverArgs]);
+    : startProcess(process.execPath, [await compiled('generator/server/serve.ts'), ...serverArgs]);
 }
 
 /** The peak resident memory of a process, in MB (Linux). */

@@ -1,0 +1,67 @@
+/**
+ * The repository's programs (the build CLI, the local server, the mirror) as the tests start
+ * them: each bundled by esbuild into one JavaScript file that plain node runs. tsx compiles the
+ * same sources with the same esbuild, but resolving some 120 modules through its loader costs a
+ * process about 1.3 s of CPU before its first line, and the suite starts some 25 of them.
+ * `npm run build` and `npm start` themselves (tsx) still run where the npm script is the subject.
+ *
+ * The bundle keeps each module's `import.meta.url` (the files it reads beside itself: the page
+ * sources, the writer thread), and its packages stay imports that node resolves from the
+ * repository's node_modules, so it is written under .cache/test-bin, named by its content: runs
+ * and processes that bundle the same sources share one file, written once.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = path.join(ROOT, '.cache/test-bin');
+/** Bundles of sources that changed since are removed once they are this old (another run may still use a newer one). */
+const STALE_MS = 24 * 3600_000;
+
+/** Each TypeScript module's `import.meta.url` as the file's own URL, as if it ran unbundled. */
+const ownUrls: Plugin = {
+  name: 'own-import-meta-url',
+  setup(setup) {
+    setup.onLoad({ filter: /\.ts$/ }, (args) => ({
+      contents: fs.readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+      loader: 'ts',
+    }));
+  },
+};
+
+const bundles = new Map<string, Promise<string>>();
+
+/** The bundled program of `entry` (a path from the repository root), bundled once per process. */
+export function compiled(entry: string): Promise<string> {
+  let file = bundles.get(entry);
+  if (!file) bundles.set(entry, (file = bundle(entry)));
+  return file;
+}
+
+async function bundle(entry: string): Promise<string> {
+  const { outputFiles } = await build({
+    entryPoints: [path.join(ROOT, entry)], bundle: true, platform: 'node', format: 'esm', target: 'node20',
+    packages: 'external', write: false, plugins: [ownUrls], logLevel: 'warning',
+  });
+  const code = outputFiles[0].contents;
+  const name = `${path.basename(entry, '.ts')}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+  const file = path.join(BIN, name);
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(BIN, { recursive: true });
+    pruneStale();
+    const partial = `${file}.${process.pid}`;
+    fs.writeFileSync(partial, code);
+    fs.renameSync(partial, file);
+  }
+  return file;
+}
+
+function pruneStale(): void {
+  for (const name of fs.readdirSync(BIN)) {
+    const stat = fs.statSync(path.join(BIN, name), { throwIfNoEntry: false }); // another run may prune it first
+    if (stat && Date.now() - stat.mtimeMs > STALE_MS) fs.rmSync(path.join(BIN, name), { force: true });
+  }
+}
