@@ -258,13 +258,12 @@ describe('card view (#card/<ordinal>)', () => {
   it('shows the accessories that belong to a card and the events that reward it', async () => {
     const accessories = (await readJson(out, 'api/v1/accessory_list.json')).accessories.filter((a: any) => a.unit_ordinal !== null);
     const withEvents = (await Promise.all(list.stubs.map((s) => card(s.ordinal)))).find((c) => c.events.length);
-    const p = await newPage();
-    await open(p, site.url, `#card/${accessories[0].unit_ordinal}`);
-    expect(await p.locator(`#view .accessories a[href="#accessory/${accessories[0].id}"]`).count()).toBe(1);
-    await open(p, site.url, `#card/${withEvents.ordinal}`);
-    expect(await p.locator('#view section:has(h2:text-is("Events")) a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))))
+    // The card view's page, the tests above done with it: a hash change, not a new page and load.
+    await open(view, site.url, `#card/${accessories[0].unit_ordinal}`);
+    expect(await view.locator(`#view .accessories a[href="#accessory/${accessories[0].id}"]`).count()).toBe(1);
+    await open(view, site.url, `#card/${withEvents.ordinal}`);
+    expect(await view.locator('#view section:has(h2:text-is("Events")) a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))))
       .toEqual(withEvents.events.map((e: any) => `#event/${e.id}`));
-    await p.close();
   });
 
   it('opens from a tile with the keyboard, and the back button returns to the list', async () => {
@@ -400,24 +399,30 @@ describe('skill words: only confirmed codes get words', () => {
 });
 
 describe('set, pair, accessory and event views', () => {
+  /** One page for the views below: each opens by its hash, loading the page once. */
+  let p: Page;
+  beforeAll(async () => {
+    p = await newPage();
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
   it('a set view shows its name and its cards', async () => {
     const setList = await readJson<SetListJson>(out, 'api/v1/card/set_list.json');
     const set = setList.sets[0];
     const cards = (await readJson(out, `api/v1/set/${set.id}.json`)).cards;
-    const p = await newPage();
     await open(p, site.url, `#set/${set.id}`);
     expect(await p.locator('#view h1').textContent()).toBe(set.display_name);
     expect(await p.locator('#view .cards a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(cards.map((c: any) => `#card/${c.ordinal}`));
     const pair = (await readJson(out, 'api/v1/pair_list.json')).pairs[0];
     await open(p, site.url, `#pair/${pair.pair}`);
     expect(await p.locator('#view .cards a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(pair.ordinals.map((o: number) => `#card/${o}`));
-    await p.close();
   });
 
   it('an accessory view tables its levels and names its card; an event view lists its reward cards', async () => {
     const accessory = (await readJson(out, 'api/v1/accessory_list.json')).accessories.find((a: any) => a.unit_ordinal !== null);
     const full = (await readJson(out, `api/v1/accessory/${accessory.id}.json`)).accessories[0];
-    const p = await newPage();
     await open(p, site.url, `#accessory/${accessory.id}`);
     expect(await p.locator('#view h1').textContent()).toBe(full.name_en);
     expect(await p.locator('table.accessory-levels tbody tr').count()).toBe(full.smile.length);
@@ -428,21 +433,20 @@ describe('set, pair, accessory and event views', () => {
     expect(await p.locator('#view .cards a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(event.reward_ordinals.map((o: number) => `#card/${o}`));
     await open(p, site.url, '#card/999999');
     expect(await p.locator('#view h1').textContent()).toBe('No such card');
-    await p.close();
   });
 
   it('a malformed escape in the hash (#%E0%A4%A, #card/%) shows the card list, not a blank page', async () => {
     const errors: string[] = [];
-    const p = await newPage({ failed: [], errors });
+    const fresh = await newPage({ failed: [], errors });
     for (const hash of ['#%E0%A4%A', '#card/%']) {
-      await p.goto('about:blank'); // a fresh load, as a shared link opens it
-      await p.goto(`${site.url}${hash}`);
-      await p.waitForSelector('body[data-ready="true"]');
-      expect(await p.locator('#home').isVisible(), hash).toBe(true);
-      expect(await tiles(p).count(), hash).toBe(Math.min(list.stubs.length, 60));
+      await fresh.goto('about:blank'); // a fresh load, as a shared link opens it
+      await fresh.goto(`${site.url}${hash}`);
+      await fresh.waitForSelector('body[data-ready="true"]');
+      expect(await fresh.locator('#home').isVisible(), hash).toBe(true);
+      expect(await tiles(fresh).count(), hash).toBe(Math.min(list.stubs.length, 60));
     }
     expect(errors).toEqual([]);
-    await p.close();
+    await fresh.close();
   });
 });
 
@@ -493,23 +497,6 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     await open(p, copy.url);
   });
 
-  it('shows a card\'s history on its view: when, which version, and what changed, newest first', async () => {
-    await open(p, copy.url, '#card/2');
-    await p.waitForSelector('.card-history');
-    expect(await texts(p, '.card-history .history-entry')).toEqual([
-      '2024-07-03 ghi: removed',
-      `2024-03-09 def: changed title_en → ${JSON.stringify(HOSTILE)}, hp_base → ${(await card(2)).hp_base + 1}, smile`,
-      '2023-11-14 abc: added',
-    ]);
-    expect(await p.locator('.card-history a').getAttribute('href')).toBe('api/v1/history/card/2.json');
-    // The sample's own build: every card's history starts with its first version.
-    await open(p, copy.url, '#card/1');
-    await p.waitForSelector('.card-history');
-    expect(await texts(p, '.card-history .history-entry')).toEqual([`${new Date((await readJson(out, 'api/v1/versions.json')).versions[0].date * 1000).toISOString().slice(0, 10)} ${(await readJson(out, 'api/v1/info.json')).truth_version}: added`]);
-    expect(errors.errors).toEqual([]);
-    await open(p, copy.url); // back to the list for the tests below
-  });
-
   afterAll(async () => {
     await p?.close();
     await copy?.close();
@@ -539,6 +526,23 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     expect(await p.locator('#view h1').textContent()).toBe(HOSTILE);
     expect(await p.evaluate(() => (window as any).__xss)).toBeUndefined();
     expect(await p.locator('img[src="x"]').count()).toBe(0);
+    expect(errors.errors).toEqual([]);
+  });
+
+  // Last: the tests above start from the list as beforeAll loaded it, not from a reload.
+  it('shows a card\'s history on its view: when, which version, and what changed, newest first', async () => {
+    await open(p, copy.url, '#card/2');
+    await p.waitForSelector('.card-history');
+    expect(await texts(p, '.card-history .history-entry')).toEqual([
+      '2024-07-03 ghi: removed',
+      `2024-03-09 def: changed title_en → ${JSON.stringify(HOSTILE)}, hp_base → ${(await card(2)).hp_base + 1}, smile`,
+      '2023-11-14 abc: added',
+    ]);
+    expect(await p.locator('.card-history a').getAttribute('href')).toBe('api/v1/history/card/2.json');
+    // The sample's own build: every card's history starts with its first version.
+    await open(p, copy.url, '#card/1');
+    await p.waitForSelector('.card-history');
+    expect(await texts(p, '.card-history .history-entry')).toEqual([`${new Date((await readJson(out, 'api/v1/versions.json')).versions[0].date * 1000).toISOString().slice(0, 10)} ${(await readJson(out, 'api/v1/info.json')).truth_version}: added`]);
     expect(errors.errors).toEqual([]);
   });
 });
