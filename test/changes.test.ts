@@ -8,8 +8,9 @@ import { renderContext } from '../generator/render/context.ts';
 import fg from 'fast-glob';
 import { PUBLISHED_KINDS, publishedObjects, type PublishedKind } from '../generator/changes/published.ts';
 import { describe, expect, it } from 'vitest';
-import Ajv2020 from 'ajv/dist/2020.js';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { build, type BuildOptions } from '../generator/build.ts';
+import type { BuildReport } from '../generator/report.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import { CHANGE_TYPES } from '../generator/contract/schemas.ts';
 import { diffSnapshots, describeCounts } from '../generator/changes/diff.ts';
@@ -18,7 +19,7 @@ import { renderSite } from '../generator/render/renderSite.ts';
 import { siteSnapshot } from '../generator/changes/previousSite.ts';
 import { loadSqlDump } from '../generator/input/sqlDump.ts';
 import { sampleKey } from '../generator/sample/rowEncrypt.ts';
-import { buildSample, copySample, copySite, modelAt, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { buildSample, copySample, copySite, copyTree, modelAt, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { contentDiff, editDump, rewritten, snapshot } from './exportEdits.ts';
 import { runCli } from './cli.ts';
 
@@ -79,15 +80,23 @@ const STARTS = {
     await v.build();
     return v;
   },
-} satisfies Record<string, () => Promise<Versions>>;
-const started = new Map<keyof typeof STARTS, Promise<Versions>>();
+  /** The same v2 dated in meta.json (JST), with the report of its build. */
+  'v2 dated with a card added': async () => {
+    const v = await builtVersions('first build');
+    await v.version('v2', '2027/01/15 15:00:00');
+    await v.edit(ADD_CARD(5000, 37));
+    return { ...v, report: await v.build() };
+  },
+} satisfies Record<string, () => Promise<Versions & { report?: BuildReport }>>;
+const started = new Map<keyof typeof STARTS, Promise<Versions & { report?: BuildReport }>>();
 
-async function builtVersions(start: keyof typeof STARTS): Promise<Versions> {
+/** A copy of a start's export and site, with the report of the build that made the site. */
+async function builtVersions(start: keyof typeof STARTS): Promise<Versions & { report?: BuildReport }> {
   if (!started.has(start)) started.set(start, STARTS[start]());
   const base = await started.get(start)!;
   const input = path.join(await tempDir(), 'input');
-  await fs.copy(base.input, input);
-  return versionsOf(input, await copySite(base.out));
+  copyTree(base.input, input);
+  return { ...versionsOf(input, await copySite(base.out)), report: base.report };
 }
 
 /** A copy of the ordinal-1 card as a new readable card. */
@@ -97,13 +106,21 @@ const ADD_CARD = (unitId: number, ordinal: number) => `CREATE TEMP TABLE c AS SE
 const empty = { added: [], removed: [], changed: [] };
 const emptyTypes = { ...Object.fromEntries(CHANGE_TYPES.map((t) => [t, empty])), cards: { ...empty, added_ordinals: [], removed_ordinals: [] } };
 
+/** Compiled validators by openapi.json text and route: compiling costs far more than validating. */
+const validators = new Map<string, ValidateFunction>();
+const ajv = new Ajv2020({ strict: false });
+
 /** Validates every change file of a site against the schemas its openapi.json publishes. */
 async function schemaFailures(out: string): Promise<string[]> {
-  const openapi = await readJson(out, endpoints.openapi.file());
-  const ajv = new Ajv2020({ strict: false });
+  const text = await fs.readFile(path.join(out, endpoints.openapi.file()), 'utf8');
+  const openapi = JSON.parse(text);
   const check = (route: string, rel: string, body: unknown) => {
-    const schema = openapi.paths[route].get.responses['200'].content['application/json'].schema;
-    const validate = ajv.compile({ ...schema, components: openapi.components });
+    const key = `${route}\n${text}`;
+    if (!validators.has(key)) {
+      const schema = openapi.paths[route].get.responses['200'].content['application/json'].schema;
+      validators.set(key, ajv.compile({ ...schema, components: openapi.components }));
+    }
+    const validate = validators.get(key)!;
     return validate(body) ? [] : [`${rel}: ${JSON.stringify(validate.errors?.slice(0, 2))}`];
   };
   const index = await readJson(out, INDEX);
@@ -125,10 +142,7 @@ describe('a first build', () => {
 
 describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
   it('a card added: its id and ordinal, and the objects that now name it', async () => {
-    const v = await builtVersions('first build');
-    await v.version('v2', '2027/01/15 15:00:00');
-    await v.edit(ADD_CARD(5000, 37));
-    const report = await v.build();
+    const { report, ...v } = await builtVersions('v2 dated with a card added');
     const list = await v.json(listOf('v2'));
     expect(list.from).toEqual({ truth_version: 'sample-2026.11', date: expect.any(Number) });
     expect(list.to).toEqual({ truth_version: 'v2', date: Date.UTC(2027, 0, 15, 6) / 1000 });
@@ -138,7 +152,7 @@ describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
     expect(list.types.characters.changed).toEqual([{ id: character, fields: [{ field: 'card_ids', from: expect.any(Array), to: expect.arrayContaining([5000]) }] }]);
     expect(list.types.skills).toEqual(empty);
     expect(await v.json(LATEST)).toEqual(list);
-    expect(report.update?.cards).toEqual({ added: 1, removed: 0, changed: 0 });
+    expect(report!.update?.cards).toEqual({ added: 1, removed: 0, changed: 0 });
     expect(await schemaFailures(v.out)).toEqual([]);
   });
 
@@ -200,17 +214,14 @@ describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
 
 describe('/api/v1/changes/index.json and /api/v1/changes.json: the history', () => {
   it('keeps every update newest first, carries the older lists unchanged, and changes.json is the newest', async () => {
-    const v = await builtVersions('first build');
-    await v.version('v2', 1800000000);
-    await v.edit(ADD_CARD(5000, 37));
-    await v.build();
+    const v = await builtVersions('v2 dated with a card added');
     const v2 = await fs.readFile(path.join(v.out, listOf('v2')));
     await v.version('v3', 1810000000);
     await v.edit('UPDATE unit_skill_level_m SET effect_value = effect_value * 2 WHERE unit_skill_id = 1');
     await v.build();
     const index = await v.json(INDEX);
     expect(index.changes.map((c: any) => [c.truth_version, c.from_truth_version, c.date])).toEqual([
-      ['v3', 'v2', 1810000000], ['v2', 'sample-2026.11', 1800000000],
+      ['v3', 'v2', 1810000000], ['v2', 'sample-2026.11', Date.UTC(2027, 0, 15, 6) / 1000],
     ]);
     expect(index.changes[1].counts.cards).toEqual({ added: 1, removed: 0, changed: 0 });
     expect(index.changes[0].counts.skills).toEqual({ added: 0, removed: 0, changed: 1 });
