@@ -79,10 +79,17 @@ export async function copySite(from: string): Promise<string> {
   copyTree(source.work, target.work);
   const version = path.join(target.sites, path.basename(await fs.realpath(from)));
   await fs.symlink(path.relative(path.dirname(out), version), out);
-  const { format: _, ...manifest } = (await fs.readJson(target.manifest)) as Manifest;
-  for (const [rel, stat] of scanFolder(version).files) manifest.files[rel] = { ...manifest.files[rel], ...stat };
-  writeManifest(target.manifest, { ...manifest, folder: (await fs.stat(version)).ino });
+  await recordStats(out);
   return out;
+}
+
+/** Rewrites the builder's record of the site at `out` with its folder's and files' stats as they are now; the content hashes stay. */
+export async function recordStats(out: string): Promise<void> {
+  const { manifest: file } = publishLayout(out);
+  const version = await fs.realpath(out);
+  const { format: _, ...manifest } = (await fs.readJson(file)) as Manifest;
+  for (const [rel, stat] of scanFolder(version).files) manifest.files[rel] = { ...manifest.files[rel], ...stat };
+  writeManifest(file, { ...manifest, folder: (await fs.stat(version)).ino });
 }
 
 /**

@@ -7,11 +7,23 @@ import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
 import { StageError } from '../generator/errors.ts';
-import { copySample, publishedSample, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { copySample, publishedSample, recordStats, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { ROOT, runCli as cli } from './cli.ts';
 import { compiled } from './bin.ts';
 import { contentDiff, editDump, snapshot, withoutChangelog } from './exportEdits.ts';
 
+
+/** The sample with every card's stats changed, made once for the file (read only): a build of it over the sample's site has files to write. */
+const changedSample = once(async () => {
+  const input = await copySample();
+  await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
+  return input;
+});
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
 
 /** Builds into `out`, expecting a refusal matching `says` that leaves `out` and its parent folder as they were. */
 async function expectRefused(out: string, says: RegExp) {
@@ -104,8 +116,7 @@ describe('--out: only a folder this builder recorded as its site is replaced', (
 describe('one build at a time', () => {
   it('of two builds started together, exactly one publishes; the other is refused and the site is whole', async () => {
     const { out } = await publishedSample();
-    const input = await copySample();
-    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
+    const input = await changedSample();
     const results = await Promise.allSettled([build({ input, out }), build({ input, out })]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(String((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason)).toMatch(/another build is publishing/);
@@ -135,8 +146,7 @@ describe('one build at a time', () => {
 describe('after the swap: the true state, a consistent site', () => {
   it('a failure after publishing says the new site is live, and the next build finds it up to date', async () => {
     const { out } = await publishedSample();
-    const input = await copySample();
-    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
+    const input = await changedSample();
     const layout = publishLayout(out);
     await fs.remove(layout.report);
     await fs.outputFile(path.join(layout.report, 'blocker'), ''); // report.json cannot be written: EISDIR
@@ -163,8 +173,7 @@ describe('after the swap: the true state, a consistent site', () => {
 
   it('says a failure after the swap came after the new site was published', async () => {
     const { out } = await publishedSample();
-    const input = await copySample();
-    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
+    const input = await changedSample();
     await fs.remove(publishLayout(out).report);
     await fs.outputFile(path.join(publishLayout(out).report, 'blocker'), '');
     const error = await build({ input, out }).catch((e: unknown) => e);
@@ -178,10 +187,10 @@ describe('--force', () => {
     const { out } = await publishedSample();
     const rel = 'api/v1/card/1.json';
     const file = path.join(out, rel);
-    // A whole-millisecond mtime can be set back exactly; a rebuild records it.
+    // A whole-millisecond mtime can be set back exactly; the builder's record takes it, as a rebuild would.
     const mtime = new Date(Math.floor((await fs.stat(file)).mtimeMs));
     await fs.utimes(file, mtime, mtime);
-    await build({ input: SAMPLE_INPUT, out });
+    await recordStats(out);
     const original = await fs.readFile(file);
     const smile = /"smile":\[(\d)/.exec(original.toString())!;
     const edited = Buffer.from(original);
