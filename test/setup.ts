@@ -5,10 +5,21 @@
  * so what a file sets globally (fast-check's seed) is reset after it.
  */
 import fc from 'fast-check';
-import { afterAll, inject } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { removeTempDirs } from './tempDirs.ts';
 
 process.env.SIF_IMAGE_CACHE = inject('imageCache');
+
+/**
+ * Buffers compare by their bytes at once: vitest's own equality walks them index by index, about
+ * a second for 300 KB. Registered once per worker (this file runs again for each test file).
+ */
+const BUFFER_EQUALITY = Symbol.for('sif.bufferEquality');
+const registry = globalThis as { [BUFFER_EQUALITY]?: true };
+if (!registry[BUFFER_EQUALITY]) {
+  expect.addEqualityTesters([(a: unknown, b: unknown) => (Buffer.isBuffer(a) && Buffer.isBuffer(b) ? a.equals(b) : undefined)]);
+  registry[BUFFER_EQUALITY] = true;
+}
 
 afterAll(async () => {
   fc.resetConfigureGlobal();
