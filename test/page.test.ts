@@ -49,6 +49,20 @@ async function open(p: Page, base: string, hash = '') {
   if (hash) await p.waitForSelector('#view:not([aria-busy]) h1');
 }
 
+/**
+ * Shows the view of `hash` on a page already loaded, as a link within the page does: the hash
+ * changes, the page stays (a goto, even to another hash, loads the page anew). Waits for the view.
+ */
+async function show(p: Page, hash: string) {
+  await p.evaluate((to) => new Promise<void>((resolve) => {
+    if (location.hash === to) return resolve();
+    // Registered after the page's own listener: by then the old view is gone and the new one busy.
+    window.addEventListener('hashchange', () => resolve(), { once: true });
+    location.hash = to;
+  }), hash);
+  await p.waitForSelector('#view:not([aria-busy]) h1');
+}
+
 beforeAll(async () => {
   ({ out } = await buildSample());
   list = await readJson(out, 'api/v1/card_list.json');
@@ -258,10 +272,10 @@ describe('card view (#card/<ordinal>)', () => {
   it('shows the accessories that belong to a card and the events that reward it', async () => {
     const accessories = (await readJson(out, 'api/v1/accessory_list.json')).accessories.filter((a: any) => a.unit_ordinal !== null);
     const withEvents = (await Promise.all(list.stubs.map((s) => card(s.ordinal)))).find((c) => c.events.length);
-    // The card view's page, the tests above done with it: a hash change, not a new page and load.
-    await open(view, site.url, `#card/${accessories[0].unit_ordinal}`);
+    // The card view's page, the tests above done with it.
+    await show(view, `#card/${accessories[0].unit_ordinal}`);
     expect(await view.locator(`#view .accessories a[href="#accessory/${accessories[0].id}"]`).count()).toBe(1);
-    await open(view, site.url, `#card/${withEvents.ordinal}`);
+    await show(view, `#card/${withEvents.ordinal}`);
     expect(await view.locator('#view section:has(h2:text-is("Events")) a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))))
       .toEqual(withEvents.events.map((e: any) => `#event/${e.id}`));
   });
@@ -399,10 +413,11 @@ describe('skill words: only confirmed codes get words', () => {
 });
 
 describe('set, pair, accessory and event views', () => {
-  /** One page for the views below: each opens by its hash, loading the page once. */
+  /** One page for the views below, loaded once: each view shown by its hash. */
   let p: Page;
   beforeAll(async () => {
     p = await newPage();
+    await open(p, site.url);
   });
   afterAll(async () => {
     await p?.close();
@@ -412,26 +427,26 @@ describe('set, pair, accessory and event views', () => {
     const setList = await readJson<SetListJson>(out, 'api/v1/card/set_list.json');
     const set = setList.sets[0];
     const cards = (await readJson(out, `api/v1/set/${set.id}.json`)).cards;
-    await open(p, site.url, `#set/${set.id}`);
+    await show(p, `#set/${set.id}`);
     expect(await p.locator('#view h1').textContent()).toBe(set.display_name);
     expect(await p.locator('#view .cards a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(cards.map((c: any) => `#card/${c.ordinal}`));
     const pair = (await readJson(out, 'api/v1/pair_list.json')).pairs[0];
-    await open(p, site.url, `#pair/${pair.pair}`);
+    await show(p, `#pair/${pair.pair}`);
     expect(await p.locator('#view .cards a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(pair.ordinals.map((o: number) => `#card/${o}`));
   });
 
   it('an accessory view tables its levels and names its card; an event view lists its reward cards', async () => {
     const accessory = (await readJson(out, 'api/v1/accessory_list.json')).accessories.find((a: any) => a.unit_ordinal !== null);
     const full = (await readJson(out, `api/v1/accessory/${accessory.id}.json`)).accessories[0];
-    await open(p, site.url, `#accessory/${accessory.id}`);
+    await show(p, `#accessory/${accessory.id}`);
     expect(await p.locator('#view h1').textContent()).toBe(full.name_en);
     expect(await p.locator('table.accessory-levels tbody tr').count()).toBe(full.smile.length);
     expect(await p.locator(`#view .cards a[href="#card/${accessory.unit_ordinal}"]`).count()).toBe(1);
     const event = (await readJson(out, 'api/v1/event_t/1.json')).result[0];
-    await open(p, site.url, '#event/1');
+    await show(p, '#event/1');
     expect(await p.locator('#view h1').textContent()).toBe(event.name_en);
     expect(await p.locator('#view .cards a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(event.reward_ordinals.map((o: number) => `#card/${o}`));
-    await open(p, site.url, '#card/999999');
+    await show(p, '#card/999999');
     expect(await p.locator('#view h1').textContent()).toBe('No such card');
   });
 
@@ -520,18 +535,18 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     await p.fill('#search', '#22');
     expect(await p.locator('#card-grid .title').textContent()).toBe(HOSTILE);
     expect(await p.locator('#set-list .name').first().textContent()).toBe(HOSTILE);
-    await open(p, copy.url, '#card/22');
+    await show(p, '#card/22');
     expect(await p.locator('#view h1').textContent()).toBe(`${HOSTILE}: ${HOSTILE}`);
-    await open(p, copy.url, '#event/1');
+    await show(p, '#event/1');
     expect(await p.locator('#view h1').textContent()).toBe(HOSTILE);
     expect(await p.evaluate(() => (window as any).__xss)).toBeUndefined();
     expect(await p.locator('img[src="x"]').count()).toBe(0);
     expect(errors.errors).toEqual([]);
   });
 
-  // Last: the tests above start from the list as beforeAll loaded it, not from a reload.
+  // Last: the tests above start from the list as beforeAll loaded it.
   it('shows a card\'s history on its view: when, which version, and what changed, newest first', async () => {
-    await open(p, copy.url, '#card/2');
+    await show(p, '#card/2');
     await p.waitForSelector('.card-history');
     expect(await texts(p, '.card-history .history-entry')).toEqual([
       '2024-07-03 ghi: removed',
@@ -540,7 +555,7 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     ]);
     expect(await p.locator('.card-history a').getAttribute('href')).toBe('api/v1/history/card/2.json');
     // The sample's own build: every card's history starts with its first version.
-    await open(p, copy.url, '#card/1');
+    await show(p, '#card/1');
     await p.waitForSelector('.card-history');
     expect(await texts(p, '.card-history .history-entry')).toEqual([`${new Date((await readJson(out, 'api/v1/versions.json')).versions[0].date * 1000).toISOString().slice(0, 10)} ${(await readJson(out, 'api/v1/info.json')).truth_version}: added`]);
     expect(errors.errors).toEqual([]);
