@@ -155,20 +155,30 @@ describe('index.html: the card list', () => {
 
   it('lists every bulk download with its size and SHA-256, each link fetching those bytes', async () => {
     const index = await readJson<BulkIndexJson>(out, 'api/v1/bulk/index.json');
-    const rows = page.locator('#download-table tbody tr');
-    expect(await rows.count()).toBe(index.files.length);
+    // Every row's values in one call, not a call to the browser per value (one element where a locator needs one).
+    const rows = await page.locator('#download-table tbody tr').evaluateAll((trs) => trs.map((tr) => {
+      const cells = tr.querySelectorAll('th, td');
+      const only = (cell: Element, selector: string) => {
+        const found = cell.querySelectorAll(selector);
+        return found.length === 1 ? found[0] : null;
+      };
+      return {
+        name: cells[0].textContent, sha256: cells[4].textContent, size: cells[3].textContent, title: only(cells[3], 'span')?.getAttribute('title'),
+        href: (only(cells[0], 'a') as HTMLAnchorElement | null)?.href, sumHref: (only(cells[4], 'a') as HTMLAnchorElement | null)?.href,
+      };
+    }));
+    expect(rows.length).toBe(index.files.length);
     for (const [i, file] of index.files.entries()) {
-      const cells = rows.nth(i).locator('th, td');
-      expect(await cells.nth(0).textContent()).toBe(file.name);
-      expect(await cells.nth(4).textContent()).toBe(file.sha256);
-      expect(await cells.nth(3).locator('span').getAttribute('title')).toBe(`${file.bytes.toLocaleString('en')} bytes`);
-      const [, amount, unit] = /^([\d.]+) (bytes|KiB|MiB|GiB)$/.exec((await cells.nth(3).textContent())!)!;
+      const { name, sha256, size, title, href, sumHref } = rows[i];
+      expect(name).toBe(file.name);
+      expect(sha256).toBe(file.sha256);
+      expect(title).toBe(`${file.bytes.toLocaleString('en')} bytes`);
+      const [, amount, unit] = /^([\d.]+) (bytes|KiB|MiB|GiB)$/.exec(size!)!;
       const scale = 1024 ** ['bytes', 'KiB', 'MiB', 'GiB'].indexOf(unit);
       expect(Math.abs(Number(amount) * scale - file.bytes), file.name).toBeLessThanOrEqual(0.05 * scale);
-      const [href, sumHref] = await Promise.all([cells.nth(0).locator('a'), cells.nth(4).locator('a')].map((a) => a.evaluate((node: HTMLAnchorElement) => node.href)));
-      const bytes = Buffer.from(await (await fetch(href)).arrayBuffer());
+      const bytes = Buffer.from(await (await fetch(href!)).arrayBuffer());
       expect([bytes.length, createHash('sha256').update(bytes).digest('hex')], file.name).toEqual([file.bytes, file.sha256]);
-      expect(await (await fetch(sumHref)).text()).toBe(`${file.sha256}  ${file.name}\n`);
+      expect(await (await fetch(sumHref!)).text()).toBe(`${file.sha256}  ${file.name}\n`);
     }
   });
 
