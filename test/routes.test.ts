@@ -14,12 +14,13 @@ import fg from 'fast-glob';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSample, readJson, tempDir } from './helpers.ts';
 import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
 import { HOSTS, type Host, type HostName } from './hosts.ts';
 import { serveStatic } from './staticServer.ts';
+import { compiled } from './bin.ts';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
 import { rawFileType } from '../generator/edge/routes.ts';
 import { allEndpoints, endpointOfFile, endpoints, type Endpoint } from '../generator/contract/endpoints.ts';
@@ -421,10 +422,7 @@ describe('host rules (_redirects, _headers, _worker.js, _routes.json, netlify.to
   });
 
   it('_worker.js is the same bundle when built by another process from another folder', async () => {
-    const script = `import { renderHostRules } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'generator/render/hostRules.ts')).href)};
-      const files = new Map(); renderHostRules(files); process.stdout.write(files.get('_worker.js'));`;
-    const loader = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
-    const { stdout } = await run(process.execPath, ['--import', loader, '--input-type=module', '-e', script], { cwd: await tempDir(), encoding: 'buffer' });
+    const { stdout } = await run(process.execPath, [await compiled('test/printWorker.ts')], { cwd: await tempDir(), encoding: 'buffer' });
     expect(stdout.equals(fs.readFileSync(path.join(out, '_worker.js')))).toBe(true);
   });
 

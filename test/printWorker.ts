@@ -1,0 +1,6 @@
+/** Prints the `_worker.js` a build writes (render/hostRules.ts), from whatever folder it runs in (routes.test.ts). */
+import { renderHostRules } from '../generator/render/hostRules.ts';
+
+const files = new Map<string, Buffer>();
+renderHostRules(files);
+process.stdout.write(files.get('_worker.js')!);
