@@ -5,13 +5,13 @@
  * the published file (through the manifest's hash while that file is untouched, else byte by
  * byte) and writes it only when it differs. The main thread keeps each file's hash and size,
  * never its bytes, so memory does not grow with the site. While the main thread renders, one
- * writer takes every batch (more would compete with rendering for the CPU); the batches added
- * after rendering (the derive stages'), or while a backlog builds up, are shared among all
- * writers, and a full backlog (MAX_IN_FLIGHT) makes the main thread wait. Files written
- * elsewhere (the bulk downloads) are moved in, and published files carried on unread where
- * the builder's record trusts them, on the main thread. At the end, unchanged
- * files are hard-linked in; when nothing changed at all, the staging folder is dropped and
- * nothing is touched.
+ * writer takes every batch (more would compete with rendering for the CPU) until a backlog
+ * builds up; the batches added after rendering (the derive stages') are shared among the
+ * writers started, another starting for every few batches waiting; a full backlog
+ * (MAX_IN_FLIGHT) makes the main thread wait. Files written elsewhere (the bulk downloads)
+ * are moved in, and published files carried on unread where the builder's record trusts
+ * them, on the main thread. At the end, unchanged files are hard-linked in; when nothing
+ * changed at all, the staging folder is dropped and nothing is touched.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,6 +25,11 @@ import { sameStat, type FileRecord, type FolderScan, type Manifest } from './man
 
 /** Writer threads once rendering is done: file creation is mostly kernel time, and a few writers drain a backlog sooner than one. */
 const WRITERS = Math.max(2, Math.min(4, os.availableParallelism()));
+/**
+ * Batches waiting per writer before another starts after rendering: starting a thread costs about
+ * as much CPU as writing a few batches, so a small site, or a rebuild that changes little, keeps one.
+ */
+const BACKLOG_PER_WRITER = 32;
 /** Bytes per batch: large enough to keep messaging cheap, small enough to start writing early and keep little in flight. */
 const BATCH_BYTES = 256 * 1024;
 /** Files per batch at most (many tiny files). */
@@ -185,9 +190,19 @@ export class Staging {
     [this.pending, this.pendingBytes] = [[], 0];
     this.waitForWriters();
     const queued = Atomics.add(this.inFlight, 0, 1);
-    // Rendering done, or a backlog (the disk is slower than rendering): every writer takes its turn.
-    this.writer(this.rendered || queued >= MAX_IN_FLIGHT / 2 ? this.sent % WRITERS : 0).send(batch);
+    this.writer(this.writerFor(queued)).send(batch);
     this.sent++;
+  }
+
+  /**
+   * While rendering, the first writer, unless a backlog builds up (the disk is slower than
+   * rendering): then every writer takes its turn. Once rendering is done, the writers started
+   * take turns, and another starts for each BACKLOG_PER_WRITER batches waiting.
+   */
+  private writerFor(queued: number): number {
+    if (queued >= MAX_IN_FLIGHT / 2) return this.sent % WRITERS;
+    if (!this.rendered) return 0;
+    return this.sent % Math.min(WRITERS, Math.max(this.writers.length, 1 + Math.floor(queued / BACKLOG_PER_WRITER)));
   }
 
   /** Counts a file in, before anything else is done with it: a path can be added once only, and the site has a size limit. */
