@@ -291,8 +291,8 @@ describe('card view (#card/<ordinal>)', () => {
   });
 
   it('opens from a tile with the keyboard, and the back button returns to the list', async () => {
-    const p = await newPage();
-    await open(p, site.url);
+    // On the card list's page, which the tests below find on the list again.
+    const p = page;
     await p.focus(`#card-grid a[href="#card/${subject.ordinal}"]`);
     await p.keyboard.press('Enter');
     await p.waitForSelector('#view:not([aria-busy]) h1');
@@ -302,7 +302,8 @@ describe('card view (#card/<ordinal>)', () => {
     expect(await p.locator('#view').isHidden()).toBe(true);
     await p.goForward();
     await p.waitForSelector('#view:not([aria-busy]) .skill-text');
-    await p.close();
+    await p.goBack();
+    await p.waitForSelector('#home:not([hidden])');
   });
 
   it('is readable on a phone, in dark mode (screenshot for a person to judge)', async () => {
@@ -423,14 +424,10 @@ describe('skill words: only confirmed codes get words', () => {
 });
 
 describe('set, pair, accessory and event views', () => {
-  /** One page for the views below, loaded once: each view shown by its hash. */
+  /** The card list's page, its tests done: each view shown by its hash. */
   let p: Page;
-  beforeAll(async () => {
-    p = await newPage();
-    await open(p, site.url);
-  });
-  afterAll(async () => {
-    await p?.close();
+  beforeAll(() => {
+    p = page;
   });
 
   it('a set view shows its name and its cards', async () => {
