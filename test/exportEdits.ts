@@ -1,9 +1,9 @@
 /** Edits of a copied sample export, and snapshots of published folders, for the publishing tests. */
-import crypto from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fs from 'fs-extra';
 import type Database from 'better-sqlite3';
+import { sha256 } from '../generator/digest.ts';
 import { loadSqlDump } from '../generator/input/sqlDump.ts';
 import { dumpSql, type Row, type TableDump } from '../generator/sample/sql.ts';
 
@@ -59,7 +59,7 @@ export async function snapshot(dir: string): Promise<{ files: Map<string, FileSt
       } else {
         const full = path.join(dir, child);
         const { size, mtimeMs, ino } = lstatSync(full);
-        files.set(child, { sha256: crypto.createHash('sha256').update(readFileSync(full)).digest('hex'), size, mtimeMs, ino });
+        files.set(child, { sha256: sha256(readFileSync(full)), size, mtimeMs, ino });
       }
     }
   };

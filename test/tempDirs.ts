@@ -1,4 +1,5 @@
 /** Temporary folders for tests, removed once the test file that made them is done (test/setup.ts). */
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'fs-extra';
@@ -11,6 +12,7 @@ export async function tempDir(prefix = 'sif-test-'): Promise<string> {
   return dir;
 }
 
+/** Blocking: thousands of small files, where a promise per file costs about three times the CPU. */
 export async function removeTempDirs(): Promise<void> {
-  await Promise.all(made.splice(0).map((dir) => fs.remove(dir)));
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
