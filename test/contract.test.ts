@@ -7,7 +7,7 @@
 import fs from 'fs-extra';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { allEndpoints, endpointOfFile } from '../generator/contract/endpoints.ts';
@@ -115,6 +115,8 @@ function validatedSite(out: string): ReturnType<typeof validateSite> {
   if (!validated.has(out)) validated.set(out, validateSite(out));
   return validated.get(out)!;
 }
+// The 4,000 cards it holds go with the file: the worker runs other files after it.
+afterAll(() => validated.clear());
 
 function seedFailures({ cards, stubs, accessories, lists }: Awaited<ReturnType<typeof publishedObjects>>): string[] {
   const failures: string[] = [];
