@@ -39,6 +39,9 @@ class LongFilesFirst extends BaseSequencer {
   }
 }
 
+/** Test files run at once: one per CPU. */
+const WORKERS = os.availableParallelism();
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -47,8 +50,11 @@ export default defineConfig({
     setupFiles: ['test/setup.ts'],
     // One file per CPU (vitest's default leaves one idle): the files wait on disks, child processes
     // and browsers much of the time, so on two CPUs this takes about a third off the run.
-    maxWorkers: os.availableParallelism(),
-    minWorkers: 1,
+    maxWorkers: WORKERS,
+    // As many kept as started: tinypool ends workers idle beyond minWorkers, and ending a worker of
+    // this pool (isolate: false) failed the run with "Terminating worker thread" after every test
+    // passed (on three CPUs or more, or under load). Fewer workers: --maxWorkers=N --minWorkers=N.
+    minWorkers: WORKERS,
     // Worker processes that keep the modules they loaded from one file to the next: each file
     // no longer loads the generator anew (test/setup.ts resets what a file sets globally).
     // Processes, not threads: as fast here, and a thread pool once ended a run with

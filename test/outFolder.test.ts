@@ -131,15 +131,23 @@ describe('one build at a time', () => {
     const parent = spawn('sh', ['-c', `"$0" "$1" "$2" & echo $!; exec sleep 600`, process.execPath, await compiled('test/lockHolder.ts'), out], { cwd: ROOT });
     const lines = readline.createInterface({ input: parent.stdout })[Symbol.asyncIterator]();
     const holder = Number((await lines.next()).value);
-    expect((await lines.next()).value).toBe('held');
-    await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/another build is publishing/);
-    process.kill(holder, 'SIGKILL');
-    // A zombie: every thread gone (the last one to exit closes the files), the leader left unreaped.
-    const zombie = async () => (await fs.readdir(`/proc/${holder}/task`)).length === 1
-      && (await fs.readFile(`/proc/${holder}/stat`, 'utf8')).split(') ')[1][0] === 'Z';
-    while (!(await zombie())) await new Promise((r) => setTimeout(r, 10));
-    expect((await build({ input: SAMPLE_INPUT, out })).upToDate).toBe(true);
-    parent.kill('SIGKILL');
+    try {
+      expect((await lines.next()).value).toBe('held');
+      await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/another build is publishing/);
+      process.kill(holder, 'SIGKILL');
+      // A zombie: every thread gone (the last one to exit closes the files), the leader left unreaped.
+      const zombie = async () => (await fs.readdir(`/proc/${holder}/task`)).length === 1
+        && (await fs.readFile(`/proc/${holder}/stat`, 'utf8')).split(') ')[1][0] === 'Z';
+      while (!(await zombie())) await new Promise((r) => setTimeout(r, 10));
+      expect((await build({ input: SAMPLE_INPUT, out })).upToDate).toBe(true);
+    } finally {
+      // Also when a step above failed: the holder would otherwise wait for ever.
+      for (const pid of [holder, parent.pid!]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {} // already gone
+      }
+    }
   });
 });
 
