@@ -8,10 +8,10 @@ import { renderContext } from '../generator/render/context.ts';
 import fg from 'fast-glob';
 import { PUBLISHED_KINDS, publishedObjects, type PublishedKind } from '../generator/changes/published.ts';
 import { describe, expect, it } from 'vitest';
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { build, type BuildOptions } from '../generator/build.ts';
 import type { BuildReport } from '../generator/report.ts';
-import { endpoints } from '../generator/contract/endpoints.ts';
+import { endpoints, type Endpoint } from '../generator/contract/endpoints.ts';
+import { responseValidators } from './responseSchemas.ts';
 import { CHANGE_TYPES } from '../generator/contract/schemas.ts';
 import { diffSnapshots, describeCounts } from '../generator/changes/diff.ts';
 import { snapshotOfObjects, type Snapshot } from '../generator/changes/snapshot.ts';
@@ -106,27 +106,17 @@ const ADD_CARD = (unitId: number, ordinal: number) => `CREATE TEMP TABLE c AS SE
 const empty = { added: [], removed: [], changed: [] };
 const emptyTypes = { ...Object.fromEntries(CHANGE_TYPES.map((t) => [t, empty])), cards: { ...empty, added_ordinals: [], removed_ordinals: [] } };
 
-/** Compiled validators by openapi.json text and route: compiling costs far more than validating. */
-const validators = new Map<string, ValidateFunction>();
-const ajv = new Ajv2020({ strict: false });
-
 /** Validates every change file of a site against the schemas its openapi.json publishes. */
 async function schemaFailures(out: string): Promise<string[]> {
-  const text = await fs.readFile(path.join(out, endpoints.openapi.file()), 'utf8');
-  const openapi = JSON.parse(text);
-  const check = (route: string, rel: string, body: unknown) => {
-    const key = `${route}\n${text}`;
-    if (!validators.has(key)) {
-      const schema = openapi.paths[route].get.responses['200'].content['application/json'].schema;
-      validators.set(key, ajv.compile({ ...schema, components: openapi.components }));
-    }
-    const validate = validators.get(key)!;
+  const validators = responseValidators(await fs.readFile(path.join(out, endpoints.openapi.file()), 'utf8'));
+  const check = (endpoint: Endpoint, rel: string, body: unknown) => {
+    const validate = validators.get(endpoint)!;
     return validate(body) ? [] : [`${rel}: ${JSON.stringify(validate.errors?.slice(0, 2))}`];
   };
   const index = await readJson(out, INDEX);
-  const failures = check(endpoints.changeIndex.route, INDEX, index);
-  for (const { truth_version } of index.changes) failures.push(...check(endpoints.changes.route, listOf(truth_version), await readJson(out, listOf(truth_version))));
-  if (await fs.pathExists(path.join(out, LATEST))) failures.push(...check(endpoints.latestChanges.route, LATEST, await readJson(out, LATEST)));
+  const failures = check(endpoints.changeIndex, INDEX, index);
+  for (const { truth_version } of index.changes) failures.push(...check(endpoints.changes, listOf(truth_version), await readJson(out, listOf(truth_version))));
+  if (await fs.pathExists(path.join(out, LATEST))) failures.push(...check(endpoints.latestChanges, LATEST, await readJson(out, LATEST)));
   return failures;
 }
 

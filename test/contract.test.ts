@@ -8,11 +8,11 @@ import fs from 'fs-extra';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Ajv2020 from 'ajv/dist/2020.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { allEndpoints, endpointOfFile } from '../generator/contract/endpoints.ts';
 import { GENERATED_DOCS } from '../generator/contract/docs.ts';
 import { bigSite, buildSample, readJson, tempDir } from './helpers.ts';
+import { responseValidators } from './responseSchemas.ts';
 
 type Json = any;
 
@@ -56,28 +56,6 @@ function seedMismatches(object: Json, table: Record<string, string>): string[] {
   return Object.entries(table).filter(([k, t]) => !(k in object) || !fits(object[k], t)).map(([k]) => `${k}: ${JSON.stringify(object[k])}`);
 }
 
-/**
- * Validators of each static endpoint's response, built from the published openapi.json. The document
- * is added once and each response schema compiled where it stands in it, so each component is compiled
- * once for all endpoints instead of into each. Components as functions of their own, no optimizing
- * pass over the generated code: measured on the 4,000-card site, each saves more compile time than it
- * adds to the validating.
- */
-function validators(openapi: Json) {
-  const ajv = new Ajv2020({ strict: false, allErrors: false, inlineRefs: false, code: { optimize: false } });
-  ajv.addSchema(openapi, OPENAPI);
-  const pointer = (...keys: string[]) => keys.map((key) => key.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
-  // JSON files only: the bulk downloads of other formats are checked by test/bulk.test.ts.
-  return new Map(allEndpoints().filter((e) => e.file && (e.format ?? 'json') === 'json').map((endpoint) => {
-    const at = pointer('paths', endpoint.route, endpoint.method, 'responses', '200', 'content', 'application/json', 'schema');
-    ajv.validateSchema(openapi.paths[endpoint.route][endpoint.method].responses['200'].content['application/json'].schema, true);
-    return [endpoint, ajv.getSchema(`${OPENAPI}#/${at}`)!];
-  }));
-}
-const OPENAPI = 'openapi.json';
-
-/** Validators by the text of the openapi.json they were built from: sites publishing the same document share them (compiling costs more than validating a site). */
-const validatorsOf = new Map<string, ReturnType<typeof validators>>();
 
 /** The files whose objects publishedObjects checks for the original services' field types. */
 const isObjectFile = (rel: string) => /^api\/v1\/(card|accessory)\/[^/]+\.json$/.test(rel) && rel !== 'api/v1/card/set_list.json';
@@ -88,8 +66,7 @@ const isObjectFile = (rel: string) => /^api\/v1\/(card|accessory)\/[^/]+\.json$/
  */
 async function validateSite(out: string): Promise<{ checked: number; failures: string[]; byRoute: Map<string, number>; objects: Map<string, Json> }> {
   const openapi = await fs.readFile(path.join(out, 'api/v1/openapi.json'), 'utf8');
-  if (!validatorsOf.has(openapi)) validatorsOf.set(openapi, validators(JSON.parse(openapi)));
-  const checks = validatorsOf.get(openapi)!;
+  const checks = responseValidators(openapi);
   const failures: string[] = [];
   const byRoute = new Map<string, number>();
   const objects = new Map<string, Json>();
