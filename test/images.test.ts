@@ -13,6 +13,7 @@ import { buildInto, buildSample, copySample, copyTree, readJson, tempDir, writeD
 import { unitTables } from './fixtures.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 import { startServer } from '../generator/server/server.ts';
+import { publishLayout } from '../generator/publish/layout.ts';
 
 let out: string;
 let report: BuildReport;
@@ -225,7 +226,7 @@ describe('the image cache', () => {
     const input = await copySample();
     const { out, report } = await buildInto(input);
     const cache = path.join(await tempDir(), 'image-cache');
-    copyTree(path.join(path.dirname(out), '.cache/images/public'), cache);
+    copyTree(publishLayout(out).images, cache);
     return { input, out, report, pictures: await readTree(path.join(out, 'images')), cache };
   })());
 

@@ -23,7 +23,7 @@ import { UserError } from '../errors.ts';
 import type { PublishLayout } from './layout.ts';
 import { sameStat, type FileRecord, type FolderScan, type Manifest } from './manifest.ts';
 
-/** Writer threads once rendering is done: file creation is mostly kernel time, and a few writers drain a backlog sooner than one. */
+/** Writer threads at most: file creation is mostly kernel time, and a few writers drain a backlog sooner than one. */
 const WRITERS = Math.max(2, Math.min(4, os.availableParallelism()));
 /**
  * Batches waiting per writer before another starts after rendering: starting a thread costs about
