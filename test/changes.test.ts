@@ -21,7 +21,7 @@ import { loadSqlDump } from '../generator/input/sqlDump.ts';
 import { sampleKey } from '../generator/sample/rowEncrypt.ts';
 import { buildSample, copySample, copySite, copyTree, modelAt, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { contentDiff, editDump, rewritten, snapshot } from './exportEdits.ts';
-import { runCli } from './cli.ts';
+import { buildSummary } from '../generator/summary.ts';
 
 const INDEX = endpoints.changeIndex.file();
 const LATEST = endpoints.latestChanges.file();
@@ -344,15 +344,14 @@ describe('meta.json date and truth_version', () => {
   });
 });
 
-describe('the build report', () => {
+describe('the build summary', () => {
   it('ends with the update line: what this build changed, or none', async () => {
     const v = await successiveVersions();
-    const cli = (...args: string[]) => runCli('--input', v.input, '--out', v.out, ...args);
-    const first = await cli();
-    expect(first.stdout).not.toMatch(/^update:/m);
+    const summary = async (options?: Partial<BuildOptions>) => buildSummary(await v.build(options), 'report.json');
+    expect(await summary()).not.toMatch(/^update:/m);
     await v.version('v2');
     await v.edit(`${ADD_CARD(5000, 37)} UPDATE unit_skill_level_m SET activation_rate = activation_rate + 1 WHERE unit_skill_id = 2;`);
-    expect((await cli()).stdout.trim().split('\n').at(-1)).toMatch(/^update: 1 card added, \d+ cards changed, 1 skill changed, 1 character changed, 1 set changed$/);
-    expect((await cli('--force')).stdout.trim().split('\n').at(-1)).toBe('update: none');
+    expect((await summary()).split('\n').at(-1)).toMatch(/^update: 1 card added, \d+ cards changed, 1 skill changed, 1 character changed, 1 set changed$/);
+    expect((await summary({ force: true })).split('\n').at(-1)).toBe('update: none');
   });
 });

@@ -23,7 +23,7 @@ import { serveStatic } from './staticServer.ts';
 import { compiled } from './bin.ts';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
 import { rawFileType } from '../generator/edge/routes.ts';
-import { allEndpoints, endpointOfFile, endpoints, type Endpoint } from '../generator/contract/endpoints.ts';
+import { allEndpoints, endpointOfFile, endpoints, type Endpoint, type QueryParameter } from '../generator/contract/endpoints.ts';
 import { PAGES_COMPATIBILITY_DATE } from '../generator/render/hostRules.ts';
 import { config as edgeConfig } from '../netlify/edge-functions/api.ts';
 import type { CardJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
@@ -84,11 +84,6 @@ const fillRoute = (endpoint: Endpoint, values: string[]) => {
   return endpoint.route.replace(/\{\w+\}/g, () => values[i++]);
 };
 
-/**
- * Requests of every declared route: for each endpoint with published files, the first two files
- * (by name) give its file URL, its route URL, a comma list of both (id-list routes), query
- * variants and a missing one; edge-only routes take their EDGE_EXAMPLES.
- */
 /** The published files of each endpoint, by name. */
 async function publishedFiles(): Promise<Map<Endpoint, string[]>> {
   const published = new Map<Endpoint, string[]>();
@@ -99,6 +94,24 @@ async function publishedFiles(): Promise<Map<Endpoint, string[]>> {
   return published;
 }
 
+/**
+ * The query strings a static route is asked with: each shaping parameter it declares, or, when
+ * it declares none, one it does not take (every host must ignore it alike).
+ */
+function queryVariants(endpoint: Endpoint): string[] {
+  const takes = (name: QueryParameter) => endpoint.query.includes(name);
+  if (!takes('keys') && !takes('stubs') && !takes('datetime')) return ['keys=id,ordinal'];
+  return [
+    ...(takes('keys') ? ['keys=id,ordinal', 'keys='] : []),
+    ...(takes('stubs') || takes('datetime') ? ['stubs=yes&datetime=iso8601'] : []),
+  ];
+}
+
+/**
+ * Requests of every declared route: for each endpoint with published files, the first two files
+ * (by name) give its file URL, its route URL, a comma list of both (id-list routes), its query
+ * variants and a missing one; edge-only routes take their EDGE_EXAMPLES.
+ */
 async function declaredRequests(): Promise<{ path: string; init?: RequestInit }[]> {
   const published = await publishedFiles();
   const { truth_version: truthVersion } = await fs.readJson(path.join(out, endpoints.info.file()));
@@ -116,7 +129,7 @@ async function declaredRequests(): Promise<{ path: string; init?: RequestInit }[
     // Object routes answer as an earlier version too (rebuilt from the history), and refuse an unknown one.
     const versions = endpoint.query.includes('version') ? [`${route}?version=${encodeURIComponent(truthVersion)}`, `${route}?version=none`] : [];
     const paths = [
-      `/${files[0]}`, route, `${route}?keys=id,ordinal`, `${route}?stubs=yes&datetime=iso8601`, `${route}?keys=`, ...versions,
+      `/${files[0]}`, route, ...queryVariants(endpoint).map((query) => `${route}?${query}`), ...versions,
       ...(isList ? [fillRoute(endpoint, [`${second},${first},`]), fillRoute(endpoint, [`0${first}`])] : []),
       ...(first.length ? [fillRoute(endpoint, first.map(() => '999999999')), `/${files[0].replace(/\.json$/, '.JSON')}`] : []),
     ];
