@@ -78,21 +78,56 @@ function oldHashes(scan: FolderScan, manifest: Manifest | null): [string, string
   });
 }
 
-/** One writer thread. */
-class Writer {
-  readonly thread: Worker;
-  private linked: (() => void) | null = null;
+/** What a writer tells the build it serves. */
+interface WriterListeners {
+  onStaged(records: StagedRecord[]): void;
+  onError(error: Error): void;
+}
 
-  constructor(workerData: unknown, onStaged: (records: StagedRecord[]) => void, onError: (error: Error) => void) {
+/**
+ * Writers whose build is done, kept for the next build of this process: a thread costs about
+ * 35 ms of CPU to start, as much as writing a small site (the tests and the benchmark build
+ * hundreds of times in one process). Unreferenced while idle, so they never keep it alive.
+ */
+const idleWriters: Writer[] = [];
+
+/** One writer thread, serving one build at a time. */
+class Writer {
+  private readonly thread: Worker;
+  private listeners: WriterListeners | null = null;
+  private linked: (() => void) | null = null;
+  /** It failed: it ignores everything from then on (stagingWorker.js), so it is never given another build. */
+  private failed = false;
+
+  private constructor() {
     // No node options: the writer is plain JavaScript, and `node --import tsx` (npm run build)
     // would otherwise load tsx into every writer, about 140 ms of CPU each.
-    this.thread = new Worker(new URL('./stagingWorker.js', import.meta.url), { workerData, execArgv: [] });
+    this.thread = new Worker(new URL('./stagingWorker.js', import.meta.url), { execArgv: [] });
     this.thread.on('message', (reply: Reply) => {
-      if (reply.type === 'staged') onStaged(reply.records);
-      else if (reply.type === 'error') onError(Object.assign(new Error(reply.message), { code: reply.code }));
+      if (reply.type === 'staged') this.listeners?.onStaged(reply.records);
+      else if (reply.type === 'error') this.fail(Object.assign(new Error(reply.message), { code: reply.code }));
       else this.linked?.();
     });
-    this.thread.on('error', onError);
+    this.thread.on('error', (error) => this.fail(error));
+    // A thread that ended (killed, out of memory) is never handed out again.
+    this.thread.on('exit', () => {
+      this.failed = true;
+      if (idleWriters.includes(this)) idleWriters.splice(idleWriters.indexOf(this), 1);
+    });
+  }
+
+  /** A writer for the build `state` describes: an idle one, else a new thread. */
+  static take(state: WriterState, listeners: WriterListeners): Writer {
+    const writer = idleWriters.pop() ?? new Writer();
+    writer.listeners = listeners;
+    writer.thread.ref();
+    writer.thread.postMessage({ type: 'begin', ...state });
+    return writer;
+  }
+
+  private fail(error: Error): void {
+    this.failed = true;
+    this.listeners?.onError(error);
   }
 
   /** Hands the batch over: its bytes move to the writer's thread. */
@@ -107,11 +142,30 @@ class Writer {
       this.thread.postMessage({ type: 'link' });
     });
   }
+
+  /** Its build is done with it (`idle`: every batch written): kept for the next build, else ended. */
+  async release(idle: boolean): Promise<void> {
+    this.listeners = this.linked = null;
+    if (idle && !this.failed && idleWriters.length < WRITERS) {
+      this.thread.unref();
+      idleWriters.push(this);
+    } else {
+      await this.thread.terminate();
+    }
+  }
+}
+
+/** What a writer needs of the build it serves (stagingWorker.js begin). */
+interface WriterState {
+  out: string;
+  staging: string;
+  old: [string, string | null][];
+  inFlight: Int32Array;
 }
 
 export class Staging {
   private readonly writers: Writer[] = [];
-  private readonly workerData: unknown;
+  private readonly writerState: WriterState;
   /** The old site's stats: a kept file keeps them. */
   private readonly oldStats: FolderScan['files'];
   /** The old site's files with their trusted hash (null: only their bytes can tell). */
@@ -149,7 +203,7 @@ export class Staging {
     fs.rmSync(layout.staging, { recursive: true, force: true });
     fs.mkdirSync(layout.staging);
     const old = oldHashes(scan, manifest);
-    this.workerData = { out: layout.out, staging: layout.staging, old, inFlight: this.inFlight };
+    this.writerState = { out: layout.out, staging: layout.staging, old, inFlight: this.inFlight };
     this.oldHashes = new Map(old);
     this.oldStats = scan.files;
   }
@@ -160,7 +214,7 @@ export class Staging {
    */
   private writer(index: number): Writer {
     while (this.writers.length <= index) {
-      this.writers.push(new Writer(this.workerData, (records) => this.onStaged(records), (error) => this.fail(error)));
+      this.writers.push(Writer.take(this.writerState, { onStaged: (records) => this.onStaged(records), onError: (error) => this.fail(error) }));
     }
     return this.writers[index];
   }
@@ -331,22 +385,22 @@ export class Staging {
       }
       await this.orFailure<unknown>((done) => void Promise.all(this.writers.map((w) => w.link())).then(done));
     }
-    // Every writer is idle now: no need to wait for them to stop.
-    void this.stop();
+    // Every writer is idle now: kept for the next build.
+    void this.stop(true);
     if (!commit) fs.rmSync(this.layout.staging, { recursive: true, force: true });
     const records: StagedSite['records'] = {};
     for (const rel of this.digests.keys()) records[rel] = this.records.get(rel)!;
     return { commit, records, changed, unchanged: this.unchanged };
   }
 
-  private async stop(): Promise<void> {
-    await Promise.all(this.writers.map((w) => w.thread.terminate()));
-    this.writers.length = 0;
+  /** Lets the writers go: `idle` (every batch written) keeps them for the next build, else they end. */
+  private async stop(idle: boolean): Promise<void> {
+    await Promise.all(this.writers.splice(0).map((writer) => writer.release(idle)));
   }
 
   /** Stops the writers and drops what they staged. */
   async abort(): Promise<void> {
-    await this.stop();
+    await this.stop(false);
     fs.rmSync(this.layout.staging, { recursive: true, force: true });
   }
 }

@@ -1,48 +1,55 @@
 // A staging writer (see staging.ts), on its own thread so that files are written while
 // the main thread is still rendering the rest. Plain JavaScript: a worker runs outside the
-// TypeScript loader of tsx and vitest.
+// TypeScript loader of tsx and vitest. A writer serves one build after another (staging.ts
+// keeps idle writers for the next build of the process).
 //
-// Messages: files {rels, hashes, ends, bytes} (the files' bytes end to end in one buffer,
-// each ending at its `ends` entry) -> staged {records} ([rel, hash] for a kept file,
-// [rel, hash, size, mtimeMs, ino] for a written one); link -> linked; any failure ->
-// error {message, code}, after which the writer ignores everything. Each files message
-// taken off the queue, staged or ignored, counts down the batches in flight (`inFlight`, shared with
-// the main thread, which waits while too many are queued).
+// Messages: begin {out, staging, old, inFlight} (the build to serve from now on) -> nothing;
+// files {rels, hashes, ends, bytes} (the files' bytes end to end in one buffer, each ending
+// at its `ends` entry) -> staged {records} ([rel, hash] for a kept file, [rel, hash, size,
+// mtimeMs, ino] for a written one); link -> linked; any failure -> error {message, code},
+// after which the writer ignores everything (it is ended, never given another build). Each
+// files message taken off the queue, staged or ignored, counts down the build's batches in
+// flight (`inFlight`, shared with the main thread, which waits while too many are queued).
 import fs from 'node:fs';
 import path from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 
-/** @type {{ out: string, staging: string, old: [string, string | null][], inFlight: Int32Array }} */
-const { out, staging, old, inFlight } = workerData;
-/** Published files: their trusted content hash, or null when only a byte comparison can tell. */
-const oldHashes = new Map(old);
-/** Files this writer found unchanged, to be linked into the staged site. */
-const kept = [];
-const folders = new Set([staging]);
+/**
+ * The build served now: its folders, the published files' trusted content hash (null when
+ * only a byte comparison can tell), the files found unchanged (linked into the staged site
+ * at the end), the folders made so far.
+ * @type {{ out: string, staging: string, oldHashes: Map<string, string | null>, kept: string[], folders: Set<string>, inFlight: Int32Array }}
+ */
+let build;
 let failed = false;
+
+/** @param {{ out: string, staging: string, old: [string, string | null][], inFlight: Int32Array }} message */
+function begin({ out, staging, old, inFlight }) {
+  build = { out, staging, inFlight, oldHashes: new Map(old), kept: [], folders: new Set([staging]) };
+}
 
 function ensureFolder(file) {
   const dir = path.dirname(file);
-  if (!folders.has(dir)) {
+  if (!build.folders.has(dir)) {
     fs.mkdirSync(dir, { recursive: true });
-    folders.add(dir);
+    build.folders.add(dir);
   }
 }
 
 function isKept(rel, bytes, digest) {
-  if (!oldHashes.has(rel)) return false;
-  const known = oldHashes.get(rel);
+  if (!build.oldHashes.has(rel)) return false;
+  const known = build.oldHashes.get(rel);
   if (known !== null) return known === digest;
-  const file = path.join(out, rel);
+  const file = path.join(build.out, rel);
   return fs.statSync(file).size === bytes.length && fs.readFileSync(file).equals(bytes);
 }
 
 function stageFile(rel, bytes, digest) {
   if (isKept(rel, bytes, digest)) {
-    kept.push(rel);
+    build.kept.push(rel);
     return [rel, digest];
   }
-  const file = `${staging}/${rel}`;
+  const file = `${build.staging}/${rel}`;
   ensureFolder(file);
   const fd = fs.openSync(file, 'w');
   try {
@@ -56,15 +63,17 @@ function stageFile(rel, bytes, digest) {
 
 /** Unchanged files join the staged site as hard links: same inode, same modification time. */
 function linkKept() {
-  for (const rel of kept) {
-    const file = path.join(staging, rel);
+  for (const rel of build.kept) {
+    const file = path.join(build.staging, rel);
     ensureFolder(file);
-    fs.linkSync(path.join(out, rel), file);
+    fs.linkSync(path.join(build.out, rel), file);
   }
 }
 
 function handle(message) {
-  if (message.type === 'files') {
+  if (message.type === 'begin') {
+    begin(message);
+  } else if (message.type === 'files') {
     const { rels, hashes, ends } = message;
     const records = rels.map((rel, i) => stageFile(rel, Buffer.from(message.bytes, ends[i - 1] ?? 0, ends[i] - (ends[i - 1] ?? 0)), hashes[i]));
     parentPort.postMessage({ type: 'staged', records });
@@ -82,8 +91,8 @@ parentPort.on('message', (message) => {
     parentPort.postMessage({ type: 'error', message: error.message, code: error.code });
   } finally {
     if (message.type === 'files') {
-      Atomics.sub(inFlight, 0, 1);
-      Atomics.notify(inFlight, 0);
+      Atomics.sub(build.inFlight, 0, 1);
+      Atomics.notify(build.inFlight, 0);
     }
   }
 });
