@@ -1,6 +1,7 @@
 /** The published folder over real HTTP on 127.0.0.1 as a plain static host serves it: http-server, no edge routes. */
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'http-server';
+import { shadowLegacyHeaderFields } from '../generator/server/server.ts';
 
 export interface StaticSite {
   /** Base URL ending in "/". */
@@ -10,6 +11,7 @@ export interface StaticSite {
 
 export async function serveStatic(root: string): Promise<StaticSite> {
   const http = createServer({ root, cache: -1, showDir: 'false' });
+  http.server.prependListener('request', shadowLegacyHeaderFields); // as npm start does: no DEP0066 warning
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.server.address() as AddressInfo;
   return {

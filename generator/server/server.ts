@@ -209,7 +209,7 @@ async function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): 
  * union keeps objects of its own there (it never reads them back), the headers live where
  * Node keeps them, and Node has nothing to warn about.
  */
-function shadowLegacyHeaderFields(_request: unknown, response: ServerResponse): void {
+export function shadowLegacyHeaderFields(_request: unknown, response: ServerResponse): void {
   for (const name of ['_headers', '_headerNames']) Object.defineProperty(response, name, { value: undefined, writable: true });
 }
 
