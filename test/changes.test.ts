@@ -19,7 +19,7 @@ import { renderSite } from '../generator/render/renderSite.ts';
 import { siteSnapshot } from '../generator/changes/previousSite.ts';
 import { loadSqlDump } from '../generator/input/sqlDump.ts';
 import { sampleKey } from '../generator/sample/rowEncrypt.ts';
-import { buildSample, copySample, copySite, copyTree, modelAt, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { buildSample, copySample, copySite, copyTree, modelAt, once, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { contentDiff, editDump, rewritten, snapshot } from './exportEdits.ts';
 import { buildSummary } from '../generator/summary.ts';
 
@@ -67,33 +67,31 @@ async function successiveVersions(): Promise<Versions> {
  */
 const STARTS = {
   /** The first version, built. */
-  'first build': async () => {
+  'first build': once(async () => {
     const v = await successiveVersions();
     await v.build();
     return v;
-  },
+  }),
   /** Then v2 (no date in meta.json), with one card added, built over it. */
-  'v2 with a card added': async () => {
+  'v2 with a card added': once(async () => {
     const v = await builtVersions('first build');
     await v.version('v2');
     await v.edit(ADD_CARD(5000, 37));
     await v.build();
     return v;
-  },
+  }),
   /** The same v2 dated in meta.json (JST), with the report of its build. */
-  'v2 dated with a card added': async () => {
+  'v2 dated with a card added': once(async () => {
     const v = await builtVersions('first build');
     await v.version('v2', '2027/01/15 15:00:00');
     await v.edit(ADD_CARD(5000, 37));
     return { ...v, report: await v.build() };
-  },
+  }),
 } satisfies Record<string, () => Promise<Versions & { report?: BuildReport }>>;
-const started = new Map<keyof typeof STARTS, Promise<Versions & { report?: BuildReport }>>();
 
 /** A copy of a start's export and site, with the report of the build that made the site. */
 async function builtVersions(start: keyof typeof STARTS): Promise<Versions & { report?: BuildReport }> {
-  if (!started.has(start)) started.set(start, STARTS[start]());
-  const base = await started.get(start)!;
+  const base: Versions & { report?: BuildReport } = await STARTS[start]();
   const input = path.join(await tempDir(), 'input');
   copyTree(base.input, input);
   return { ...versionsOf(input, await copySite(base.out)), report: base.report };

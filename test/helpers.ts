@@ -107,6 +107,12 @@ export async function buildSample() {
   return { out, report: Object.assign(new BuildReport(), report) };
 }
 
+/** `make`, run at the first call only: later calls share its promise (a fixture made once per test file, by the first test that asks). */
+export function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
 /** Cards in the generated export that bigSite builds (with 600 accessories, no pictures). */
 export const BIG_CARDS = 4000;
 

@@ -9,7 +9,7 @@ import type { BuildReport } from '../generator/report.ts';
 import type { AccessoryJson, AccessoryListJson, CardJson, CardListJson, SetListJson } from '../generator/contract/schemas.ts';
 import { unitIdOf } from '../generator/sample/data.ts';
 import { assetFile } from '../generator/images/sources.ts';
-import { buildInto, buildSample, copySample, copyTree, readJson, tempDir, writeDb } from './helpers.ts';
+import { buildInto, buildSample, copySample, copyTree, once, readJson, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 import { startServer } from '../generator/server/server.ts';
@@ -221,14 +221,13 @@ describe('the image cache', () => {
    * A build of a copy of the sample with a cache of its own, encoding every picture: made once for
    * the tests below (encoding is what costs), with its pictures and its cache as that build left them.
    */
-  let fresh: Promise<{ input: string; out: string; report: BuildReport; pictures: Record<string, Buffer>; cache: string }> | undefined;
-  const freshBuild = () => (fresh ??= (async () => {
+  const freshBuild = once(async () => {
     const input = await copySample();
     const { out, report } = await buildInto(input);
     const cache = path.join(await tempDir(), 'image-cache');
     copyTree(publishLayout(out).images, cache);
     return { input, out, report, pictures: await readTree(path.join(out, 'images')), cache };
-  })());
+  });
 
   it('lets a rebuild reuse every encoded picture, from outside the published folder', async () => {
     const { input, out: dir, report: first, pictures: before } = await freshBuild();

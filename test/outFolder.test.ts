@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
 import { StageError } from '../generator/errors.ts';
-import { copySample, publishedSample, recordStats, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { copySample, once, publishedSample, recordStats, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { ROOT, runCli as cli } from './cli.ts';
 import { compiled } from './bin.ts';
 import { contentDiff, editDump, snapshot, withoutChangelog } from './exportEdits.ts';
@@ -19,11 +19,6 @@ const changedSample = once(async () => {
   await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
   return input;
 });
-
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => (made ??= make());
-}
 
 /** Builds into `out`, expecting a refusal matching `says` that leaves `out` and its parent folder as they were. */
 async function expectRefused(out: string, says: RegExp) {
