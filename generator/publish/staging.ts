@@ -147,6 +147,7 @@ class Writer {
   async release(idle: boolean): Promise<void> {
     this.listeners = this.linked = null;
     if (idle && !this.failed && idleWriters.length < WRITERS) {
+      this.thread.postMessage({ type: 'end' });
       this.thread.unref();
       idleWriters.push(this);
     } else {

@@ -4,6 +4,7 @@
 // keeps idle writers for the next build of the process).
 //
 // Messages: begin {out, staging, old, inFlight} (the build to serve from now on) -> nothing;
+// end (the build is done with this writer: its state goes, the published hashes with it) -> nothing;
 // files {rels, hashes, ends, bytes} (the files' bytes end to end in one buffer, each ending
 // at its `ends` entry) -> staged {records} ([rel, hash] for a kept file, [rel, hash, size,
 // mtimeMs, ino] for a written one); link -> linked; any failure -> error {message, code},
@@ -15,7 +16,7 @@ import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 
 /**
- * The build served now: its folders, the published files' trusted content hash (null when
+ * The build served now (none between builds): its folders, the published files' trusted content hash (null when
  * only a byte comparison can tell), the files found unchanged (linked into the staged site
  * at the end), the folders made so far.
  * @type {{ out: string, staging: string, oldHashes: Map<string, string | null>, kept: string[], folders: Set<string>, inFlight: Int32Array }}
@@ -73,6 +74,8 @@ function linkKept() {
 function handle(message) {
   if (message.type === 'begin') {
     begin(message);
+  } else if (message.type === 'end') {
+    build = undefined;
   } else if (message.type === 'files') {
     const { rels, hashes, ends } = message;
     const records = rels.map((rel, i) => stageFile(rel, Buffer.from(message.bytes, ends[i - 1] ?? 0, ends[i] - (ends[i - 1] ?? 0)), hashes[i]));
