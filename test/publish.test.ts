@@ -1,6 +1,7 @@
 /** Failed builds keep the last site, output is deterministic, rebuilds touch only what changed. */
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { Worker, type Transferable } from 'node:worker_threads';
 import fs from 'fs-extra';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from '../generator/build.ts';
@@ -126,6 +127,20 @@ describe('a failed build keeps the previous site byte for byte', () => {
     vi.restoreAllMocks();
     const report = await build({ input, out });
     expect(report.changed).toBeGreaterThan(0);
+  });
+
+  it('a writer thread that ends during the build fails it, the site untouched; the next build writes with a new one', async () => {
+    const { out, before } = await publishedSample(); // its own site: the last build here changes it
+    // The first batch sent ends its writer instead, as a thread killed or out of memory would end.
+    const postMessage = Worker.prototype.postMessage;
+    vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, message: unknown, transfer?: readonly Transferable[]) {
+      if ((message as { type?: string }).type === 'files') return void this.terminate();
+      return postMessage.call(this, message, transfer);
+    });
+    await expect(build({ input: changed, out })).rejects.toThrow(/writing .*staging: the writer thread ended/);
+    expect(await snapshot(out)).toEqual(before);
+    vi.restoreAllMocks();
+    expect((await build({ input: changed, out })).changed).toBeGreaterThan(0);
   });
 
   it('the CLI exits non-zero naming the file, without a stack trace, and keeps the site', async () => {

@@ -109,8 +109,9 @@ class Writer {
       else this.linked?.();
     });
     this.thread.on('error', (error) => this.fail(error));
-    // A thread that ended (killed, out of memory) is never handed out again.
-    this.thread.on('exit', () => {
+    // A thread that ended unasked fails the build it serves, and is never handed out again.
+    this.thread.on('exit', (code) => {
+      if (this.listeners && !this.failed) this.fail(new Error(`the writer thread ended (exit code ${code})`));
       this.failed = true;
       if (idleWriters.includes(this)) idleWriters.splice(idleWriters.indexOf(this), 1);
     });
