@@ -56,7 +56,6 @@ function seedMismatches(object: Json, table: Record<string, string>): string[] {
   return Object.entries(table).filter(([k, t]) => !(k in object) || !fits(object[k], t)).map(([k]) => `${k}: ${JSON.stringify(object[k])}`);
 }
 
-
 /** The files whose objects publishedObjects checks for the original services' field types. */
 const isObjectFile = (rel: string) => /^api\/v1\/(card|accessory)\/[^/]+\.json$/.test(rel) && rel !== 'api/v1/card/set_list.json';
 
