@@ -113,7 +113,8 @@ class Writer {
     this.thread.on('exit', (code) => {
       if (this.listeners && !this.failed) this.fail(new Error(`the writer thread ended (exit code ${code})`));
       this.failed = true;
-      if (idleWriters.includes(this)) idleWriters.splice(idleWriters.indexOf(this), 1);
+      const idle = idleWriters.indexOf(this);
+      if (idle >= 0) idleWriters.splice(idle, 1);
     });
   }
 
