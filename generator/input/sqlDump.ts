@@ -21,7 +21,8 @@ export class DumpError extends Error {
 }
 
 type Kind = 'word' | 'name' | 'string' | 'blob' | 'number' | 'punct';
-interface Token { kind: Kind; text: string }
+/** A token; `upper` is a word in capitals, the empty string for any other kind. */
+interface Token { kind: Kind; text: string; upper: string }
 
 /**
  * SQLite's tokens, comments and blanks included; loops are unrolled (`[^']*(?:''[^']*)*`)
@@ -37,17 +38,25 @@ const TOKEN = new RegExp([
   String.raw`[^]`,
 ].join('|'), 'y');
 
+/**
+ * The kind of a token TOKEN matched, told by character codes: a dump is mostly values and commas,
+ * and this runs for every one of them.
+ */
 function kindOf(text: string): Kind | 'skip' {
-  const c = text[0];
-  if (/\s/.test(c) || text.startsWith('--') || text.startsWith('/*')) return 'skip';
-  if (text.length > 1 && (c === 'x' || c === 'X') && text[1] === "'") return 'blob';
-  if (text.length === 1 && /['"`[]/.test(c)) return 'punct'; // an unterminated quote
-  if (c === "'") return 'string';
-  if (c === '"' || c === '`' || c === '[') return 'name';
-  if (/[0-9]/.test(c) || (c === '.' && text.length > 1)) return 'number';
-  if (/[A-Za-z_\u0080-\uffff]/.test(c)) return 'word';
+  const c = text.charCodeAt(0);
+  if (c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x80 && /\s/.test(text[0]))) return 'skip';
+  const single = text.length === 1;
+  if (!single && (c === 0x2d || c === 0x2f)) return 'skip'; // -- and /* comments (a lone - or / is a sign or an operator)
+  if (!single && (c === 0x78 || c === 0x58) && text.charCodeAt(1) === 0x27) return 'blob'; // x'...'
+  if (c === 0x27) return single ? 'punct' : 'string'; // a lone quote: one left unterminated
+  if (c === 0x22 || c === 0x60 || c === 0x5b) return single ? 'punct' : 'name';
+  if ((c >= 0x30 && c <= 0x39) || (c === 0x2e && !single)) return 'number';
+  if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c >= 0x80) return 'word';
   return 'punct';
 }
+
+/** Kinds whose text may span lines. */
+const MULTILINE = new Set<Kind | 'skip'>(['skip', 'string', 'name', 'blob']);
 
 interface Statement { line: number; tokens: Token[] }
 
@@ -56,23 +65,25 @@ function* statements(sql: string): Generator<Statement> {
   TOKEN.lastIndex = 0;
   let line = 1;
   let current: Statement = { line, tokens: [] };
-  for (let m = TOKEN.exec(sql); m; m = TOKEN.exec(sql)) {
-    const text = m[0];
+  for (let start = 0, end = 0; start < sql.length; start = end) {
+    TOKEN.lastIndex = start; // set for each token: the caller runs between statements
+    TOKEN.test(sql); // always a match: [^] takes any character
+    end = TOKEN.lastIndex;
+    const text = sql.slice(start, end);
     const kind = kindOf(text);
     if (kind !== 'skip') {
       if (!current.tokens.length) current.line = line;
       if (text === ';') {
         yield current;
         current = { line, tokens: [] };
-      } else current.tokens.push({ kind, text });
+      } else current.tokens.push({ kind, text, upper: kind === 'word' ? text.toUpperCase() : '' });
     }
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) line++;
-    if (TOKEN.lastIndex >= sql.length) break;
+    if (MULTILINE.has(kind)) for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) line++;
   }
   if (current.tokens.length) throw new DumpError(current.line, 'the last statement is cut off (no closing ;)');
 }
 
-const upper = (token: Token | undefined) => (token?.kind === 'word' ? token.text.toUpperCase() : '');
+const upper = (token: Token | undefined) => token?.upper ?? '';
 
 /** An identifier's name: a bare word or a quoted name. */
 function identifier(token: Token | undefined): string | null {
@@ -235,6 +246,10 @@ function call(fn: string, r: Reader): string {
   return r.fail(`${fn.toLowerCase()}: wrong number of arguments`);
 }
 
+const PLACEHOLDERS: string[] = [];
+/** `(?, ?, ...)` for `count` values. */
+const placeholders = (count: number) => (PLACEHOLDERS[count] ??= `(${Array(count).fill('?').join(', ')})`);
+
 /** `INSERT [OR ...] INTO t [(columns)] VALUES (...), (...)` or `REPLACE INTO ...`, as a prepared statement. */
 function insert(db: Database.Database, r: Reader, prepared: Map<string, Database.Statement>): void {
   if (r.accept('OR')) r.next();
@@ -248,10 +263,11 @@ function insert(db: Database.Database, r: Reader, prepared: Map<string, Database
     columns = `(${r.group().map(([name, extra]) => (extra || identifier(name) === null ? r.fail('expected a column name') : quote(identifier(name)!))).join(', ')})`;
   }
   if (!r.accept('VALUES')) r.fail(`INSERT INTO ${table}: only VALUES of literals are allowed`);
+  const head = `INSERT INTO ${quote(table)} ${columns} VALUES `;
   do {
     const row = values(r);
     if (bookkeeping) continue;
-    const sql = `INSERT INTO ${quote(table)} ${columns} VALUES (${row.map(() => '?').join(', ')})`;
+    const sql = head + placeholders(row.length);
     let statement = prepared.get(sql);
     if (!statement) prepared.set(sql, (statement = db.prepare(sql)));
     statement.run(row);
@@ -261,6 +277,12 @@ function insert(db: Database.Database, r: Reader, prepared: Map<string, Database
 
 const ALLOWED = 'a dump holds only CREATE TABLE, CREATE INDEX, INSERT, BEGIN/COMMIT and PRAGMA foreign_keys';
 
+/** Fails naming the statement's first words. */
+function notAllowed(r: Reader, tokens: Token[]): never {
+  const leading = tokens.slice(0, 2).map(upper);
+  return r.fail(`${(leading[0] ? leading : [tokens[0].text]).filter(Boolean).join(' ')} is not allowed (${ALLOWED})`);
+}
+
 /** Loads dump text into `db` (in one transaction); throws DumpError naming the line at fault. */
 function loadSql(db: Database.Database, sql: string): void {
   const prepared = new Map<string, Database.Statement>();
@@ -268,10 +290,10 @@ function loadSql(db: Database.Database, sql: string): void {
   db.exec('BEGIN');
   for (const { line, tokens } of statements(sql)) {
     const r = new Reader(tokens, line);
-    const leading = tokens.slice(0, 2).map(upper);
-    const words = (leading[0] ? leading : [tokens[0].text]).filter(Boolean).join(' ');
     try {
-      if (r.accept('BEGIN')) {
+      // Most statements of a dump are INSERTs.
+      if (r.accept('INSERT') || r.accept('REPLACE')) insert(db, r, prepared);
+      else if (r.accept('BEGIN')) {
         r.accept('DEFERRED') || r.accept('IMMEDIATE') || r.accept('EXCLUSIVE');
         r.accept('TRANSACTION');
         open = true;
@@ -279,13 +301,12 @@ function loadSql(db: Database.Database, sql: string): void {
         r.accept('TRANSACTION');
         open = false;
       } else if (r.accept('PRAGMA')) {
-        if (!['FOREIGN_KEYS', 'DEFER_FOREIGN_KEYS'].includes(upper(r.next()))) r.fail(`${words} is not allowed (${ALLOWED})`);
+        if (!['FOREIGN_KEYS', 'DEFER_FOREIGN_KEYS'].includes(upper(r.next()))) notAllowed(r, tokens);
         if (r.peek()?.text === '=') r.next() && r.next();
       } else if (r.accept('CREATE', 'TABLE')) createTable(db, r);
       else if (r.accept('CREATE', 'INDEX') || r.accept('CREATE', 'UNIQUE', 'INDEX')) continue;
-      else if (r.accept('INSERT') || r.accept('REPLACE')) insert(db, r, prepared);
       else if (r.accept('DELETE', 'FROM', 'SQLITE_SEQUENCE') || r.accept('ANALYZE', 'SQLITE_SCHEMA') || r.accept('ANALYZE', 'SQLITE_MASTER')) continue;
-      else r.fail(`${words} is not allowed (${ALLOWED})`);
+      else notAllowed(r, tokens);
       if (!r.done()) r.fail(`unexpected "${r.peek()!.text}"`);
     } catch (error) {
       throw error instanceof DumpError ? error : new DumpError(line, (error as Error).message);
