@@ -16,9 +16,9 @@ function validators(openapi: any): Map<Endpoint, ValidateFunction> {
   const pointer = (...keys: string[]) => keys.map((key) => key.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
   // JSON files only: the bulk downloads of other formats are checked by test/bulk.test.ts.
   return new Map(allEndpoints().filter((e) => e.file && (e.format ?? 'json') === 'json').map((endpoint) => {
-    const at = pointer('paths', endpoint.route, endpoint.method, 'responses', '200', 'content', 'application/json', 'schema');
-    ajv.validateSchema(openapi.paths[endpoint.route][endpoint.method].responses['200'].content['application/json'].schema, true);
-    return [endpoint, ajv.getSchema(`${OPENAPI}#/${at}`)!];
+    const keys = ['paths', endpoint.route, endpoint.method, 'responses', '200', 'content', 'application/json', 'schema'];
+    ajv.validateSchema(keys.reduce((node, key) => node[key], openapi), true);
+    return [endpoint, ajv.getSchema(`${OPENAPI}#/${pointer(...keys)}`)!];
   }));
 }
 

@@ -93,7 +93,7 @@ parentPort.on('message', (message) => {
     failed = true;
     parentPort.postMessage({ type: 'error', message: error.message, code: error.code });
   } finally {
-    if (message.type === 'files') {
+    if (message.type === 'files' && build) {
       Atomics.sub(build.inFlight, 0, 1);
       Atomics.notify(build.inFlight, 0);
     }
