@@ -170,7 +170,7 @@ try {
     `bench: cards=${r.cards} files=${r.files} build_s=${seconds(r.build)} floor_s=${seconds(r.floor)} ` +
     `ratio=${(r.build / r.floor).toFixed(2)} rebuild_s=${seconds(r.rebuild)} rebuild_ratio=${(r.rebuild / r.build).toFixed(3)} ` +
     `edge_p50_ms=${r.edge.toFixed(2)} edge${r.hosts.ids}_p50_ms=${r.hosts.deno.p50.toFixed(1)} edge${r.hosts.ids}_reads=${r.hosts.deno.reads} ` +
-    `workerd${r.hosts.ids}_p50_ms=${r.hosts.workerd.p50.toFixed(1)} workerd${r.hosts.ids}_reads=${r.hosts.workerd.reads} ` +
+    `workerd${r.hosts.ids}_p50_ms=${r.hosts.workerd?.p50.toFixed(1) ?? 'timeout'} workerd${r.hosts.ids}_reads=${r.hosts.workerd?.reads ?? 'timeout'} ` +
     `edge${r.hosts.ids}_held_mb=${r.hosts.heldMb.toFixed(1)} edge${r.hosts.ids}_packs_mb=${r.hosts.packsMb.toFixed(1)} ` +
     `page${r.cards}_interactive_ms=${r.page.toFixed(0)} rss_mb=${r.rss.toFixed(0)}`,
   );
