@@ -82,19 +82,23 @@ function levelSource(db: MasterDb): LevelSource {
   return { table: 'unit_level_up_pattern_m', keyColumn, patterns: groupLevels(db, ['unit_level_up_pattern_m', 'unit_level_limit_pattern_m'], keyColumn) };
 }
 
-/** A stat at one level: the card's maximum less the row's `<stat>_diff`, or the row's own `<stat>` where it states the value. */
-function statAt(card: DbRow, row: DbRow, stat: 'smile' | 'pure' | 'cool' | 'hp'): number {
-  if (Object.hasOwn(row, `${stat}_diff`)) return num(card[`${stat}_max`]) - num(row[`${stat}_diff`]);
-  return num(Object.hasOwn(row, stat) ? row[stat] : card[`${stat}_max`]);
+/** The columns of each stat, named once (a game has some 400,000 card levels, each read for four stats). */
+const STAT_COLUMNS = Object.fromEntries((['smile', 'pure', 'cool', 'hp'] as const).map((stat) => [stat, { own: stat, diff: `${stat}_diff`, max: `${stat}_max` }]));
+
+/** A stat at each level row: the card's maximum less the row's `<stat>_diff`, or the row's own `<stat>` where it states the value. */
+function statsAt(card: DbRow, rows: DbRow[], stat: 'smile' | 'pure' | 'cool' | 'hp'): number[] {
+  const { own, diff, max } = STAT_COLUMNS[stat];
+  const top = num(card[max]);
+  return rows.map((row) => (Object.hasOwn(row, diff) ? top - num(row[diff]) : Object.hasOwn(row, own) ? num(row[own]) : top));
 }
 
 /** A card's stats at each of its level rows (arrays of exactly that length: a game has some 400,000 card levels). */
 function levelStats(card: DbRow, rows: DbRow[]): LevelStats {
   return {
-    smile: rows.map((row) => statAt(card, row, 'smile')),
-    pure: rows.map((row) => statAt(card, row, 'pure')),
-    cool: rows.map((row) => statAt(card, row, 'cool')),
-    stamina: rows.map((row) => statAt(card, row, 'hp')),
+    smile: statsAt(card, rows, 'smile'),
+    pure: statsAt(card, rows, 'pure'),
+    cool: statsAt(card, rows, 'cool'),
+    stamina: statsAt(card, rows, 'hp'),
     salePrice: rows.map((row) => num(row.sale_price)),
     mergeExp: rows.map((row) => num(row.merge_exp)),
   };
