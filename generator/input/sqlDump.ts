@@ -62,11 +62,10 @@ interface Statement { line: number; tokens: Token[] }
 
 /** The dump's statements, each with its first line; a statement without its `;` is a cut-off dump. */
 function* statements(sql: string): Generator<Statement> {
-  TOKEN.lastIndex = 0;
   let line = 1;
   let current: Statement = { line, tokens: [] };
   for (let start = 0, end = 0; start < sql.length; start = end) {
-    TOKEN.lastIndex = start; // set for each token: the caller runs between statements
+    TOKEN.lastIndex = start; // set for each token: between two statements, the regex may read another dump
     TOKEN.test(sql); // always a match: [^] takes any character
     end = TOKEN.lastIndex;
     const text = sql.slice(start, end);
