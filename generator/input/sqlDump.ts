@@ -245,10 +245,6 @@ function call(fn: string, r: Reader): string {
   return r.fail(`${fn.toLowerCase()}: wrong number of arguments`);
 }
 
-const PLACEHOLDERS: string[] = [];
-/** `(?, ?, ...)` for `count` values. */
-const placeholders = (count: number) => (PLACEHOLDERS[count] ??= `(${Array(count).fill('?').join(', ')})`);
-
 /** `INSERT [OR ...] INTO t [(columns)] VALUES (...), (...)` or `REPLACE INTO ...`, as a prepared statement. */
 function insert(db: Database.Database, r: Reader, prepared: Map<string, Database.Statement>): void {
   if (r.accept('OR')) r.next();
@@ -266,9 +262,10 @@ function insert(db: Database.Database, r: Reader, prepared: Map<string, Database
   do {
     const row = values(r);
     if (bookkeeping) continue;
-    const sql = head + placeholders(row.length);
-    let statement = prepared.get(sql);
-    if (!statement) prepared.set(sql, (statement = db.prepare(sql)));
+    // Prepared once per table, column list and row width.
+    const key = `${row.length} ${head}`;
+    let statement = prepared.get(key);
+    if (!statement) prepared.set(key, (statement = db.prepare(`${head}(${Array(row.length).fill('?').join(', ')})`)));
     statement.run(row);
   } while (r.peek()?.text === ',' && r.next());
   if (!r.done()) r.fail(`unexpected "${r.peek()!.text}" after the values`);
