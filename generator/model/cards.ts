@@ -82,12 +82,12 @@ function levelSource(db: MasterDb): LevelSource {
   return { table: 'unit_level_up_pattern_m', keyColumn, patterns: groupLevels(db, ['unit_level_up_pattern_m', 'unit_level_limit_pattern_m'], keyColumn) };
 }
 
-/** The columns of each stat, named once (a game has some 400,000 card levels, each read for four stats). */
-const STAT_COLUMNS = Object.fromEntries((['smile', 'pure', 'cool', 'hp'] as const).map((stat) => [stat, { own: stat, diff: `${stat}_diff`, max: `${stat}_max` }]));
+type Stat = 'smile' | 'pure' | 'cool' | 'hp';
 
 /** A stat at each level row: the card's maximum less the row's `<stat>_diff`, or the row's own `<stat>` where it states the value. */
-function statsAt(card: DbRow, rows: DbRow[], stat: 'smile' | 'pure' | 'cool' | 'hp'): number[] {
-  const { own, diff, max } = STAT_COLUMNS[stat];
+function statsAt(card: DbRow, rows: DbRow[], stat: Stat): number[] {
+  // Column names made once per card, not once per level row (a game has some 400,000 card levels).
+  const [own, diff, max] = [stat, `${stat}_diff`, `${stat}_max`];
   const top = num(card[max]);
   return rows.map((row) => (Object.hasOwn(row, diff) ? top - num(row[diff]) : Object.hasOwn(row, own) ? num(row[own]) : top));
 }
