@@ -29,7 +29,7 @@ const REQUESTS = 20;
 /**
  * A request unanswered this long is given up. `wrangler pages dev` logs every 4 KB its worker
  * reads through its inspector, one message to its Node process each: at 20,000 cards (packs of
- * megabytes) it stopped answering at all (docs/benchmark.md).
+ * megabytes) it once stopped answering altogether (docs/benchmark.md).
  */
 const ANSWER_TIMEOUT_MS = 120_000;
 /** Requests held open at once to measure the memory of one. */
