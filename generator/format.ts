@@ -43,9 +43,11 @@ export const TIMESTAMP_KEYS: ReadonlySet<string> = new Set(['release_date', 'sta
 /**
  * Packs: every object also sits in the pack file of its block of PACK_SIZE consecutive
  * ids (ordinals for cards), keyed by id, so the edge answers a long comma list with one
- * read per block touched instead of one per id (a 4,000-card export has 2 card packs).
+ * read per block touched instead of one per id (a 4,000-card export has 32 card packs of
+ * about 370 KB). Small enough that a change to one card rewrites a small file (what a host
+ * uploads and a mirror fetches), and a short list or a page of results reads little.
  */
-export const PACK_SIZE = 2048;
+export const PACK_SIZE = 128;
 export const packOf = (id: number) => Math.floor(id / PACK_SIZE);
 
 /** The shard holding `original`: FNV-1a (32 bit) of its UTF-8 bytes, modulo the shard count. */

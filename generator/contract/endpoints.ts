@@ -316,15 +316,6 @@ export const endpoints = {
     response: 'SearchIndex',
     extra: true,
   }),
-  searchObjects: declare({
-    route: '/api/v1/search_objects/{name}.json',
-    summary: 'Every object of a kind in its search index\'s row order, with where each one\'s JSON text lies (the data behind search results)',
-    host: 'static',
-    parameters: [{ name: 'name', description: 'the kind and a hash of the content, as the kind\'s search index names it' }],
-    query: [],
-    response: 'SearchObjects',
-    extra: true,
-  }),
   versions: declare({
     route: '/api/v1/versions.json',
     summary: 'Every data version the site has published, oldest first, with how many objects each added, changed and removed',

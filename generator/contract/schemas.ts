@@ -292,15 +292,9 @@ export const EventSearch = SearchPage('EventSearch', GameEvent);
 export const SearchIndex = named('SearchIndex', obj({
   kind: Str,
   count: Int,
-  objects: extra(Str, 'the name of the objects file (search_objects/<name>.json): the kind and a hash of its content'),
   columns: Type.Record(Str, Type.Array(Type.Unknown()), { description: 'one array per column, an entry per object (generator/search/kinds.js names them); a column with a dictionary holds positions in it' }),
   dictionaries: Type.Record(Str, Type.Array(Type.Unknown()), { description: 'the distinct values of the list columns (names, titles, sets)' }),
 }, '(extra) The search index of one kind.'));
-
-export const SearchObjects = named('SearchObjects', obj({
-  objects: Type.Array(Type.Unknown()),
-  offsets: Type.Array(Type.Array(Int, { minItems: 2, maxItems: 2 }), { description: '[start, end] of each object\'s JSON text, in UTF-16 code units of the file\'s text' }),
-}, '(extra) The objects of one kind in its search index\'s row order.'));
 
 /** A version of the game data: its truth version and when it came out (unix seconds, null when unknown). */
 const DataVersion = obj({ truth_version: Str, date: nullable(Int) });
@@ -511,7 +505,7 @@ function objectResponses<T extends string, O extends TSchema, B extends TSchema>
  */
 export const RESPONSES = {
   Info, CardsResponse, CardList, SetList, PairList, AccessoriesResponse, AccessoryList, Happening, Translations, TranslationIndex,
-  ChangeList, ChangeIndex, Versions, History, OpenApi, ReadTlBody, CardSearch, AccessorySearch, EventSearch, SearchIndex, SearchObjects,
+  ChangeList, ChangeIndex, Versions, History, OpenApi, ReadTlBody, CardSearch, AccessorySearch, EventSearch, SearchIndex,
   BulkIndex, BulkLines, SqliteFile, Checksum, FileManifest,
   CardPack: register('CardPack', Pack(Card)),
   ...objectResponses('card_t', Card, CardBrief),

@@ -18,7 +18,7 @@ import { readBytes, readJson, type EdgeSite } from './siteReader.ts';
 const SINGLE_READS = 8;
 
 /** Where the objects of one kind are published: one file per id (holding a one-element list under `key`), and packs. */
-interface Source {
+export interface Source {
   single: (id: number) => string;
   key: string;
   pack: (block: number) => string;
@@ -44,7 +44,7 @@ function packObjects(pack: Uint8Array): (id: number) => Uint8Array | null {
 }
 
 /** The JSON of the object of each id in request order (text or UTF-8 bytes), null where none is published. */
-async function readObjects(site: EdgeSite, source: Source, ids: number[]): Promise<(string | Uint8Array | null)[]> {
+export async function readObjects(site: EdgeSite, source: Source, ids: number[]): Promise<(string | Uint8Array | null)[]> {
   const distinct = [...new Set(ids)];
   const found = new Map<number, string | Uint8Array | null>();
   if (distinct.length <= SINGLE_READS) {
@@ -69,12 +69,23 @@ export function listPieces(key: string, texts: (string | Uint8Array)[], more = '
   return pieces;
 }
 
+/** A generic object type's files. */
+export const genericSource = (type: ObjectType): Source => ({ single: objectEndpoint[type].object.file, key: 'result', pack: objectEndpoint[type].pack.file });
+
 /** The kinds with comma lists, keyed by their folder under api/v1/. */
 const LISTED = {
   card: { source: { single: endpoints.card.file, key: 'cards', pack: endpoints.cardPack.file }, noun: 'card with ordinal' },
   // accessory_t's packs hold the same objects under the same ids.
   accessory: { source: { single: endpoints.accessory.file, key: 'accessories', pack: objectEndpoint.accessory_t.pack.file }, noun: 'accessory with id' },
-} as const;
+} as const satisfies Record<string, { source: Source; noun: string }>;
+
+/** Where a search kind's results are read: cards by ordinal, accessories by id, any other kind `<kind>` from its generic type `<kind>_t`. */
+export function searchSource(kind: string): Source {
+  if (kind === 'card' || kind === 'accessory') return LISTED[kind].source;
+  const type = `${kind}_t`;
+  if (!isObjectType(type)) throw new Error(`search kind ${kind} has no object type ${type}`);
+  return genericSource(type);
+}
 export type ListedKind = keyof typeof LISTED;
 
 /**
@@ -98,8 +109,7 @@ export async function randomCard(site: EdgeSite): Promise<JsonPieces> {
 
 /** The JSON text of one entry per id in request order, null for a missing id (never an error); `known` as objectList's. */
 export async function genericObjects(site: EdgeSite, type: ObjectType, ids: number[], known: (string | null)[] | null = null): Promise<JsonPieces> {
-  const { object, pack } = objectEndpoint[type];
-  const texts = known ?? await readObjects(site, { single: object.file, key: 'result', pack: pack.file }, ids);
+  const texts = known ?? await readObjects(site, genericSource(type), ids);
   return listPieces('result', texts.map((t) => t ?? 'null'));
 }
 

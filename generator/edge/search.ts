@@ -1,19 +1,16 @@
 /**
  * Search routes: /api/v1/search/<kind> and card/random.json?q=. The query is checked before
- * anything is read; then the kind's index is read, the query evaluated on it by the module the
- * browse page runs too (generator/search/query.js), and the page of results sliced out of the
- * objects file's text at its offsets, so no object is parsed unless query parameters reshape it.
- *
- * The objects file (all of a kind's objects: megabytes) is named by a hash of its content, so
- * its text is kept in memory once read: the name never stands for other content, and a new
- * build names a new file. A search thus reads the index, and the objects file only the first
- * time (two reads at most).
+ * anything is read; then the kind's index is read (parsed once per text, see readIndex), the
+ * query evaluated on it by the module the browse page runs too (generator/search/query.js),
+ * and the page of results read as the comma lists read objects (edge/objects.ts: single files,
+ * or the packs of the blocks touched, sliced as bytes), so no object is parsed unless query
+ * parameters reshape it.
  */
 import { endpoints } from '../contract/endpoints.ts';
 import { QueryError, kindOf, parseQuery, search, searchParameters, type SearchParameters } from '../search/query.js';
 import type { Kind, SearchIndex } from '../search/kinds.js';
 import { HttpError, type JsonPieces } from './http.ts';
-import { listPieces } from './objects.ts';
+import { listPieces, readObjects, searchSource } from './objects.ts';
 import type { EdgeSite } from './siteReader.ts';
 
 export type SearchKind = Kind['name'];
@@ -30,46 +27,32 @@ function parameters(params: URLSearchParams, kind: Kind): SearchParameters {
   }
 }
 
+/** The last index read of each kind, with its text: a read of the same text reuses it, unparsed. */
+const parsedIndexes = new Map<SearchKind, { text: string; index: SearchIndex }>();
+
+/**
+ * The kind's index. The file is read on every search (so a new build is seen at once) but
+ * parsed only when its text differs from the last one read: parsing is most of a search's CPU.
+ */
 async function readIndex(site: EdgeSite, kind: Kind): Promise<SearchIndex> {
   const text = await site.read(endpoints.searchIndex.file(kind.name));
   if (text === null) throw new HttpError(404, `this site publishes no ${kind.name} search index`);
-  return JSON.parse(text) as SearchIndex;
+  const last = parsedIndexes.get(kind.name);
+  if (last?.text === text) return last.index;
+  const index = JSON.parse(text) as SearchIndex;
+  parsedIndexes.set(kind.name, { text, index });
+  return index;
 }
 
-interface ObjectsFile {
-  text: string;
-  offsets: [number, number][];
-}
-
-/** Objects files read, by path (content-named, so never stale); the few most recent are kept. */
-const objectsFiles = new Map<string, Promise<ObjectsFile>>();
-const KEPT_OBJECTS_FILES = 4;
-
-async function readObjects(site: EdgeSite, path: string): Promise<ObjectsFile> {
-  const text = await site.read(path);
-  if (text === null) throw new HttpError(404, `this site publishes no ${path}`);
-  const at = text.lastIndexOf(',"offsets":');
-  return { text, offsets: JSON.parse(text.slice(at + ',"offsets":'.length, -1)) as [number, number][] };
-}
-
-/** The objects file of an index, read once per edge instance. */
-function objectsFile(site: EdgeSite, index: SearchIndex): Promise<ObjectsFile> {
-  const path = endpoints.searchObjects.file(index.objects);
-  let file = objectsFiles.get(path);
-  if (!file) {
-    file = readObjects(site, path);
-    objectsFiles.set(path, file);
-    file.catch(() => objectsFiles.delete(path));
-    for (const old of objectsFiles.keys()) if (objectsFiles.size > KEPT_OBJECTS_FILES) objectsFiles.delete(old);
-  }
-  return file;
-}
-
-/** The JSON text of the object in each row, sliced out of the objects file at its offsets. */
-async function objectTexts(site: EdgeSite, index: SearchIndex, rows: number[]): Promise<string[]> {
+/** The JSON of the object in each row, read from the kind's single files or packs (edge/objects.ts), never parsed. */
+async function objectTexts(site: EdgeSite, kind: Kind, index: SearchIndex, rows: number[]): Promise<(string | Uint8Array)[]> {
   if (!rows.length) return [];
-  const { text, offsets } = await objectsFile(site, index);
-  return rows.map((row) => text.slice(...offsets[row]));
+  const identity = index.columns[kind.identity] as number[];
+  const texts = await readObjects(site, searchSource(kind.name), rows.map((row) => identity[row]));
+  return texts.map((text, i) => {
+    if (text === null) throw new Error(`the ${kind.name} search index names ${kind.identity} ${identity[rows[i]]}, which is not published`);
+    return text;
+  });
 }
 
 /** The next page's URL relative to this one: the same parameters, the next page (and the shuffle's seed). */
@@ -89,7 +72,7 @@ export async function searchPage(site: EdgeSite, kindName: SearchKind, url: URL)
   const index = await readIndex(site, kind);
   const rows = search(index, options);
   const start = (options.page - 1) * options.pageSize;
-  const texts = await objectTexts(site, index, rows.slice(start, start + options.pageSize));
+  const texts = await objectTexts(site, kind, index, rows.slice(start, start + options.pageSize));
   const next = start + options.pageSize < rows.length ? JSON.stringify(nextLink(url, kind, options)) : 'null';
   return {
     pieces: listPieces('result', texts, `,"total":${rows.length},"page":${options.page},"page_size":${options.pageSize},"next":${next}`),

@@ -39,7 +39,6 @@ import { CENTERS, EFFECTS, RARITIES, TRIGGERS, codesOf } from './words.js';
  * @typedef {object} SearchIndex
  * @property {Kind['name']} kind
  * @property {number} count
- * @property {string} objects the name of the objects file (search_objects/<name>.json) holding the rows' objects
  * @property {Record<string, unknown[]>} columns a value per row; for a column with a dictionary, the value's position in it
  * @property {Record<string, unknown[]>} dictionaries the distinct values of the list columns (names, titles, sets), each once
  */
@@ -378,11 +377,11 @@ export const KINDS = [CARD, ACCESSORY, EVENT];
 
 /**
  * The search index of one kind: its objects' columns, rows in the order of `objects` (the
- * kind's identity order), for query.js `search`; `objectsName` names their objects file.
- * @param {Kind} kind @param {any[]} objects @param {IndexContext} context @param {string} objectsName
+ * kind's identity order), for query.js `search`.
+ * @param {Kind} kind @param {any[]} objects @param {IndexContext} context
  * @returns {SearchIndex}
  */
-export function buildIndex(kind, objects, context, objectsName) {
+export function buildIndex(kind, objects, context) {
   /** @type {Record<string, unknown[]>} */
   const columns = {};
   /** @type {Record<string, Map<string, number>>} */
@@ -399,7 +398,7 @@ export function buildIndex(kind, objects, context, objectsName) {
     for (const [column, value] of Object.entries(kind.row(object, context))) (columns[column] ??= []).push(encode(column, value));
   }
   const dictionaries = Object.fromEntries(Object.entries(positions).map(([column, map]) => [column, [...map.keys()].map((key) => JSON.parse(key))]));
-  return { kind: kind.name, count: objects.length, objects: objectsName, columns, dictionaries };
+  return { kind: kind.name, count: objects.length, columns, dictionaries };
 }
 
 /** @type {WeakMap<SearchIndex, Record<string, unknown[]>>} */
