@@ -50,6 +50,17 @@ export const TIMESTAMP_KEYS: ReadonlySet<string> = new Set(['release_date', 'sta
 export const PACK_SIZE = 128;
 export const packOf = (id: number) => Math.floor(id / PACK_SIZE);
 
+/**
+ * Bulk files are published in parts (api/v1/bulk/parts/<file>/<n>.part), joined by the edge:
+ * JSON Lines files in parts of this many lines, the SQLite file in parts of this many bytes.
+ * Small parts keep every file far below the hosts' size limits and make a change to one
+ * object rewrite a small part, not a whole-kind file (what a deploy uploads).
+ */
+export const BULK_PART_LINES = 128;
+export const BULK_PART_BYTES = 512 * 1024;
+/** A part's file name: its number, four digits or more, so names sort in order. */
+export const bulkPartName = (part: number) => String(part).padStart(4, '0');
+
 /** The shard holding `original`: FNV-1a (32 bit) of its UTF-8 bytes, modulo the shard count. */
 export function translationShard(original: string, shards: number): number {
   let hash = 0x811c9dc5;

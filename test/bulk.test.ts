@@ -17,7 +17,9 @@ import { bulkSqlite } from '../generator/derive/bulkSqlite.ts';
 import { renderSite } from '../generator/render/renderSite.ts';
 import { renderContext } from '../generator/render/context.ts';
 import { MemoryFiles } from '../generator/render/files.ts';
-import { API_MAJOR, API_REVISION } from '../generator/format.ts';
+import { API_MAJOR, API_REVISION, BULK_PART_BYTES, BULK_PART_LINES, bulkPartName } from '../generator/format.ts';
+import { handleRequest } from '../generator/edge/handler.ts';
+import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
 import { buildSample, modelAt, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
 
 const BULK = 'api/v1/bulk';
@@ -26,9 +28,18 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 let out: string;
 let index: BulkIndexJson;
 const text = (rel: string) => fs.readFile(path.join(out, rel), 'utf8');
-/** A JSON Lines file's lines (it ends with a newline). */
+const entryOf = (name: string) => index.files.find((f) => f.name === name)!;
+/** A bulk file as a user of a plain static host makes it: its parts joined in the index's order. */
+const wholeFile = async (name: string) => Buffer.concat(await Promise.all(entryOf(name).parts!.map((part) => fs.readFile(path.join(out, part.path)))));
+/** The joined file written to a folder of its own, as `cat parts > file` would. */
+async function joinedOnDisk(name: string): Promise<string> {
+  const file = path.join(await tempDir(), name);
+  await fs.writeFile(file, await wholeFile(name));
+  return file;
+}
+/** A JSON Lines file's lines (it ends with a newline, unless it is empty). */
 async function lines(name: string): Promise<string[]> {
-  const all = (await text(`${BULK}/${name}`)).split('\n');
+  const all = (await wholeFile(name)).toString('utf8').split('\n');
   expect(all.pop()).toBe('');
   return all;
 }
@@ -83,14 +94,42 @@ describe('api/v1/bulk/index.json and the .sha256 files', () => {
     const names = index.files.map((f) => f.name);
     expect(names).toEqual(['cards.jsonl', 'accessories.jsonl', 'sets.jsonl', 'pairs.jsonl', ...OBJECT_TYPE_NAMES.map((t) => `${t}.jsonl`), 'sif.sqlite']);
     expect(index.truth_version).toBe((await readJson(out, endpoints.info.file())).truth_version);
+    const joined = await tempDir();
     for (const file of index.files) {
-      const bytes = await fs.readFile(path.join(out, file.path));
+      const bytes = await wholeFile(file.name);
       expect(file.path).toBe(`/${BULK}/${file.name}`);
       expect([file.bytes, file.sha256, file.updated_in]).toEqual([bytes.length, sha256(bytes), index.truth_version]);
+      for (const [i, part] of file.parts!.entries()) {
+        const partBytes = await fs.readFile(path.join(out, part.path));
+        expect(part.path).toBe(`/${endpoints.bulkPart.file(file.name, bulkPartName(i))}`);
+        expect([part.bytes, part.sha256]).toEqual([partBytes.length, sha256(partBytes)]);
+        if (i < file.parts!.length - 1 && file.format === 'sqlite') expect(part.bytes).toBe(BULK_PART_BYTES);
+        if (file.format === 'jsonl') expect(partBytes.toString().split('\n').length - 1).toBe(Math.min(BULK_PART_LINES, file.count - i * BULK_PART_LINES));
+      }
       if (file.format === 'jsonl') expect(file.count).toBe((await lines(file.name)).length);
+      await fs.writeFile(path.join(joined, file.name), bytes);
+      await fs.copy(path.join(out, BULK, `${file.name}.sha256`), path.join(joined, `${file.name}.sha256`));
     }
-    const checked = execFileSync('sha256sum', ['-c', ...names.map((n) => `${n}.sha256`)], { cwd: path.join(out, BULK), encoding: 'utf8' });
+    const checked = execFileSync('sha256sum', ['-c', ...names.map((n) => `${n}.sha256`)], { cwd: joined, encoding: 'utf8' });
     expect(checked.trim().split('\n')).toEqual(names.map((n) => `${n}: OK`));
+  });
+
+  it('the edge answers each bulk file at its own URL: its parts joined, with its size and hash as validator', async () => {
+    const site = { read: diskReader(out), readBytes: diskBytesReader(out) };
+    for (const name of ['cards.jsonl', 'sets.jsonl', 'sif.sqlite']) {
+      const url = `http://localhost/${BULK}/${name}`;
+      const response = (await handleRequest(new Request(url), site))!;
+      expect(response.status).toBe(200);
+      expect(Buffer.from(await response.arrayBuffer()).equals(await wholeFile(name)), name).toBe(true);
+      expect(response.headers.get('content-length')).toBe(String(entryOf(name).bytes));
+      const etag = response.headers.get('etag')!;
+      expect(etag).toBe(`"${entryOf(name).sha256.slice(0, 32)}"`);
+      const head = (await handleRequest(new Request(url, { method: 'HEAD' }), site))!;
+      expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([200, String(entryOf(name).bytes), '']);
+      expect((await handleRequest(new Request(url, { headers: { 'if-none-match': etag } }), site))!.status).toBe(304);
+    }
+    const missing = (await handleRequest(new Request(`http://localhost/${BULK}/nothing.jsonl`), site))!;
+    expect([missing.status, (await missing.json()).error]).toEqual([404, 'no bulk file nothing.jsonl (bulk/index.json lists them)']);
   });
 
   it('carries updated_in from the previous site\'s index while a file\'s hash is unchanged', async () => {
@@ -109,11 +148,13 @@ describe('api/v1/bulk/index.json and the .sha256 files', () => {
 
 describe('api/v1/bulk/sif.sqlite', () => {
   it('holds every kind as a table: a row per line, a column per scalar field, json as published', async () => {
-    const db = new Database(path.join(out, BULK, 'sif.sqlite'), { readonly: true });
+    const db = new Database(await joinedOnDisk('sif.sqlite'), { readonly: true });
     try {
+      const views = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'view'").all() as { name: string }[]).map((v) => v.name);
+      expect(views.sort()).toEqual(['accessory_t', 'card_t']);
       for (const file of index.files.filter((f) => f.format === 'jsonl')) {
         const objects = await lines(file.name);
-        const rows = db.prepare(`SELECT * FROM "${file.type}" ORDER BY rowid`).all() as Record<string, unknown>[];
+        const rows = db.prepare(`SELECT * FROM "${file.type}"${views.includes(file.type) ? '' : ' ORDER BY rowid'}`).all() as Record<string, unknown>[];
         expect(rows.map((row) => row.json), file.type).toEqual(objects);
         const columns = Object.keys(rows[0] ?? {}).filter((c) => c !== 'json');
         if (rows.length) expect(columns, file.type).toContain(file.type === 'pairs' ? 'pair' : 'id');
@@ -133,7 +174,7 @@ describe('api/v1/bulk/sif.sqlite', () => {
       expect(indexed.filter((i) => i.tbl_name === 'cards').map((i) => i.sql)).toEqual([
         'CREATE INDEX "cards_id" ON "cards" ("id")', 'CREATE INDEX "cards_ordinal" ON "cards" ("ordinal")',
       ]);
-      expect(new Set(indexed.map((i) => i.tbl_name)).size).toBe(index.files.length - 1);
+      expect(new Set(indexed.map((i) => i.tbl_name)).size).toBe(index.files.length - 1 - views.length);
       expect(db.prepare('SELECT * FROM meta').all()).toEqual([{ truth_version: index.truth_version, api_major: API_MAJOR, api_revision: API_REVISION, date: index.date }]);
       expect(db.prepare('SELECT count(*) AS n FROM cards WHERE rarity = 4').get()).toEqual({ n: (await lines('cards.jsonl')).filter((l) => JSON.parse(l).rarity === 4).length });
     } finally {
@@ -163,7 +204,7 @@ describe('api/v1/bulk/sif.sqlite', () => {
     };
     const [a, b] = [bulk(), bulk()];
     expect([...a.keys()]).toEqual([...b.keys()]);
-    expect(a.get(`${BULK}/sif.sqlite`)!.length).toBeGreaterThan(0);
+    expect(a.get(endpoints.bulkPart.file('sif.sqlite', bulkPartName(0)))!.length).toBeGreaterThan(0);
     for (const [rel, bytes] of a) expect(bytes.equals(b.get(rel)!), rel).toBe(true);
   });
 });

@@ -14,6 +14,7 @@ import { mirror } from '../generator/mirror/mirror.ts';
 import { startServer, type RunningServer } from '../generator/server/server.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
+import { bulkPartName } from '../generator/format.ts';
 import type { BulkIndexJson, FileManifestJson } from '../generator/contract/schemas.ts';
 import { buildSample, copySample, copySite, tempDir } from './helpers.ts';
 import { build } from '../generator/build.ts';
@@ -96,7 +97,7 @@ describe('npm run mirror', () => {
     const manifest: FileManifestJson = await fs.readJson(path.join(sample, MANIFEST));
     expect(first.fetched.length).toBe(new Set(Object.values(manifest.files).map((f) => f.sha256)).size);
     const picture = Object.keys(manifest.files).find((key) => key.endsWith('.png'))!;
-    expect(first.fetched).toEqual(expect.arrayContaining(['/api/v1/bulk/sif.sqlite', picture, '/api/404.json']));
+    expect(first.fetched).toEqual(expect.arrayContaining([`/${endpoints.bulkPart.file('sif.sqlite', bulkPartName(0))}`, picture, '/api/404.json']));
     expect(await fs.pathExists(publishLayout(out).downloads)).toBe(false);
     const second = await mirror({ from: server.url, out });
     expect(second.fetched).toEqual([]);

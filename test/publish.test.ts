@@ -12,6 +12,10 @@ import { endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
 import { acquireLock } from '../generator/publish/lock.ts';
 import { StageError } from '../generator/errors.ts';
 import { packOf } from '../generator/format.ts';
+import type { BulkIndexJson } from '../generator/contract/schemas.ts';
+
+type BulkEntry = BulkIndexJson['files'][number];
+type BulkPart = NonNullable<BulkEntry['parts']>[number];
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { buildSample, copySample, copySite, publishedSample, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { cliArgs, ROOT, runCli as cli } from './cli.ts';
@@ -364,17 +368,25 @@ describe('rebuilds rewrite only what changed', () => {
     const inPair = (await readJson(out, endpoints.pairList.file())).pairs.some((p: { unit_ids: number[] }) => p.unit_ids.includes(id));
     const input = await copySample();
     await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 7 WHERE unit_number = 5;');
+    const bulkBefore = await readJson(out, endpoints.bulkIndex.file());
     const report = await build({ input, out });
     const after = await snapshot(out);
+    const bulkAfter = await readJson(out, endpoints.bulkIndex.file());
+    // The parts of a bulk file whose bytes changed: one part of each JSON Lines file holding the card.
+    const changedParts = (name: string) => {
+      const old = new Map(bulkBefore.files.find((f: BulkEntry) => f.name === name).parts.map((p: BulkPart) => [p.path, p.sha256]));
+      return bulkAfter.files.find((f: BulkEntry) => f.name === name).parts.filter((p: BulkPart) => old.get(p.path) !== p.sha256).map((p: BulkPart) => p.path.slice(1));
+    };
+    const jsonlKinds = ['cards', 'card_t', ...(sets.length ? ['sets'] : []), ...(inPair ? ['pairs'] : [])];
+    for (const kind of jsonlKinds) expect(changedParts(`${kind}.jsonl`)).toHaveLength(1);
     const expected = [
       endpoints.card.file(5), endpoints.cardPack.file(packOf(5)), objectEndpoint.card_t.object.file(id), objectEndpoint.card_t.pack.file(packOf(id)),
       ...sets.map((set) => endpoints.set.file(set)),
       // The change list of the same truth version now shows the new stats too.
       endpoints.latestChanges.file(), endpoints.changeIndex.file(), endpoints.changes.file('sample-2026.11'),
-      // The bulk files holding the card (pairs.jsonl when it is in a pair), their checksums, their index and the file manifest.
-      ...['cards', 'card_t', ...(sets.length ? ['sets'] : []), ...(inPair ? ['pairs'] : [])]
-        .flatMap((kind) => [endpoints.bulkLines.file(kind), endpoints.bulkChecksum.file(`${kind}.jsonl`)]),
-      endpoints.bulkSqlite.file(), endpoints.bulkChecksum.file('sif.sqlite'),
+      // The parts of the bulk files holding the card (pairs.jsonl when it is in a pair), their checksums, their index and the file manifest.
+      ...jsonlKinds.flatMap((kind) => [...changedParts(`${kind}.jsonl`), endpoints.bulkChecksum.file(`${kind}.jsonl`)]),
+      ...changedParts('sif.sqlite'), endpoints.bulkChecksum.file('sif.sqlite'),
       endpoints.bulkIndex.file(), endpoints.fileManifest.file(),
       // The card search's index (its stats).
       endpoints.searchIndex.file('card'),

@@ -26,7 +26,7 @@ import { rawFileType } from '../generator/edge/routes.ts';
 import { allEndpoints, endpointOfFile, endpoints, type Endpoint, type QueryParameter } from '../generator/contract/endpoints.ts';
 import { PAGES_COMPATIBILITY_DATE } from '../generator/render/hostRules.ts';
 import { config as edgeConfig } from '../netlify/edge-functions/api.ts';
-import type { CardJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
+import type { BulkIndexJson, CardJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
@@ -65,6 +65,8 @@ const EDGE_EXAMPLES: Record<string, { path: string; init?: RequestInit }[]> = {
     { path: `/api/v1/happening/${Date.parse('2019-04-25T00:00:00Z') / 1000}?datetime=iso8601&extended_time_period_for_events=yes` },
     { path: '/api/v1/happening/soon' },
   ],
+  '/api/v1/bulk/{kind}.jsonl': [{ path: '/api/v1/bulk/cards.jsonl' }, { path: '/api/v1/bulk/char_t.jsonl?keys=id' }, { path: '/api/v1/bulk/nothing.jsonl' }],
+  '/api/v1/bulk/sif.sqlite': [{ path: '/api/v1/bulk/sif.sqlite' }],
   '/api/v1/read_tl': [
     { path: '/api/v1/read_tl', init: { method: 'POST', body: JSON.stringify(['はじまりの朝', 'nothing']) } },
     { path: '/api/v1/read_tl', init: { method: 'POST', body: '{' } },
@@ -210,15 +212,22 @@ describe.each(HOST_NAMES)('on %s', (name) => {
   const file = <T = any>(rel: string) => readJson<T>(out, rel);
   const objectIds = async (type: string) => (await file<ObjectListJson>(`api/v1/list/${type}.json`)).result.map((entry) => entry.id);
 
+  /** A bulk file as its parts on disk make it, in bulk/index.json's order. */
+  async function joinedParts(name: string): Promise<Buffer> {
+    const index = await file<BulkIndexJson>('api/v1/bulk/index.json');
+    const parts = index.files.find((f) => f.name === name)!.parts!;
+    return Buffer.concat(await Promise.all(parts.map((part) => fs.readFile(path.join(out, part.path)))));
+  }
+
   describe('/api/v1/bulk/', () => {
     it('serves the bulk files byte for byte with their media types', async () => {
       const sqlite = await host.fetch('/api/v1/bulk/sif.sqlite');
       expect(sqlite.status).toBe(200);
       expect(sqlite.headers.get('content-type')).toBe('application/vnd.sqlite3');
-      expect(Buffer.from(await sqlite.arrayBuffer()).equals(await fs.readFile(path.join(out, 'api/v1/bulk/sif.sqlite')))).toBe(true);
+      expect(Buffer.from(await sqlite.arrayBuffer()).equals(await joinedParts('sif.sqlite'))).toBe(true);
       const lines = await host.fetch('/api/v1/bulk/cards.jsonl?keys=id');
       expect(lines.headers.get('content-type')).toBe('application/jsonl; charset=utf-8');
-      expect(await lines.text()).toBe(await fs.readFile(path.join(out, 'api/v1/bulk/cards.jsonl'), 'utf8'));
+      expect(await lines.text()).toBe((await joinedParts('cards.jsonl')).toString('utf8'));
     });
   });
 

@@ -8,7 +8,7 @@
  * function loads, needs no package at run time.
  */
 import type { Static } from '@sinclair/typebox';
-import { PACK_SIZE } from '../format.ts';
+import { BULK_PART_BYTES, BULK_PART_LINES, PACK_SIZE } from '../format.ts';
 import { MAX_IDS } from './limits.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../search/query.js';
 import type { RESPONSES } from './schemas.ts';
@@ -72,6 +72,7 @@ export const CONTENT_TYPES = {
   json: 'application/json; charset=utf-8',
   jsonl: 'application/jsonl; charset=utf-8',
   sqlite: 'application/vnd.sqlite3',
+  part: 'application/octet-stream',
   text: 'text/plain; charset=utf-8',
 } as const;
 export type FileFormat = keyof typeof CONTENT_TYPES;
@@ -373,21 +374,33 @@ export const endpoints = {
   }),
   bulkLines: declare({
     route: '/api/v1/bulk/{kind}.jsonl',
-    summary: 'Every object of a kind as JSON Lines, each line as its single-object route publishes it (cards by ordinal, sets and pairs in their lists\' order, the others by id)',
-    host: 'static',
+    summary: 'Every object of a kind as JSON Lines, each line as its single-object route publishes it (cards by ordinal, sets and pairs in their lists\' order, the others by id); the edge joins the file\'s parts (bulk/index.json lists them)',
+    host: 'edge',
     parameters: [{ name: 'kind', description: 'cards, accessories, sets, pairs, or a generic object type (card_t, char_t, ...): bulk/index.json lists them' }],
     query: [],
     response: 'BulkLines',
     format: 'jsonl',
+    errors: [404],
     extra: true,
   }),
   bulkSqlite: declare({
     route: '/api/v1/bulk/sif.sqlite',
-    summary: 'Every kind as a table of a SQLite database: a column per scalar field, the object as published in `json`, and a `meta` table',
-    host: 'static',
+    summary: 'Every kind as a table (or a view) of a SQLite database: a column per scalar field, the object as published in `json`, and a `meta` table; the edge joins the file\'s parts (bulk/index.json lists them)',
+    host: 'edge',
     query: [],
     response: 'SqliteFile',
     format: 'sqlite',
+    errors: [404],
+    extra: true,
+  }),
+  bulkPart: declare({
+    route: '/api/v1/bulk/parts/{file}/{part}.part',
+    summary: `One part of a bulk file, in the order bulk/index.json lists them: JSON Lines files in parts of ${BULK_PART_LINES} lines, the SQLite file in parts of ${BULK_PART_BYTES / 1024} KiB; joined, they are the file`,
+    host: 'static',
+    parameters: [{ name: 'file', description: 'a bulk file\'s name (cards.jsonl, sif.sqlite, ...)' }, { name: 'part', description: 'the part\'s number, from 0000, four digits or more' }],
+    query: [],
+    response: 'BulkPart',
+    format: 'part',
     extra: true,
   }),
   bulkChecksum: declare({

@@ -393,8 +393,9 @@ export const BulkIndex = named('BulkIndex', obj({
     bytes: Int,
     sha256: Sha256,
     updated_in: Str,
+    parts: extra(Type.Array(obj({ path: Str, bytes: Int, sha256: Sha256 })), 'the files that, joined in this order, are the file (api/v1/bulk/parts/...): what a host without an edge serves, and what changes when a few objects do'),
   })),
-}, '(extra) Every bulk file: its name, root-relative path, the kind it holds (type; "all" for the SQLite file), format, objects (rows) it holds, size, SHA-256, and the truth version in which its content last changed.'));
+}, '(extra) Every bulk file: its name, root-relative path (answered by the edge, which joins the parts), the kind it holds (type; "all" for the SQLite file), format, objects (rows) it holds, size, SHA-256, the truth version in which its content last changed, and its parts.'));
 
 export const BulkLines = named('BulkLines', Type.Object({}, {
   description: '(extra) JSON Lines: one object per line, each exactly as its single-object route publishes it (sets and pairs: the route\'s {"cards"} body with the fields of the object\'s set_list.json / pair_list.json entry).',
@@ -402,7 +403,12 @@ export const BulkLines = named('BulkLines', Type.Object({}, {
 
 export const SqliteFile = named('SqliteFile', Type.String({
   contentMediaType: 'application/vnd.sqlite3',
-  description: '(extra) A SQLite database: a table per kind (a column per scalar field, `json` the object as published), and `meta` (docs/bulk.md).',
+  description: '(extra) A SQLite database: a table per kind (a column per scalar field, `json` the object as published; card_t and accessory_t are views of cards and accessories, which hold the same objects), and `meta` (docs/bulk.md).',
+}));
+
+export const BulkPart = named('BulkPart', Type.String({
+  contentMediaType: 'application/octet-stream',
+  description: '(extra) Bytes of a bulk file: its parts joined in bulk/index.json\'s order are the file, byte for byte (`cat`).',
 }));
 
 export const Checksum = named('Checksum', Type.String({
@@ -506,7 +512,7 @@ function objectResponses<T extends string, O extends TSchema, B extends TSchema>
 export const RESPONSES = {
   Info, CardsResponse, CardList, SetList, PairList, AccessoriesResponse, AccessoryList, Happening, Translations, TranslationIndex,
   ChangeList, ChangeIndex, Versions, History, OpenApi, ReadTlBody, CardSearch, AccessorySearch, EventSearch, SearchIndex,
-  BulkIndex, BulkLines, SqliteFile, Checksum, FileManifest,
+  BulkIndex, BulkLines, SqliteFile, BulkPart, Checksum, FileManifest,
   CardPack: register('CardPack', Pack(Card)),
   ...objectResponses('card_t', Card, CardBrief),
   ...objectResponses('char_t', Character, ObjectBrief),

@@ -5,12 +5,18 @@
  * every kind as a table; a `<file>.sha256` beside each in sha256sum format; and
  * bulk/index.json listing them with sizes, hashes and the truth version in which each
  * file last changed (carried from the previous site's index while the hash is the same).
+ *
+ * Each file is published in parts (format.ts BULK_PART_LINES, BULK_PART_BYTES) that the edge
+ * joins at the file's own URL: no file comes near a host's size limit, and a change to one
+ * object rewrites one part of each file holding it, not the file.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { OBJECT_TYPE_NAMES, endpoints } from '../contract/endpoints.ts';
 import type { BulkIndexJson } from '../contract/schemas.ts';
-import { writeDigested, type FileDigest } from '../digest.ts';
+import { BULK_PART_BYTES, BULK_PART_LINES, bulkPartName } from '../format.ts';
+import { CHUNK, writeDigested, type FileDigest } from '../digest.ts';
 import { emit, jsonBytes, type MovableFiles } from '../render/files.ts';
 import type { Rendered } from '../render/renderSite.ts';
 import { bulkSqlite, type SqliteKind } from './bulkSqlite.ts';
@@ -27,14 +33,19 @@ export interface BulkOptions {
 
 type BulkEntry = BulkIndexJson['files'][number];
 
-/** The kinds in the order bulk/index.json and the database list them; each line is the object as its route publishes it. */
-function bulkKinds({ objects, sets, pairs }: Rendered): { name: string; objects: readonly object[] }[] {
+/**
+ * The kinds in the order bulk/index.json and the database list them; each line is the object as
+ * its route publishes it. card_t and accessory_t hold the objects of cards and accessories (the
+ * database makes them views of those tables, ordered as their files are).
+ */
+function bulkKinds({ objects, sets, pairs }: Rendered): { name: string; objects: readonly object[]; viewOf?: SqliteKind['viewOf'] }[] {
+  const views: Partial<Record<string, SqliteKind['viewOf']>> = { card_t: { table: 'cards', orderBy: 'id' }, accessory_t: { table: 'accessories', orderBy: 'id' } };
   return [
     { name: 'cards', objects: [...objects.card_t].sort((a, b) => a.ordinal - b.ordinal) },
     { name: 'accessories', objects: objects.accessory_t },
     { name: 'sets', objects: sets },
     { name: 'pairs', objects: pairs },
-    ...OBJECT_TYPE_NAMES.map((type) => ({ name: type, objects: objects[type] as readonly object[] })),
+    ...OBJECT_TYPE_NAMES.map((type) => ({ name: type, objects: objects[type] as readonly object[], viewOf: views[type] })),
   ];
 }
 
@@ -50,14 +61,58 @@ function previousVersions(folder: string): Map<string, BulkEntry> {
 
 const NEWLINE = Buffer.from('\n');
 
-/** Writes JSON Lines to `file`: each object's JSON, then a newline. */
-function writeLines(file: string, objects: readonly Buffer[]): FileDigest {
-  return writeDigested(file, (write) => {
-    for (const bytes of objects) {
-      write(bytes);
-      write(NEWLINE);
+/** A part's content, written by `fill` through `write`. */
+type PartFill = (write: (bytes: Uint8Array) => void) => void;
+
+/** The JSON Lines of `objects` in parts of BULK_PART_LINES lines. */
+function lineParts(objects: readonly Buffer[]): PartFill[] {
+  const parts: PartFill[] = [];
+  for (let start = 0; start < objects.length; start += BULK_PART_LINES) {
+    parts.push((write) => {
+      for (const bytes of objects.slice(start, start + BULK_PART_LINES)) {
+        write(bytes);
+        write(NEWLINE);
+      }
+    });
+  }
+  return parts;
+}
+
+/** The file at `file` in parts of BULK_PART_BYTES bytes, each read when written. */
+function byteParts(file: string): PartFill[] {
+  const size = fs.statSync(file).size;
+  return Array.from({ length: Math.ceil(size / BULK_PART_BYTES) }, (_, part) => (write) => {
+    const fd = fs.openSync(file, 'r');
+    try {
+      for (let at = part * BULK_PART_BYTES, end = Math.min(size, at + BULK_PART_BYTES); at < end;) {
+        const chunk = Buffer.allocUnsafe(Math.min(CHUNK, end - at));
+        at += fs.readSync(fd, chunk, 0, chunk.length, at);
+        write(chunk);
+      }
+    } finally {
+      fs.closeSync(fd);
     }
   });
+}
+
+type Part = NonNullable<BulkEntry['parts']>[number];
+
+/** Writes each part as a file of the site; returns the parts and the digest of the whole they make. */
+function publishParts(files: MovableFiles, scratch: string, name: string, fills: PartFill[]): { whole: FileDigest; parts: Part[] } {
+  const whole = createHash('sha256');
+  let bytes = 0;
+  const parts = fills.map((fill, i) => {
+    const rel = endpoints.bulkPart.file(name, bulkPartName(i));
+    const file = path.join(scratch, `${name}.${i}`);
+    const digest = writeDigested(file, (write) => fill((part) => {
+      whole.update(part);
+      bytes += part.length;
+      write(part);
+    }));
+    files.move(rel, file, digest);
+    return { path: `/${rel}`, ...digest };
+  });
+  return { whole: { sha256: whole.digest('hex'), bytes }, parts };
 }
 
 /** Each object's JSON bytes, serialized once however many kinds hold it (a card is in cards and card_t). */
@@ -74,19 +129,20 @@ export function deriveBulk(rendered: Rendered, files: MovableFiles, options: Bul
   const previous = previousVersions(options.previous);
   const entries: BulkEntry[] = [];
   fs.mkdirSync(options.scratch, { recursive: true });
-  const add = (name: string, type: string, format: BulkEntry['format'], count: number, write: (file: string) => FileDigest) => {
-    const [rel, scratch] = [format === 'jsonl' ? endpoints.bulkLines.file(type) : endpoints.bulkSqlite.file(), path.join(options.scratch, name)];
-    const { sha256, bytes } = write(scratch);
-    files.move(rel, scratch, { sha256, bytes });
+  const add = (name: string, type: string, format: BulkEntry['format'], count: number, fills: PartFill[]) => {
+    const { whole: { sha256, bytes }, parts } = publishParts(files, options.scratch, name, fills);
     files.set(endpoints.bulkChecksum.file(name), Buffer.from(`${sha256}  ${name}\n`));
     const before = previous.get(name);
     const updatedIn = before?.sha256 === sha256 ? before.updated_in : options.truthVersion;
-    entries.push({ name, path: `/${rel}`, type, format, count, bytes, sha256, updated_in: updatedIn });
+    entries.push({ name, path: `/api/v1/bulk/${name}`, type, format, count, bytes, sha256, updated_in: updatedIn, parts });
   };
   const serialized = serializer();
   const kinds: SqliteKind[] = bulkKinds(rendered).map((kind) => ({ ...kind, json: kind.objects.map(serialized) }));
-  for (const kind of kinds) add(`${kind.name}.jsonl`, kind.name, 'jsonl', kind.objects.length, (file) => writeLines(file, kind.json));
-  add('sif.sqlite', 'all', 'sqlite', kinds.reduce((n, kind) => n + kind.objects.length, 0), (file) => bulkSqlite(kinds, options, file));
+  for (const kind of kinds) add(`${kind.name}.jsonl`, kind.name, 'jsonl', kind.objects.length, lineParts(kind.json));
+  const database = path.join(options.scratch, 'sif.sqlite');
+  bulkSqlite(kinds, options, database);
+  add('sif.sqlite', 'all', 'sqlite', kinds.reduce((n, kind) => n + kind.objects.length, 0), byteParts(database));
+  fs.rmSync(database);
   const index = { truth_version: options.truthVersion, date: options.date, files: entries };
   emit(files, endpoints.bulkIndex, [], index);
   return index;

@@ -23,6 +23,8 @@ export interface SqliteKind {
   objects: readonly object[];
   /** Each object's JSON as published (UTF-8), in the same order. */
   json: readonly Buffer[];
+  /** The kind holds the objects of an earlier table: it is a view of that table, in this column's order. */
+  viewOf?: { table: string; orderBy: string };
 }
 
 export interface SqliteMeta {
@@ -73,6 +75,10 @@ function scalarColumns(objects: readonly object[]): { name: string; type: string
 const cell = (value: unknown) => (typeof value === 'boolean' ? Number(value) : value === undefined ? null : value);
 
 function writeKind(db: Database.Database, kind: SqliteKind): void {
+  if (kind.viewOf) {
+    db.exec(`CREATE VIEW ${quote(kind.name)} AS SELECT * FROM ${quote(kind.viewOf.table)} ORDER BY ${quote(kind.viewOf.orderBy)}`);
+    return;
+  }
   const columns = scalarColumns(kind.objects);
   const table = quote(kind.name);
   const definitions = [...columns.map((c) => `${quote(c.name)}${c.type ? ` ${c.type}` : ''}`), `${JSON_COLUMN} TEXT NOT NULL`];

@@ -17,6 +17,7 @@ import { applyShaping, isPlain, isYes, parseShaping, type Shaping } from './quer
 import { genericObjects, objectList, objectListing, randomCard, type ListedKind } from './objects.ts';
 import { happeningAt, parseInstant } from './happening.ts';
 import { readTl } from './readTl.ts';
+import { bulkDownload } from './bulk.ts';
 import { randomMatch, searchPage, type SearchKind } from './search.ts';
 import { isEdgePath } from './rewrites.ts';
 import { objectsAt } from './history.ts';
@@ -30,6 +31,7 @@ const READ_METHODS = 'GET, HEAD, OPTIONS';
 const MAX_URL_LENGTH = 32 * 1024;
 
 interface Route {
+  request: Request;
   url: URL;
   site: EdgeSite;
   /** Parsed before anything is read. */
@@ -125,6 +127,8 @@ const HANDLERS = new Map<Endpoint, Handler>([
   [endpoints.accessory, (route, { ids }) => listedFile(route, 'accessory', ids)],
   [endpoints.happening, (route, { time }) => happening(route, time)],
   [endpoints.pair, (route, { pair_id }) => pairFile(route, pair_id)],
+  [endpoints.bulkLines, (route, { kind }) => bulkDownload(route.site, route.request, `${kind}.jsonl`)],
+  [endpoints.bulkSqlite, (route) => bulkDownload(route.site, route.request, 'sif.sqlite')],
   ...OBJECT_TYPE_NAMES.flatMap((type): [Endpoint, Handler][] => [
     [objectEndpoint[type].object, (route, { ids }) => generic(route, type, ids)],
     [objectEndpoint[type].list, (route) => listing(route, type)],
@@ -156,7 +160,7 @@ async function dispatch(request: Request, url: URL, site: EdgeSite): Promise<Res
     return jsonResponse(await readTl(site, request));
   }
   if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method, READ_METHODS);
-  const route: Route = { url, site, shaping: parseShaping(url.searchParams) };
+  const route: Route = { request, url, site, shaping: parseShaping(url.searchParams) };
   const handler = match && HANDLERS.get(match.endpoint);
   if (handler) return handler(route, match.params);
   if (!match) return undeclared(route, path);

@@ -92,6 +92,13 @@ export function jsonPiecesResponse(pieces: JsonPieces, status = 200, headers: Re
   return response;
 }
 
+/** A response whose body is already a stream (with its own validator, if any): sent as it is, never buffered for an ETag. */
+export function streamedResponse(body: ReadableStream<Uint8Array> | null, headers: Record<string, string>): Response {
+  const response = new Response(body, { status: 200, headers: { 'access-control-allow-origin': '*', ...headers } });
+  streamed.add(response);
+  return response;
+}
+
 export function errorResponse(error: HttpError): Response {
   const body: ErrorJson = { error: error.message };
   return jsonResponse(body, error.status, error.headers);
