@@ -50,10 +50,24 @@ function cardSpecs(count = CARDS.length): CardSpec[] {
       title: hasSkill ? `カード${ordinal}` : null, titleEn: hasSkill ? `Card ${ordinal}` : undefined,
       skill: hasSkill ? (ordinal % SKILLS.length) + 1 : undefined,
       center: hasSkill ? (ordinal % CENTER_SKILLS.length) + 1 : undefined,
-      series: (ordinal % ALBUM_SERIES.length) + 1,
+      series: generatedSeries(ordinal),
     });
   }
   return specs;
+}
+
+/**
+ * Generated cards come in album series of this many consecutive ordinals, as the game's do
+ * (a costume series: a card of each of nine members, in two rarities), so a set holds a
+ * release's cards, not a third of the game.
+ */
+const GENERATED_SERIES_SIZE = 18;
+const generatedSeries = (ordinal: number) => ALBUM_SERIES.length + 1 + Math.floor((ordinal - CARDS.length - 1) / GENERATED_SERIES_SIZE);
+
+/** The curated album series, then one per block of generated cards: [album_series_id, name, name_en]. */
+function albumSeries(cards: CardSpec[]): [number, string, string][] {
+  const generated = new Set(cards.slice(CARDS.length).map((c) => c.series!));
+  return [...ALBUM_SERIES, ...[...generated].map((id): [number, string, string] => [id, `第${id}章`, `Chapter ${id}`])];
 }
 
 function accessorySpecs(count = ACCESSORIES.length, cards = cardSpecs()): AccessorySpec[] {
@@ -233,7 +247,7 @@ function unitTables(cards: CardSpec[], accessories: AccessorySpec[], keys: Map<n
     {
       name: 'album_series_m',
       columns: { album_series_id: 'INTEGER PRIMARY KEY', name: 'TEXT', name_en: 'TEXT', order_num: 'INTEGER' },
-      rows: ALBUM_SERIES.map(([id, name, nameEn]) => ({ album_series_id: id, name, name_en: nameEn, order_num: id })),
+      rows: albumSeries(cards).map(([id, name, nameEn]) => ({ album_series_id: id, name, name_en: nameEn, order_num: id })),
     },
     {
       name: 'unit_pair_m',
@@ -321,7 +335,7 @@ function englishTables(cards: CardSpec[], accessories: AccessorySpec[]): TableDu
     { name: 'unit_type_m', columns: { unit_type_id: 'INTEGER PRIMARY KEY', name: 'TEXT' }, rows: CHARACTERS.map(([id, , en]) => ({ unit_type_id: id, name: en })) },
     { name: 'member_tag_m', columns: { member_tag_id: 'INTEGER PRIMARY KEY', name: 'TEXT' }, rows: MEMBER_TAGS.map(([id, , en]) => ({ member_tag_id: id, name: en })) },
     { name: 'unit_skill_m', columns: { unit_skill_id: 'INTEGER PRIMARY KEY', name: 'TEXT' }, rows: SKILLS.map(([id, , en]) => ({ unit_skill_id: id, name: en })) },
-    { name: 'album_series_m', columns: { album_series_id: 'INTEGER PRIMARY KEY', name: 'TEXT' }, rows: ALBUM_SERIES.map(([id, , en]) => ({ album_series_id: id, name: en })) },
+    { name: 'album_series_m', columns: { album_series_id: 'INTEGER PRIMARY KEY', name: 'TEXT' }, rows: albumSeries(cards).map(([id, , en]) => ({ album_series_id: id, name: en })) },
     { name: 'accessory_m', columns: { accessory_id: 'INTEGER PRIMARY KEY', name: 'TEXT' }, rows: accessories.map((a) => ({ accessory_id: a.id, name: a.nameEn })) },
     {
       name: 'unit_removable_skill_m',
