@@ -19,7 +19,7 @@ import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { handleRequest } from '../generator/edge/handler.ts';
 import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
-import { denoEdge, workerdPages, type Host } from '../test/hosts.ts';
+import { denoEdge, workerdAssets, type Host } from '../test/hosts.ts';
 import { removeTempDirs } from '../test/tempDirs.ts';
 import { publishedOrdinals } from './load.ts';
 
@@ -134,7 +134,7 @@ export async function hostsBench(out: string): Promise<HostsResult> {
   const list = `/api/v1/card/${ids.join(',')}.json`;
   try {
     const deno = await onHost(() => denoEdge(out, READ_LATENCY_MS), (host) => timeList(host, list, async () => host.staticRequests(), 'Deno'));
-    const workerd = await onHost(() => workerdPages(out, READ_LATENCY_MS), (host) => timeList(host, list, host.reads, 'workerd'))
+    const workerd = await onHost(() => workerdAssets(out, READ_LATENCY_MS), (host) => timeList(host, list, host.reads, 'workerd'))
       .catch(unlessTimedOut);
     return { ids: ids.length, deno, workerd, ...(await heldPerRequest(out, `https://bench.test${list}`)) };
   } finally {

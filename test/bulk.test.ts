@@ -213,7 +213,7 @@ describe('api/v1/manifest.json', () => {
   it('lists every file the site serves with its SHA-256 and size, but itself and the host configuration files', async () => {
     const manifest: FileManifestJson = await readJson(out, endpoints.fileManifest.file());
     const tree = (await fg('**', { cwd: out, dot: true })).sort();
-    const hostConfig = ['_redirects', '_headers', '_worker.js', '_routes.json'];
+    const hostConfig = ['_redirects', '_headers', '_worker.js', '_routes.json', '.assetsignore'];
     expect(tree).toEqual(expect.arrayContaining([...hostConfig, endpoints.fileManifest.file()]));
     const served = tree.filter((rel) => !hostConfig.includes(rel) && rel !== endpoints.fileManifest.file());
     expect(Object.keys(manifest.files).sort()).toEqual(served.map((rel) => `/${rel}`));

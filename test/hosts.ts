@@ -6,14 +6,13 @@
  * - npm start: the local server, its own process, over HTTP;
  * - deno edge: netlify/edge-functions/api.ts under Deno in front of the static layer over
  *   HTTP, chained as on Netlify (test/hosts/denoEdge.ts);
- * - workerd: the folder as Cloudflare Pages serves it, `_worker.js` and all, under
- *   `wrangler pages dev` (workerd, offline).
+ * - workerd: the folder as a Cloudflare Worker with static assets serves it (wrangler.json),
+ *   `_worker.js` and all, under `wrangler dev` (workerd, offline).
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
-import { PAGES_COMPATIBILITY_DATE } from '../generator/render/hostRules.ts';
 import { tempDir } from './tempDirs.ts';
 import { netlifyEdge } from '../generator/edge/netlifyChain.ts';
 import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
@@ -62,7 +61,7 @@ const denoBinary = (): string => createRequire(import.meta.url)('deno/install_ap
  * The edge function under Deno in front of the static layer of `dir` over HTTP; every response
  * of the static layer (so every read of the function) is held back `latencyMs`, and counted.
  */
-export async function denoEdge(dir: string, latencyMs = 0): Promise<Host & { staticRequests(): number }> {
+export async function denoEdge(dir: string, latencyMs = 0): Promise<Host & { staticRequests(): number; runs(): Promise<number> }> {
   const staticLayer = await netlifyStatic(dir);
   let staticRequests = 0;
   const staticHost = await serveHttp((request) => (staticRequests++, staticLayer(request)), latencyMs);
@@ -77,39 +76,48 @@ export async function denoEdge(dir: string, latencyMs = 0): Promise<Host & { sta
     await edge.stop();
     await staticHost.close();
   });
-  return { ...host, staticRequests: () => staticRequests };
+  return { ...host, staticRequests: () => staticRequests, runs: async () => Number(await (await host.fetch('/__function_runs')).text()) };
 }
 
+/** The repository's Cloudflare Worker configuration (a Worker with static assets, docs/hosts.md). */
+export const WORKER_CONFIG = fs.readJsonSync(path.join(ROOT, 'wrangler.json')) as { compatibility_date: string; main: string; assets: Record<string, string> };
+
 /**
- * The folder `dir` as Cloudflare Pages serves it, under `wrangler pages dev` (workerd) with the
- * pinned compatibility date; wrangler's state and logs go to a temporary folder. With
- * `readLatencyMs`, a wrapper worker runs the site's `_worker.js` with an assets binding that
- * holds every read back that long and counts it (GET /api/__reads answers the count).
+ * The folder `dir` as a Cloudflare Worker with static assets serves it, under `wrangler dev`
+ * (workerd, offline) with the repository's wrangler.json pointed at `dir`: a file at the path
+ * is served without running the worker, any other request runs `_worker.js`, behind a wrapper
+ * that counts its runs and its reads through the assets binding, each read held back
+ * `readLatencyMs`. wrangler's state and logs go to a temporary folder.
  */
-export async function workerdPages(dir: string, readLatencyMs?: number): Promise<Host & { reads(): Promise<number> }> {
+export async function workerdAssets(dir: string, readLatencyMs = 0): Promise<Host & { reads(): Promise<number>; runs(): Promise<number> }> {
   const work = await tempDir('sif-workerd-');
-  const args = ['pages', 'dev', path.resolve(dir), '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0',
-    '--compatibility-date', PAGES_COMPATIBILITY_DATE, '--persist-to', path.join(work, 'state'), '--log-level', 'info'];
-  if (readLatencyMs !== undefined) {
-    const wrapper = path.join(work, 'slowReads.js');
-    await fs.writeFile(wrapper, slowReadsWorker(path.resolve(dir, '_worker.js'), readLatencyMs));
-    args.push('--script-path', path.relative(dir, wrapper)); // wrangler joins it to the folder
-  }
+  const main = path.join(work, 'countingWorker.js');
+  await fs.writeFile(main, countingWorker(path.resolve(dir, '_worker.js'), readLatencyMs));
+  const config = path.join(work, 'wrangler.json');
+  await fs.writeJson(config, { ...WORKER_CONFIG, main, assets: { ...WORKER_CONFIG.assets, directory: path.resolve(dir) } });
+  const args = ['dev', '--config', config, '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0',
+    '--persist-to', path.join(work, 'state'), '--log-level', 'info'];
   const env = { WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: path.join(work, 'logs'), NO_COLOR: '1', CI: '1' };
   const wrangler = path.join(ROOT, 'node_modules/.bin/wrangler');
   if (!fs.existsSync(wrangler)) throw new Error(`${wrangler} is missing: run npm install (wrangler is a devDependency)`);
   const { url, stop } = await startProcess(wrangler, args, { env, cwd: work });
   const host = overHttp(url, stop);
-  return { ...host, reads: async () => Number(await (await host.fetch('/api/__reads')).text()) };
+  const count = async (what: string) => Number(await (await host.fetch(`/api/__${what}`)).text());
+  return { ...host, reads: () => count('reads'), runs: () => count('runs') };
 }
 
-const slowReadsWorker = (worker: string, latencyMs: number) => `
+/** The site's `_worker.js` behind a wrapper answering GET /api/__runs (its runs, uncounted) and /api/__reads (its reads). */
+const countingWorker = (worker: string, latencyMs: number) => `
 import site from ${JSON.stringify(worker)};
-let reads = 0;
+let [runs, reads] = [0, 0];
+const held = () => new Promise((done) => setTimeout(done, ${latencyMs}));
 export default {
   async fetch(request, env, context) {
-    if (new URL(request.url).pathname === '/api/__reads') return new Response(String(reads));
-    const ASSETS = { fetch: async (file) => (reads++, await new Promise((done) => setTimeout(done, ${latencyMs})), env.ASSETS.fetch(file)) };
+    const { pathname } = new URL(request.url);
+    if (pathname === '/api/__runs') return new Response(String(runs));
+    if (pathname === '/api/__reads') return new Response(String(reads));
+    runs++;
+    const ASSETS = { fetch: async (file) => (reads++, await held(), env.ASSETS.fetch(file)) };
     return site.fetch(request, { ...env, ASSETS }, context);
   },
 };
@@ -119,5 +127,5 @@ export const HOSTS: Record<HostName, (dir: string) => Promise<Host>> = {
   'node handler': nodeHandler,
   'npm start': npmStart,
   'deno edge': (dir) => denoEdge(dir),
-  workerd: (dir) => workerdPages(dir),
+  workerd: (dir) => workerdAssets(dir),
 };

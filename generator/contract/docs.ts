@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { QUERY_PARAMETERS, SEARCH_PARAMETERS, VERSION_PARAMETER, allEndpoints, type Endpoint } from './endpoints.ts';
 import { components } from './schemas.ts';
+import { EDGE_PATH, netlifyExcludedPaths } from './hostRouting.ts';
 import { examplesMarkdown, searchMarkdown } from './searchDocs.ts';
 import { EXAMPLES, exampleUrl } from '../search/examples.js';
 
@@ -142,8 +143,18 @@ ${schemas.join('\n')}
 }
 
 /** The generated sections of the docs: `npm run docs` writes them, a test checks they are current. */
+/**
+ * The edge function's declaration in netlify/edge-functions/api.ts: Netlify reads it as a
+ * literal, so it is written there; the text ends where the end marker's comment begins.
+ */
+function netlifyConfig(): string {
+  const excluded = netlifyExcludedPaths().map((pattern) => `    ${JSON.stringify(pattern)},`);
+  return [`export const config = {`, `  path: ${JSON.stringify(EDGE_PATH)},`, '  excludedPath: [', ...excluded, '  ],', '};', '// '].join('\n');
+}
+
 export const GENERATED_DOCS = [
   { file: fileURLToPath(new URL('../../docs/api.md', import.meta.url)), marker: 'api', generate: apiMarkdown },
   { file: fileURLToPath(new URL('../../docs/search.md', import.meta.url)), marker: 'search', generate: searchMarkdown },
   { file: fileURLToPath(new URL('../../docs/hosts.md', import.meta.url)), marker: 'hosts', generate: hostsMarkdown },
+  { file: fileURLToPath(new URL('../../netlify/edge-functions/api.ts', import.meta.url)), marker: 'netlify', generate: netlifyConfig },
 ];

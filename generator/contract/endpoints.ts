@@ -42,6 +42,8 @@ export type QueryParameter = keyof typeof QUERY_PARAMETERS | keyof typeof SEARCH
 export interface PathParameter {
   name: string;
   description: string;
+  /** Every value it takes, where the declarations know them (host rules that must name each file use them). */
+  values?: readonly string[];
 }
 
 /** Who answers: a static file, the edge function, or a static file with edge-computed variants (lists, queries). */
@@ -122,6 +124,11 @@ export const isObjectType = (name: string): name is ObjectType => Object.hasOwn(
 
 /** An object's extensionless URL as a root-relative path: it resolves the same from every response. */
 export const objectRef = (type: ObjectType, id: number) => `/api/v1/${type}/${id}`;
+
+/** The kinds of the bulk downloads, in bulk/index.json's order: a JSON Lines file each, then every kind in one SQLite file. */
+export const BULK_KINDS = ['cards', 'accessories', 'sets', 'pairs', ...OBJECT_TYPE_NAMES] as const;
+export type BulkKind = (typeof BULK_KINDS)[number];
+export const BULK_FILE_NAMES = [...BULK_KINDS.map((kind) => `${kind}.jsonl`), 'sif.sqlite'];
 
 /** Types with a history (api/v1/history/<type>/<id>.json): cards by ordinal, accessories, and every generic object type. */
 export const HISTORY_TYPES = ['card', 'accessory', ...OBJECT_TYPE_NAMES] as const;
@@ -407,7 +414,7 @@ export const endpoints = {
     route: '/api/v1/bulk/{file}.sha256',
     summary: 'The SHA-256 of a bulk file in sha256sum format (`sha256sum -c` beside the file)',
     host: 'static',
-    parameters: [{ name: 'file', description: 'a bulk file\'s name (cards.jsonl, sif.sqlite, ...)' }],
+    parameters: [{ name: 'file', description: 'a bulk file\'s name (cards.jsonl, sif.sqlite, ...)', values: BULK_FILE_NAMES }],
     query: [],
     response: 'Checksum',
     format: 'text',

@@ -20,6 +20,7 @@ import { readTl } from './readTl.ts';
 import { bulkDownload } from './bulk.ts';
 import { randomMatch, searchPage, type SearchKind } from './search.ts';
 import { isEdgePath } from './rewrites.ts';
+import { withPathQuery } from './pathQuery.ts';
 import { objectsAt } from './history.ts';
 import type { EdgeSite } from './siteReader.ts';
 
@@ -164,18 +165,19 @@ async function dispatch(request: Request, url: URL, site: EdgeSite): Promise<Res
   const handler = match && HANDLERS.get(match.endpoint);
   if (handler) return handler(route, match.params);
   if (!match) return undeclared(route, path);
-  // Query parameters shape JSON; a file of another format is served as it is.
-  return hasQuery(route) && !rawFileType(path) ? staticWithQuery(route) : null;
+  // Query parameters shape JSON where the route takes them; a route that takes none (packs, history, ...) is its file
+  // on every host, as the hosts' static layers serve it; a file of another format is served as it is.
+  return hasQuery(route) && match.endpoint.query.length && !rawFileType(path) ? staticWithQuery(route) : null;
 }
 
 /** The response to `request`, or null when the host should serve it as a static file. */
 export async function handleRequest(request: Request, site: EdgeSite): Promise<Response | null> {
-  const url = new URL(request.url);
-  if (!isEdgePath(url.pathname)) return null;
+  const asked = new URL(request.url);
+  if (!isEdgePath(asked.pathname)) return null;
   try {
     if (request.url.length > MAX_URL_LENGTH) throw new HttpError(414, `request URL is longer than ${MAX_URL_LENGTH} characters`);
-    checkSitePath(url.pathname);
-    return await withETag(request, await dispatch(request, url, site));
+    checkSitePath(asked.pathname);
+    return await withETag(request, await dispatch(request, withPathQuery(asked), site));
   } catch (error) {
     if (error instanceof HttpError) return errorResponse(error);
     console.error(error);

@@ -1,6 +1,8 @@
 /**
- * Cloudflare Pages entry: the build bundles it into the site's `_worker.js` (render/hostRules.ts),
- * and `_routes.json` sends it only /api/ requests. It answers with the shared edge handler; where
+ * Cloudflare entry, for a Worker with static assets (wrangler.json: the assets serve every file
+ * at its path before the worker runs, so it sees only what no file answers) and for Pages
+ * (`_routes.json` sends it the /api/ paths that may need code): the build bundles it into the
+ * site's `_worker.js` (render/hostRules.ts). It answers with the shared edge handler; where
  * that passes, Pages serves the static file (its ETag, `_headers`, streamed without the worker
  * holding it), given back with its own media type when it is not JSON. What Pages cannot
  * serve (a missing file, which it answers with 404.html, or a redirect of its own) gets what
@@ -24,10 +26,23 @@ export default {
     const url = new URL(request.url);
     const assets = (file: URL) => env.ASSETS.fetch(file);
     const site = { read: fetchReader(assets, url.origin), readBytes: fetchBytesReader(assets, url.origin) };
-    if (!isEdgePath(url.pathname)) return env.ASSETS.fetch(request);
+    if (!isEdgePath(url.pathname)) return pageOrNotFound(request, env);
     return (await handleRequest(request, site)) ?? (await servedByPages(request, env)) ?? staticApiFile(site, request, url.pathname);
   },
 };
+
+/**
+ * A path outside /api/: the asset, else the site's 404.html with status 404 (a Worker's
+ * assets answer a missing file with an empty 404; Pages answers with 404.html already).
+ */
+async function pageOrNotFound(request: Request, env: Env): Promise<Response> {
+  const asset = await env.ASSETS.fetch(request);
+  if (asset.status !== 404) return asset;
+  const page = await env.ASSETS.fetch(new URL('/404.html', request.url));
+  if (!page.ok) return asset;
+  await asset.body?.cancel();
+  return new Response(page.body, { status: 404, headers: page.headers });
+}
 
 /**
  * The static file as Pages serves it, or null when Pages has none to give (anything but a

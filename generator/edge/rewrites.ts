@@ -8,10 +8,10 @@
  * worker answers unknown /api/ paths itself, from the same list.
  */
 import { NOT_FOUND_FILE } from '../contract/endpoints.ts';
+import { EDGE_PATH, contentTypeBlocks } from '../contract/hostRouting.ts';
 import { REVALIDATE } from './http.ts';
 
-/** The paths the edge function answers (Netlify's function path, Pages' worker route): the API. */
-export const EDGE_PATH = '/api/*';
+export { EDGE_PATH };
 export const isEdgePath = (pathname: string) => pathname.startsWith(EDGE_PATH.slice(0, -1));
 
 export interface StaticRule {
@@ -42,12 +42,15 @@ export function firstRule(pathname: string): { rule: StaticRule; target: string 
 }
 
 /**
- * Headers the host adds to static files (`_headers`; the edge handler sets its own).
- * The patterns do not repeat a header: Netlify would join two matching values into one.
+ * Headers the host adds to static files (`_headers`; the edge handler sets its own): CORS on
+ * every file, the revalidating cache policy under /api/, and each published file's media type
+ * (contract/hostRouting.ts). The patterns do not repeat a header: Netlify would join two
+ * matching values into one.
  */
 export const STATIC_HEADERS: readonly { for: string; values: Readonly<Record<string, string>> }[] = [
   { for: '/*', values: { 'Access-Control-Allow-Origin': '*' } },
-  { for: '/api/*', values: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': REVALIDATE } },
+  { for: '/api/*', values: { 'Cache-Control': REVALIDATE } },
+  ...contentTypeBlocks().map((block) => ({ for: block.for, values: { 'Content-Type': block.type } })),
 ];
 
 /** Every static header for `pathname`, from all matching patterns. */

@@ -4,7 +4,7 @@
  * target of the first matching rule (edge/rewrites.ts) with that rule's status, else the
  * JSON 404; with the static headers and, for a 200, an ETag that answers If-None-Match.
  */
-import { NOT_FOUND_FILE } from '../contract/endpoints.ts';
+import { CONTENT_TYPES, NOT_FOUND_FILE } from '../contract/endpoints.ts';
 import { HttpError, errorResponse, withETag } from './http.ts';
 import { firstRule, staticHeaders } from './rewrites.ts';
 import { rawFileType } from './routes.ts';
@@ -43,5 +43,7 @@ export async function staticApiFile(site: EdgeSite, request: Request, pathname: 
   if (raw) return (await withETag(request, raw))!;
   const found = await resolve(site, pathname);
   if (!found) return errorResponse(new HttpError(404, 'not found'));
-  return (await withETag(request, new Response(found.text, { status: found.status, headers: staticHeaders(pathname) })))!;
+  // Every file resolve() gives is JSON (the file, a rule's target, the JSON 404), whatever the path's own type.
+  const headers = { ...staticHeaders(pathname), 'Content-Type': CONTENT_TYPES.json };
+  return (await withETag(request, new Response(found.text, { status: found.status, headers })))!;
 }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../edge/rewrites.ts';
 import type { SiteFiles } from './files.ts';
+import { pagesRoutes } from '../contract/hostRouting.ts';
 
 const lines = (rows: string[]) => Buffer.from(rows.map((row) => `${row}\n`).join(''));
 
@@ -46,7 +47,9 @@ const HOST_CONFIG: Record<string, () => Buffer> = {
   _redirects: () => lines(STATIC_RULES.map((rule) => `${rule.from}  ${rule.to}  ${rule.status}`)),
   _headers: () => lines(STATIC_HEADERS.flatMap((h) => [h.for, ...Object.entries(h.values).map(([name, value]) => `  ${name}: ${value}`)])),
   '_worker.js': pagesWorker,
-  '_routes.json': () => Buffer.from(`${JSON.stringify({ version: 1, include: [EDGE_PATH], exclude: [] })}\n`),
+  '_routes.json': () => Buffer.from(`${JSON.stringify(pagesRoutes(EDGE_PATH))}\n`),
+  // A Worker with static assets (wrangler.jsonc) uploads the folder but these: the worker's own code and Pages' routes.
+  '.assetsignore': () => lines(['_worker.js', '_routes.json']),
 };
 
 export const isHostConfigFile = (rel: string): boolean => Object.hasOwn(HOST_CONFIG, rel);

@@ -18,5 +18,66 @@ export default function api(request: Request, context: Context): Promise<Respons
   return netlifyEdge(request, site, () => context.next());
 }
 
-// Literal, as Netlify reads it without running the module; test/routes.test.ts checks it is EDGE_PATH.
-export const config = { path: '/api/*' };
+// Literal, as Netlify reads it without running the module: written by `npm run docs` from the endpoint
+// declarations (contract/hostRouting.ts), which test/contract.test.ts checks. Every published file is
+// excluded, so a plain read of one runs no function; the rest of /api/ runs it.
+// <!-- netlify:begin -->
+export const config = {
+  path: "/api/*",
+  excludedPath: [
+    "/api/v1/accessory/:ids(0|[1-9]\\d*).json",
+    "/api/v1/accessory_list.json",
+    "/api/v1/accessory_t/:ids(0|[1-9]\\d*).json",
+    "/api/v1/bulk/:file.sha256",
+    "/api/v1/bulk/index.json",
+    "/api/v1/bulk/parts/:file/:part.part",
+    "/api/v1/card/:ordinals(0|[1-9]\\d*).json",
+    "/api/v1/card/set_list.json",
+    "/api/v1/card_list.json",
+    "/api/v1/card_t/:ids(0|[1-9]\\d*).json",
+    "/api/v1/changes.json",
+    "/api/v1/changes/:truth_version.json",
+    "/api/v1/changes/index.json",
+    "/api/v1/char_t/:ids(0|[1-9]\\d*).json",
+    "/api/v1/event_t/:ids(0|[1-9]\\d*).json",
+    "/api/v1/happening.json",
+    "/api/v1/history/:type/:id.json",
+    "/api/v1/info",
+    "/api/v1/info.json",
+    "/api/v1/leader_skill_t/:ids(0|[1-9]\\d*).json",
+    "/api/v1/list/accessory_t",
+    "/api/v1/list/accessory_t.json",
+    "/api/v1/list/card_t",
+    "/api/v1/list/card_t.json",
+    "/api/v1/list/char_t",
+    "/api/v1/list/char_t.json",
+    "/api/v1/list/event_t",
+    "/api/v1/list/event_t.json",
+    "/api/v1/list/leader_skill_t",
+    "/api/v1/list/leader_skill_t.json",
+    "/api/v1/list/removable_skill_t",
+    "/api/v1/list/removable_skill_t.json",
+    "/api/v1/list/skill_t",
+    "/api/v1/list/skill_t.json",
+    "/api/v1/manifest.json",
+    "/api/v1/openapi.json",
+    "/api/v1/pack/accessory_t/:block.json",
+    "/api/v1/pack/card/:block.json",
+    "/api/v1/pack/card_t/:block.json",
+    "/api/v1/pack/char_t/:block.json",
+    "/api/v1/pack/event_t/:block.json",
+    "/api/v1/pack/leader_skill_t/:block.json",
+    "/api/v1/pack/removable_skill_t/:block.json",
+    "/api/v1/pack/skill_t/:block.json",
+    "/api/v1/pair/:pair_id(0|[1-9]\\d*).json",
+    "/api/v1/pair_list.json",
+    "/api/v1/removable_skill_t/:ids(0|[1-9]\\d*).json",
+    "/api/v1/search_index/:kind.json",
+    "/api/v1/set/:name.json",
+    "/api/v1/skill_t/:ids(0|[1-9]\\d*).json",
+    "/api/v1/tl/:shard.json",
+    "/api/v1/tl/index.json",
+    "/api/v1/versions.json",
+  ],
+};
+// <!-- netlify:end -->

@@ -1,7 +1,7 @@
 /**
  * Runs under Deno (`deno run test/hosts/denoEdge.ts <static origin>`): the Netlify edge
  * function in front of a static host, chained as Netlify chains them. A request on the
- * function's declared path goes to the function first; when it returns undefined, the
+ * function's declared path (and none of its excluded paths) goes to the function first; when it returns undefined, the
  * request continues to the static host. The function's reads fetch this server's own
  * origin, so they pass through the same chain, as on Netlify. Prints "Edge at <url>".
  */
@@ -19,6 +19,11 @@ declare const URLPattern: new (init: { pathname: string }) => { test(input: stri
 
 const staticOrigin = Deno.args[0];
 const route = new URLPattern({ pathname: config.path });
+// As Netlify runs a function: on its path, unless an excluded path matches (a published file).
+const excluded = config.excludedPath.map((pathname) => new URLPattern({ pathname }));
+const runsFunction = (url: string) => route.test(url) && !excluded.some((pattern) => pattern.test(url));
+/** How many requests ran the function: GET /__function_runs answers it (a path outside the site's). */
+let runs = 0;
 
 /** The request as it reaches the static host: same method, path, query and headers. */
 function toStatic(request: Request): Promise<Response> {
@@ -28,5 +33,10 @@ function toStatic(request: Request): Promise<Response> {
 
 Deno.serve(
   { hostname: '127.0.0.1', port: 0, onListen: ({ hostname, port }) => console.log(`Edge at http://${hostname}:${port}/`) },
-  async (request) => (route.test(request.url) ? await api(request, { next: () => toStatic(request) }) : undefined) ?? toStatic(request),
+  async (request) => {
+    if (new URL(request.url).pathname === '/__function_runs') return new Response(String(runs));
+    if (!runsFunction(request.url)) return toStatic(request);
+    runs++;
+    return (await api(request, { next: () => toStatic(request) })) ?? toStatic(request);
+  },
 );

@@ -1,0 +1,95 @@
+/**
+ * Which requests a host answers from its files without running code, derived from the
+ * endpoint declarations: every path at which the build publishes a file. Hosts route by
+ * path (never by query), so these are what the host configurations name:
+ * - Netlify: the edge function's `excludedPath` (URLPattern syntax), written into
+ *   netlify/edge-functions/api.ts by `npm run docs` (Netlify reads that file's config as a
+ *   literal, without running it; a test checks it is current);
+ * - Cloudflare Pages: `_routes.json`'s `exclude` (prefix globs), for folders in which every
+ *   request is a plain file read;
+ * - a Cloudflare Worker with static assets needs no list: a matching file is served before
+ *   any code.
+ * Everything else under /api/ (comma lists, generic objects, search, random, happening,
+ * read_tl, the bulk downloads' own URLs, the query in the path, the JSON 404) runs the edge.
+ */
+import { NOT_FOUND_FILE, allEndpoints, contentTypeOf, type Endpoint } from './endpoints.ts';
+
+/** The paths the edge may answer (Netlify's function path, Cloudflare's worker route): the API. */
+export const EDGE_PATH = '/api/*';
+
+/** Path parameters that name one object by a canonical decimal id (a leading zero, or a list, needs the edge). */
+const ID_PARAMETERS = new Set(['ids', 'ordinals', 'pair_id']);
+const CANONICAL_ID = '0|[1-9]\\d*';
+
+/** The URLPattern of a path template: an id parameter a canonical id, any other parameter one segment part. */
+const urlPattern = (template: string) =>
+  template.replace(/\{(\w+)\}/g, (_, name: string) => (ID_PARAMETERS.has(name) ? `:${name}(${CANONICAL_ID})` : `:${name}`));
+
+const hasExtension = (route: string) => /\.\w+$/.test(route.split('/').pop()!);
+
+/** The path templates at which an endpoint publishes files: its file, and the extensionless route where the build copies it there. */
+function filePaths(endpoint: Endpoint): string[] {
+  if (!endpoint.file) return [];
+  const file = `/${endpoint.file(...(endpoint.route.match(/\{\w+\}/g) ?? []))}`;
+  const idParameter = endpoint.parameters.some((p) => ID_PARAMETERS.has(p.name));
+  return hasExtension(endpoint.route) || idParameter ? [file] : [...new Set([endpoint.route, file])];
+}
+
+/** Netlify's `excludedPath`: every published file's path pattern, so a plain read of it runs no edge function. */
+export function netlifyExcludedPaths(): string[] {
+  return [...new Set(allEndpoints().flatMap(filePaths))].map(urlPattern).sort();
+}
+
+/** The folder of a route before its first parameter, as a Pages glob (`/api/v1/pack/*`), or the route itself when it has none. */
+const folderGlob = (route: string) => (route.includes('{') ? `${route.slice(0, route.lastIndexOf('/', route.indexOf('{')) + 1)}*` : route);
+/** Whether a request of the endpoint may need code: an edge route, an id list, or query parameters. */
+const mayRunCode = (endpoint: Endpoint) => endpoint.host !== 'static' || endpoint.query.length > 0;
+
+/**
+ * Cloudflare Pages' `_routes.json`: the worker for /api/, but not for folders (or files) whose
+ * every request is a plain file read (packs, history, changes, bulk parts, the search index...).
+ * A glob is kept only when no endpoint that may run code lives under it.
+ */
+export function pagesRoutes(apiPath: string): { version: 1; include: string[]; exclude: string[] } {
+  const endpoints = allEndpoints();
+  const coded = endpoints.filter(mayRunCode).map((e) => e.route);
+  const globs = endpoints.filter((e) => !mayRunCode(e)).map((e) => folderGlob(e.route));
+  const kept = [...new Set(globs)].filter((glob) => !glob.endsWith('*') || !coded.some((route) => route.startsWith(glob.slice(0, -1))));
+  const folders = kept.filter((glob) => glob.endsWith('*')).map((glob) => glob.slice(0, -1));
+  const exclude = kept.filter((glob) => glob.endsWith('*') || !folders.some((folder) => glob.startsWith(folder)));
+  return { version: 1, include: [apiPath], exclude: exclude.sort() };
+}
+
+/** A header block of `_headers` that gives the files it matches their media type. */
+export interface TypeBlock {
+  /** An exact path, or a folder glob (`/api/v1/pack/*`). */
+  for: string;
+  type: string;
+}
+
+/** The paths of a template whose parameters all have declared values; a bug when some has none. */
+function enumerated(template: string, endpoint: Endpoint): string[] {
+  return endpoint.parameters.reduce((paths, parameter) => {
+    if (!parameter.values) throw new Error(`${endpoint.route}: its files share a folder with files of another media type; declare the values of {${parameter.name}}`);
+    return paths.flatMap((p) => parameter.values!.map((value) => p.replace(`{${parameter.name}}`, value)));
+  }, [template]);
+}
+
+/**
+ * The media type of every published file as `_headers` blocks: a folder glob where every file
+ * under it has one type, else each path. No path matches two blocks, since Netlify joins the
+ * values of every matching block into one header.
+ */
+export function contentTypeBlocks(): TypeBlock[] {
+  const files = allEndpoints().flatMap((endpoint) => filePaths(endpoint).map((template) => ({ template, endpoint, type: contentTypeOf(endpoint) })));
+  files.push({ template: `/${NOT_FOUND_FILE}`, endpoint: undefined!, type: contentTypeOf({ format: 'json' } as Endpoint) });
+  const blocks = new Map<string, string>();
+  for (const { template, endpoint, type } of files) {
+    const glob = folderGlob(template);
+    const mixed = glob.endsWith('*') && files.some((other) => other.type !== type && other.template.startsWith(glob.slice(0, -1)));
+    for (const pattern of glob.endsWith('*') && mixed ? enumerated(template, endpoint) : [glob]) blocks.set(pattern, type);
+  }
+  const globs = [...blocks.keys()].filter((pattern) => pattern.endsWith('*')).map((pattern) => pattern.slice(0, -1));
+  const covered = (pattern: string) => globs.some((folder) => pattern !== `${folder}*` && pattern.startsWith(folder));
+  return [...blocks].filter(([pattern]) => !covered(pattern)).map(([pattern, type]) => ({ for: pattern, type })).sort((a, b) => a.for.localeCompare(b.for));
+}
