@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { Command, InvalidArgumentError } from 'commander';
 import { dumpSql, type Row, type TableDump } from './sql.ts';
 import { openSql } from '../input/sqlDump.ts';
+import { groupBy } from '../model/values.ts';
 import { encryptValues, sampleKey } from './rowEncrypt.ts';
 import { encryptClientFile } from './fileEncrypt.ts';
 import type { FileScheme } from '../input/fileCipher.ts';
@@ -29,6 +30,8 @@ export interface SampleOptions {
   images?: boolean;
   /** With format 'sqlite': encrypt each database as the game client does (a device's files). */
   encrypt?: FileScheme;
+  /** '2015': the oldest unit database's shape (stats per card and level in unit_level_m; see asGeneration2015). */
+  generation?: 'current' | '2015';
 }
 
 const ATTRIBUTE_COLOURS: Record<number, string> = { 1: '#e8488a', 2: '#37b24d', 3: '#1c7ed6', 5: '#9c6ade' };
@@ -133,6 +136,41 @@ function levelPatternRows(): Row[] {
   }
   return rows;
 }
+
+/** Columns of a table, typed from its first row (enough for the generated 2015 tables, whose values are all numbers). */
+const columnsOf = (rows: Row[]): Record<string, string> =>
+  Object.fromEntries(Object.entries(rows[0]).map(([c, v]) => [c, typeof v === 'number' ? (Number.isInteger(v) ? 'INTEGER' : 'REAL') : 'TEXT']));
+
+/**
+ * The same cards as a 2015 export keeps them: unit_m with per-card caps, `exp_base` and
+ * `sale_base` but no stat maxima and no level pattern; unit_level_m with one row per card and
+ * level, stats stated outright (pure named `cute`), sale price and EXP as the card's base
+ * times a per-level rate. Bases are powers of two, so base * rate is exact and the build
+ * must publish the very numbers of the current shape.
+ */
+function asGeneration2015(tables: TableDump[]): TableDump[] {
+  const caps = new Map(RARITIES.map(([rarity, bl, al, bk, ak]) => [rarity, { before_level_max: bl, after_level_max: al, before_love_max: bk, after_love_max: ak }]));
+  const pattern = groupBy(levelPatternRows(), (r) => Number(r.unit_level_up_pattern_id));
+  const cards = tables.find((t) => t.name === 'unit_m')!.rows.filter((r) => r.release_tag === null && Number(r.unit_number) > 0);
+  const unitRows = cards.map(({ hp_max: _h, smile_max: _s, pure_max: _p, cool_max: _c, unit_level_up_pattern_id: _l, rank_min: _rn, rank_max: _rx, album_series_id: _a, eponym_en: _e, name_en: _n, ...card }) =>
+    ({ ...card, ...caps.get(Number(card.rarity)), exp_base: SALE_AND_EXP_BASE, sale_base: SALE_AND_EXP_BASE, evolution_cost_base: 1000 }));
+  const levelRows = cards.flatMap((card) => pattern.get(Number(card.rarity))!.map((level) => ({
+    unit_id: card.unit_id, unit_level: level.unit_level, next_exp: level.next_exp,
+    hp: Number(card.hp_max) - Number(level.hp_diff), smile: Number(card.smile_max) - Number(level.smile_diff),
+    cute: Number(card.pure_max) - Number(level.pure_diff), cool: Number(card.cool_max) - Number(level.cool_diff), skill: 0,
+    exp_bonus_rate: Number(level.merge_exp) / SALE_AND_EXP_BASE, sale_bonus_rate: Number(level.sale_price) / SALE_AND_EXP_BASE,
+    evolution_cost_rate: 1,
+  })));
+  const replaced = new Set(['unit_m', 'unit_level_up_pattern_m', 'unit_rarity_m']);
+  return [
+    { name: 'unit_m', columns: columnsOf(unitRows), rows: unitRows },
+    { name: 'unit_level_m', columns: columnsOf(levelRows), rows: levelRows },
+    ...tables.filter((t) => !replaced.has(t.name)),
+  ];
+}
+
+/** A power of two: a per-level rate times it is exact in floating point. */
+const SALE_AND_EXP_BASE = 4;
 
 function skillLevelRows(): Row[] {
   return SKILLS.flatMap(([id, , , effect, , maxLevel]) =>
@@ -461,7 +499,8 @@ export async function writeSampleExport(dir: string, options: SampleOptions = {}
   const keys = new Map([[KEYED_RELEASE, sampleKey(KEYED_RELEASE)]]);
   await fs.rm(dir, { recursive: true, force: true });
   await fs.mkdir(dir, { recursive: true });
-  await writeDatabase(dir, 'unit', 'unit', unitTables(cards, accessories, keys), options);
+  const unit = unitTables(cards, accessories, keys);
+  await writeDatabase(dir, 'unit', 'unit', options.generation === '2015' ? asGeneration2015(unit) : unit, options);
   await writeDatabase(dir, 'event', 'event_common', eventTables(), options);
   await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', englishTables(cards, accessories), options);
   await writeDatabase(path.join(dir, 'en'), 'event', 'event_common', englishEventTables(), options);
@@ -485,9 +524,10 @@ if (isMain) {
     .option('--accessories <n>', 'total accessories', (v) => Number.parseInt(v, 10))
     .option('--format <format>', 'sql (readable dumps) or sqlite (client layout)', 'sql')
     .option('--no-images', 'skip pictures')
-    .option('--encrypt <scheme>', 'with --format sqlite: encrypt as a device stores the files (jp-v3, ww-v2, tw-v1, cn-v4...)', parseScheme);
+    .option('--encrypt <scheme>', 'with --format sqlite: encrypt as a device stores the files (jp-v3, ww-v2, tw-v1, cn-v4...)', parseScheme)
+    .option('--generation <generation>', 'current, or 2015 (the oldest unit database shape: unit_level_m)', 'current');
   program.parse();
   const opts = program.opts();
-  await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, format: opts.format, images: opts.images, encrypt: opts.encrypt });
+  await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, format: opts.format, images: opts.images, encrypt: opts.encrypt, generation: opts.generation });
   console.log(`sample export written to ${opts.out}`);
 }
