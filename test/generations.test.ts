@@ -69,13 +69,14 @@ describe('the 2015 generation as real exports have it: unit_level_m(unit_id, hp,
     expect(old.report.warnings.filter((w) => /unit_level_m|hp_max/.test(w))).toEqual([]);
   });
 
-  const card2015 = { unit_id: 1, unit_number: 1, rarity: 1, exp_base: 7, sale_base: 3, hp_max: undefined, smile_max: undefined, pure_max: undefined, cool_max: undefined, unit_level_up_pattern_id: undefined };
+  const card2015: Row = { unit_id: 1, unit_number: 1, rarity: 1, exp_base: 7, sale_base: 3 };
+  const notIn2015 = new Set(['hp_max', 'smile_max', 'pure_max', 'cool_max', 'unit_level_up_pattern_id']);
   const levels2015 = (columns: (level: number) => Row) => table('unit_level_m', [1, 2, 3, 4, 5].map((level) => ({
     unit_id: 1, unit_level: level, next_exp: level * 50, hp: 1 + level, smile: 900 + level, cute: 700 + level, cool: 500 + level, skill: 0, ...columns(level),
   })));
   const without2015 = (tables: TableDump[], levels: TableDump) => {
     const unit = tables.find((t) => t.name === 'unit_m')!;
-    const rows = unit.rows.map((r) => Object.fromEntries(Object.entries({ ...r, ...card2015 }).filter(([, v]) => v !== undefined)));
+    const rows = unit.rows.map((r) => Object.fromEntries(Object.entries({ ...r, ...card2015 }).filter(([c]) => !notIn2015.has(c))));
     return replace(tables.filter((t) => t.name !== 'unit_level_up_pattern_m'), table('unit_m', rows), levels);
   };
 
