@@ -7,6 +7,7 @@ import path from 'node:path';
 import { readExport, closeExport } from './input/readExport.ts';
 import { publishedVersions, requireDistinctVersion } from './input/curated.ts';
 import { buildModel } from './model/buildModel.ts';
+import { modelCoverage } from './model/coverage.ts';
 import { encodeImages } from './images/encodeImages.ts';
 import { renderContext } from './render/context.ts';
 import { checkedContext } from './render/checked.ts';
@@ -81,6 +82,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
           closeExport(game);
         }
       });
+      report.coverage = modelCoverage(model);
       const images = await report.stage('images', () => encodeImages(model, { input, ...imageCacheOf(options, session.layout.images) }, report));
       const files = session.files();
       const context = checkedContext(renderContext(model, images.published), report);

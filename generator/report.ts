@@ -3,6 +3,8 @@
 import { NOT_FOUND_FILE, endpointName, endpointOfFile } from './contract/endpoints.ts';
 import { StageError } from './errors.ts';
 import type { ChangeCounts } from './contract/schemas.ts';
+import type { UnreadFile } from './input/unreadFiles.ts';
+import type { Coverage } from './model/coverage.ts';
 
 /**
  * What a published file counts for: its endpoint's name ("card", "card_list",
@@ -61,6 +63,10 @@ export class BuildReport {
   readonly unreadableReleases: Record<string, { rows: number; key_given: boolean }> = {};
   /** The databases read, and how (client files decrypted in memory). */
   readonly databases: DatabaseRead[] = [];
+  /** Files under the input folder the build did not read, and why. */
+  readonly unreadFiles: UnreadFile[] = [];
+  /** How complete the output is: English texts per kind, release dates known, estimated, unknown; null before the model stage. */
+  coverage: Coverage | null = null;
   /** Published files per endpoint (see endpointOf). */
   readonly counts: Record<string, number> = {};
   /** Milliseconds per stage. */
@@ -146,6 +152,7 @@ export class BuildReport {
   toJSON() {
     return {
       counts: this.counts, unreadable: this.unreadable, unreadable_releases: this.unreadableReleases, databases: this.databases,
+      unread_files: this.unreadFiles, coverage: this.coverage,
       warnings: this.warnings, warning_kinds: this.warningKinds, timings_ms: this.timings,
       changed: this.changed, unchanged: this.unchanged, removed: this.removed, images: this.images, up_to_date: this.upToDate,
       update: this.update,

@@ -228,13 +228,13 @@ describe('card view (#card/<ordinal>)', () => {
 
   it('says "unknown (after <date>)" for a card after the last one with a known date', async () => {
     const dated = list.stubs.filter((s: any) => s.release_date !== null);
-    const undated = list.stubs.find((s: any) => s.release_date === null && dated.some((d: any) => d.ordinal < s.ordinal));
+    const undated = list.stubs.find((s: any) => s.release_date === null && dated.some((d: any) => d.ordinal < s.ordinal))!;
     expect(undated).toBeDefined();
-    const lastBefore = dated.filter((d: any) => d.ordinal < undated.ordinal).at(-1);
+    const lastBefore = dated.filter((d: any) => d.ordinal < undated.ordinal).at(-1)!;
     const other = await newPage();
     await open(other, site.url, `#card/${undated.ordinal}`);
     const released = await other.locator('.facts dt', { hasText: 'Released' }).evaluate((dt) => dt.nextElementSibling!.textContent);
-    expect(released).toBe(`unknown (after ${new Date(lastBefore.release_date * 1000).toISOString().slice(0, 10)})`);
+    expect(released).toBe(`unknown (after ${new Date(lastBefore.release_date! * 1000).toISOString().slice(0, 10)})`);
     await other.close();
   });
 

@@ -13,6 +13,7 @@ import { groupBy } from '../model/values.ts';
 import { encryptValues, sampleKey } from './rowEncrypt.ts';
 import { encryptClientFile } from './fileEncrypt.ts';
 import type { FileScheme } from '../input/fileCipher.ts';
+import { SAMPLE_MARKER } from '../input/sampleMarker.ts';
 import {
   ACCESSORIES, ALBUM_SERIES, CARDS, CENTER_SKILLS, CHARACTERS, CURATED_SETS, EVENT_REWARDS, EVENTS, GACHAS,
   KEYED_RELEASE, MEMBER_TAGS, PAIRS, RARITIES, RELEASE_DATES, REMOVABLE_SKILLS, SKILLS, TRANSLATIONS,
@@ -439,14 +440,19 @@ function englishEventTables(): TableDump[] {
   }];
 }
 
-async function writeDatabase(dir: string, group: string, name: string, tables: TableDump[], options: SampleOptions) {
+/** Writes a database as the format asks; returns its path. */
+async function writeDatabase(dir: string, group: string, name: string, tables: TableDump[], options: SampleOptions): Promise<string> {
   const sql = dumpSql(tables);
-  if ((options.format ?? 'sql') === 'sql') return outputFile(path.join(dir, `${name}.sql`), sql);
+  if ((options.format ?? 'sql') === 'sql') {
+    await outputFile(path.join(dir, `${name}.sql`), sql);
+    return path.join(dir, `${name}.sql`);
+  }
   const file = path.join(dir, 'db', group, `${name}.db_`);
   await fs.rm(file, { force: true });
   await fs.mkdir(path.dirname(file), { recursive: true });
   openSql(sql, file).close();
   if (options.encrypt) await fs.writeFile(file, encryptClientFile(await fs.readFile(file), options.encrypt, `${name}.db_`));
+  return file;
 }
 
 /** `jp-v3`, `ww-v2`... as the command line names a client encryption. */
@@ -492,6 +498,9 @@ async function writeImages(dir: string, cards: CardSpec[], accessories: Accessor
 
 const json = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
 
+const SAMPLE_NOTE = 'An invented export (npm run sample). A build refuses this folder once it holds other databases: '
+  + 'put a real export in a folder of its own and build it with --input <folder>, or delete these files and this one.';
+
 export async function writeSampleExport(dir: string, options: SampleOptions = {}): Promise<void> {
   if (options.encrypt && options.format !== 'sqlite') throw new Error('encrypting the sample needs the client layout (format sqlite)');
   const cards = cardSpecs(options.cards);
@@ -500,18 +509,23 @@ export async function writeSampleExport(dir: string, options: SampleOptions = {}
   await fs.rm(dir, { recursive: true, force: true });
   await fs.mkdir(dir, { recursive: true });
   const unit = unitTables(cards, accessories, keys);
-  await writeDatabase(dir, 'unit', 'unit', options.generation === '2015' ? asGeneration2015(unit) : unit, options);
-  await writeDatabase(dir, 'event', 'event_common', eventTables(), options);
-  await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', englishTables(cards, accessories), options);
-  await writeDatabase(path.join(dir, 'en'), 'event', 'event_common', englishEventTables(), options);
-  await fs.writeFile(path.join(dir, 'release_info.json'), json({ [KEYED_RELEASE]: sampleKey(KEYED_RELEASE).toString('base64') }));
-  await fs.writeFile(path.join(dir, 'meta.json'), json({ truth_version: 'sample-2026.11', region: 'jp' }));
-  await fs.writeFile(path.join(dir, 'release_dates.json'), json(RELEASE_DATES));
-  await fs.writeFile(path.join(dir, 'sets.json'), json(CURATED_SETS));
-  await fs.writeFile(path.join(dir, 'gachas.json'), json(GACHAS));
-  for (const [file, table] of Object.entries(TRANSLATIONS)) {
-    await outputFile(path.join(dir, 'translations', file), json(table));
-  }
+  const written = [
+    await writeDatabase(dir, 'unit', 'unit', options.generation === '2015' ? asGeneration2015(unit) : unit, options),
+    await writeDatabase(dir, 'event', 'event_common', eventTables(), options),
+    await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', englishTables(cards, accessories), options),
+    await writeDatabase(path.join(dir, 'en'), 'event', 'event_common', englishEventTables(), options),
+  ];
+  const curated: Record<string, unknown> = {
+    'release_info.json': { [KEYED_RELEASE]: sampleKey(KEYED_RELEASE).toString('base64') },
+    'meta.json': { truth_version: 'sample-2026.11', region: 'jp' },
+    'release_dates.json': RELEASE_DATES,
+    'sets.json': CURATED_SETS,
+    'gachas.json': GACHAS,
+    ...Object.fromEntries(Object.entries(TRANSLATIONS).map(([file, table]) => [`translations/${file}`, table])),
+  };
+  for (const [rel, value] of Object.entries(curated)) await outputFile(path.join(dir, rel), json(value));
+  const files = [...written.map((file) => path.relative(dir, file).split(path.sep).join('/')), ...Object.keys(curated)].sort();
+  await fs.writeFile(path.join(dir, SAMPLE_MARKER), json({ note: SAMPLE_NOTE, files }));
   if (options.images !== false) await writeImages(dir, cards, accessories);
 }
 

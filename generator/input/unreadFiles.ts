@@ -1,0 +1,43 @@
+/** Which files under the input folder the build did not read, and why: what the report tells a user to fix. */
+import path from 'node:path';
+import { listInputFiles } from './inputFiles.ts';
+import { DATABASES, databaseCandidates, lookalikeDatabase } from './discover.ts';
+
+export interface UnreadFile {
+  file: string;
+  reason: string;
+  /** What would make the build read it: the name a misnamed database needs. */
+  hint?: string;
+}
+
+/** Folders whose files are read by the paths the databases name (pictures), or are never input. */
+const NOT_LISTED = ['assets/**', 'node_modules/**'];
+
+/** Which database each candidate file could be, and the candidate read instead: rel -> [name, rel read]. */
+function duplicates(root: string, read: Set<string>): Map<string, [string, string]> {
+  const found = new Map<string, [string, string]>();
+  for (const folder of ['', 'en/']) {
+    for (const name of DATABASES) {
+      const candidates = databaseCandidates(path.join(root, folder), name).map((rel) => folder + rel);
+      const used = candidates.find((rel) => read.has(rel));
+      if (used) for (const rel of candidates) if (rel !== used) found.set(rel, [name, used]);
+    }
+  }
+  return found;
+}
+
+/** Every file under `root` (but pictures) that is not in `read` (relative paths), with the reason and, for a misnamed database, a hint. */
+export function unreadFiles(root: string, read: string[]): UnreadFile[] {
+  const readSet = new Set(read);
+  const seconds = duplicates(root, readSet);
+  return listInputFiles(root, '**', { ignore: NOT_LISTED }).sort().filter((rel) => !readSet.has(rel)).map((file): UnreadFile => {
+    const second = seconds.get(file);
+    if (second) return { file, reason: `a second ${second[0]} database; ${second[1]} is read instead` };
+    const lookalike = lookalikeDatabase(file);
+    if (!lookalike) return { file, reason: 'not a file the build reads' };
+    return {
+      file, reason: `not a name the build reads`,
+      hint: `looks like the ${lookalike} database: name it ${path.posix.join(path.posix.dirname(file), `${lookalike}.db_`)}, the client's name (a file copied from a device is decrypted with a key made from that name)`,
+    };
+  });
+}
