@@ -1,4 +1,5 @@
 /** Finds a master database anywhere under an export folder, in any of the shapes people share. */
+import fs from 'node:fs';
 import path from 'node:path';
 import { listInputFiles } from './inputFiles.ts';
 import type { BuildReport } from '../report.ts';
@@ -12,8 +13,9 @@ export const DATABASES = ['unit', 'event_common'] as const;
 /** Folders of an export that never hold its own master databases. */
 const NOT_DATABASES = ['en/**', 'assets/**', 'translations/**', 'node_modules/**'];
 
-/** Every file under `root` that could be the database `name` (relative paths), the one to read first. */
+/** Every file under `root` (none when it does not exist) that could be the database `name`, relative paths, the one to read first. */
 export function databaseCandidates(root: string, name: string): string[] {
+  if (!fs.existsSync(root)) return [];
   const patterns = EXTENSIONS.map((ext) => `**/${name}${ext}`);
   const found = listInputFiles(root, patterns, { ignore: NOT_DATABASES, caseSensitiveMatch: false });
   const rank = (file: string) => EXTENSIONS.findIndex((ext) => path.basename(file).toLowerCase() === name + ext);
