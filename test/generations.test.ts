@@ -1,6 +1,6 @@
 /** Older generations and odd values of real exports: unit_level_m, member tags without display_flag, `None`, English from an older client. */
 import { describe, expect, it } from 'vitest';
-import { renderInMemory, tempDir, writeDb } from './helpers.ts';
+import { modelAt, renderInMemory, tempDir, writeDb } from './helpers.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { levelPattern, unitTables } from './fixtures.ts';
 import type { Row, TableDump } from '../generator/sample/sql.ts';
@@ -157,5 +157,42 @@ describe('English from an older English client', () => {
     const cards = [{ unit_id: 1, unit_number: 1, eponym: 'タイトル', eponym_en: 'タイトル', name: '高坂穂乃果', name_en: 'Honoka', default_unit_skill_id: 5 }];
     const c = (await render(unitTables('modern', { cards }), untranslated)).card(1);
     expect(c).toMatchObject({ title_en: '', char_name: 'Honoka', skill: { name_en: '' } });
+  });
+});
+
+describe('English where the English export lacks it', () => {
+  const english: TableDump[] = [
+    table('unit_m', [{ unit_id: 1, eponym: 'Title EN', name: 'Name EN', default_unit_skill_id: 50 }]),
+    table('unit_skill_m', [{ unit_skill_id: 50, name: 'Perfect Charm' }]),
+  ];
+
+  it('names a skill no English card links to after a skill with the very same Japanese name', async () => {
+    const skills = table('unit_skill_m', [
+      { unit_skill_id: 5, name: 'スキル', max_level: 1, skill_effect_type: 11, discharge_type: 1, trigger_type: 3 },
+      { unit_skill_id: 6, name: 'スキル', max_level: 1, skill_effect_type: 11, discharge_type: 1, trigger_type: 3 },
+      { unit_skill_id: 7, name: '別のスキル', max_level: 1, skill_effect_type: 11, discharge_type: 1, trigger_type: 3 },
+    ]);
+    const cards = [{ unit_id: 1, unit_number: 1, default_unit_skill_id: 5 }, { unit_id: 2, unit_number: 2, default_unit_skill_id: 6 }, { unit_id: 3, unit_number: 3, default_unit_skill_id: 7 }];
+    const { card } = await render(replace(unitTables('legacy', { cards }), skills), english);
+    expect([1, 2, 3].map((o) => card(o).skill?.name_en)).toEqual(['Perfect Charm', 'Perfect Charm', '']);
+  });
+
+  it('names years, groups and sub-units with the game\'s fixed names when the English export has no member tags', async () => {
+    const tags = table('member_tag_m', [
+      { member_tag_id: 2, name: '2年生', display_flag: 1 }, { member_tag_id: 4, name: "μ's", display_flag: 1 },
+      { member_tag_id: 6, name: 'Printemps', display_flag: 1 }, { member_tag_id: 7, name: 'ひみつ', display_flag: 0 },
+    ]);
+    const { json } = await render(replace(unitTables('legacy', { cards: [{}] }), tags), english);
+    const names = json('api/v1/char_t/10.json').result[0].tags.map((t: { id: number; name_en: string | null }) => [t.id, t.name_en]);
+    expect(names).toEqual([[2, '2nd year'], [4, "μ's"], [6, 'Printemps'], [7, null]]);
+  });
+});
+
+describe('asset paths', () => {
+  it('are trimmed of surrounding spaces, as some exports end them in one', async () => {
+    const input = await tempDir('sif-asset-');
+    await writeDb(input, 'unit.sql', unitTables('legacy', { cards: [{ normal_icon_asset: ' assets/image/units/u_normal_icon_1.png ', rank_max_icon_asset: '   ' }] }));
+    const { model } = modelAt(input);
+    expect([model.cards[0].normalIconAsset, model.cards[0].idolizedIconAsset]).toEqual(['assets/image/units/u_normal_icon_1.png', null]);
   });
 });

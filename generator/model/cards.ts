@@ -3,7 +3,7 @@ import type { MasterDb, DbRow } from '../input/masterDb.ts';
 import type { BuildReport } from '../report.ts';
 import type { Card, CenterSkill, Character, LevelStats, Skill } from './types.ts';
 import type { EnglishTexts } from './english.ts';
-import { groupBy, isOrdinal, num, numOrNull } from './values.ts';
+import { assetPath, groupBy, isOrdinal, num, numOrNull } from './values.ts';
 import { UserError } from '../errors.ts';
 
 export interface CardLinks {
@@ -242,8 +242,8 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
       events: [],
       setIds: [],
       levels,
-      normalIconAsset: typeof row.normal_icon_asset === 'string' && row.normal_icon_asset ? row.normal_icon_asset : null,
-      idolizedIconAsset: typeof row.rank_max_icon_asset === 'string' && row.rank_max_icon_asset ? row.rank_max_icon_asset : null,
+      normalIconAsset: assetPath(row.normal_icon_asset),
+      idolizedIconAsset: assetPath(row.rank_max_icon_asset),
     };
   });
   for (const id of [...shortPatterns].sort((a, b) => a - b)) {
