@@ -8,16 +8,16 @@ export interface Counted {
 }
 
 export interface Coverage {
-  /** Objects with and without an English text (titled cards only; named center skills only). */
+  /** Objects with and without an English text (of cards, those with a title; center skills without any name count as without). */
   english: { card_titles: Counted; skills: Counted; center_skills: Counted; events: Counted };
   /** Known (curated or from an event), estimated (between two known ordinals), unknown (null). */
   release_dates: { known: number; estimated: number; unknown: number };
 }
 
-/** How many of `texts` have an English (secondary) form; empty texts (no original) are not counted. */
-function english(texts: Iterable<Text | null>): Counted {
+/** How many of `texts` have an English (secondary) form; null counts as a text without one. */
+function english(texts: (Text | null)[]): Counted {
   const counted = { with: 0, without: 0 };
-  for (const text of texts) if (text?.original) counted[text.secondary === null ? 'without' : 'with']++;
+  for (const text of texts) counted[text?.secondary == null ? 'without' : 'with']++;
   return counted;
 }
 
@@ -26,7 +26,7 @@ export function modelCoverage(model: Model): Coverage {
   for (const card of model.cards) dates[card.releaseDate === null ? 'unknown' : card.releaseDateIsDirty ? 'estimated' : 'known']++;
   return {
     english: {
-      card_titles: english(model.cards.map((c) => c.title)),
+      card_titles: english(model.cards.filter((c) => c.title !== null).map((c) => c.title)),
       skills: english([...model.skills.values()].map((s) => s.name)),
       center_skills: english([...model.centerSkills.values()].map((s) => s.name)),
       events: english(model.events.map((e) => e.name)),
