@@ -14,11 +14,11 @@ function missingKeys(report: BuildReport): string {
 
 /** Files not read, with the reason (and the name a misnamed database needs); the first few in full. */
 function unreadLine(report: BuildReport): string | null {
-  const files = report.unreadFiles;
-  if (!files.length) return null;
+  const [files, count] = [report.unreadFiles, report.unreadFileCount];
+  if (!count) return null;
   const shown = files.slice(0, UNREAD_SHOWN).map((f) => `${f.file} (${f.reason}${f.hint ? `; ${f.hint}` : ''})`);
-  const more = files.length > UNREAD_SHOWN ? `; and ${files.length - UNREAD_SHOWN} more (report.json unread_files)` : '';
-  return `not read: ${files.length} file${files.length === 1 ? '' : 's'}: ${shown.join('; ')}${more}`;
+  const more = count > shown.length ? `; and ${count - shown.length} more (report.json unread_files)` : '';
+  return `not read: ${count} file${count === 1 ? '' : 's'}: ${shown.join('; ')}${more}`;
 }
 const UNREAD_SHOWN = 5;
 

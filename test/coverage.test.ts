@@ -4,6 +4,7 @@ import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copySample, copyTree, readJson, renderInMemory, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { buildSummary } from '../generator/summary.ts';
+import { UNREAD_FILES_KEPT } from '../generator/report.ts';
 import { SAMPLE_MARKER } from '../generator/input/sampleMarker.ts';
 import type { CardJson } from '../generator/contract/schemas.ts';
 
@@ -45,6 +46,16 @@ describe('coverage in the report', () => {
     ]);
     expect(buildSummary(report, 'report.json')).toMatch(/^not read: 3 files: data_db_event_event_common_2017-01-05\.db_ \(not a name the build reads; looks like the event_common database/m);
     expect(report.toJSON().unread_files).toEqual(report.unreadFiles);
+  });
+
+  it('says a client database the build has no use for is one, and keeps the first thousand of a flood of stray files', async () => {
+    const input = await copySample();
+    await fs.outputFile(path.join(input, 'db/item/item.db_'), 'x');
+    for (let i = 0; i < UNREAD_FILES_KEPT + 5; i++) await fs.outputFile(path.join(input, `stray/${String(i).padStart(4, '0')}.txt`), '');
+    const { report } = renderInMemory(input);
+    expect(report.unreadFiles[0]).toEqual({ file: 'db/item/item.db_', reason: 'a database the build does not use' });
+    expect([report.unreadFiles.length, report.unreadFileCount]).toEqual([UNREAD_FILES_KEPT, UNREAD_FILES_KEPT + 6]);
+    expect(buildSummary(report, 'report.json')).toMatch(new RegExp(`^not read: ${UNREAD_FILES_KEPT + 6} files: .*; and ${UNREAD_FILES_KEPT + 1} more \\(report\\.json unread_files\\)$`, 'm'));
   });
 
   it('lists nothing for the shipped sample: every file but its pictures is read', async () => {

@@ -28,13 +28,14 @@ export function findDatabase(root: string, name: string, report: BuildReport): s
   return found.length ? path.join(root, found[0]) : undefined;
 }
 
-/** Names a database may be shared under: a database extension, or none. */
-const DATABASE_LIKE = /\.(db_?|sqlite3?|sql)$|^[^.]+$/;
+/** The extensions of a database file, a client's or a copy (for files the build does not read). */
+export const DATABASE_EXTENSION = /\.(db_?|sqlite3?|sql)$/i;
 
 /** The database a file's name suggests it holds (`data_db_event_event_common_2017-01-05.db_` -> event_common), if any. */
 export function lookalikeDatabase(file: string): string | undefined {
   const base = path.basename(file).toLowerCase();
-  return DATABASE_LIKE.test(base) ? DATABASES.find((name) => base.includes(name)) : undefined;
+  const databaseLike = DATABASE_EXTENSION.test(base) || !base.includes('.');
+  return databaseLike ? DATABASES.find((name) => base.includes(name)) : undefined;
 }
 
 /** Every file name a database may have, for messages. */

@@ -87,7 +87,7 @@ export function readExport(root: string, report: BuildReport, inputDigest: strin
   warnOtherClock(meta, [unit, events], report);
   const [english, englishEvents] = [openEnglish('unit'), openEnglish('event_common')];
   const databases = [unit, events, english, englishEvents].flatMap((db) => (db ? [path.relative(root, db.file).split(path.sep).join('/')] : []));
-  report.unreadFiles.push(...unreadFiles(root, [...databases, ...curatedFiles(root)]));
+  report.noteUnreadFiles(unreadFiles(root, [...databases, ...curatedFiles(root)]));
   return {
     root,
     unit,

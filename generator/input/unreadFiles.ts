@@ -1,7 +1,7 @@
 /** Which files under the input folder the build did not read, and why: what the report tells a user to fix. */
 import path from 'node:path';
 import { listInputFiles } from './inputFiles.ts';
-import { DATABASES, databaseCandidates, lookalikeDatabase } from './discover.ts';
+import { DATABASE_EXTENSION, DATABASES, databaseCandidates, lookalikeDatabase } from './discover.ts';
 
 export interface UnreadFile {
   file: string;
@@ -34,7 +34,8 @@ export function unreadFiles(root: string, read: string[]): UnreadFile[] {
     const second = seconds.get(file);
     if (second) return { file, reason: `a second ${second[0]} database; ${second[1]} is read instead` };
     const lookalike = lookalikeDatabase(file);
-    if (!lookalike) return { file, reason: 'not a file the build reads' };
+    // A client database the build does not use (item.db_, live.db_): the game keeps many.
+    if (!lookalike) return { file, reason: DATABASE_EXTENSION.test(file) ? 'a database the build does not use' : 'not a file the build reads' };
     return {
       file, reason: `not a name the build reads`,
       hint: `looks like the ${lookalike} database: name it ${path.posix.join(path.posix.dirname(file), `${lookalike}.db_`)}, the client's name (a file copied from a device is decrypted with a key made from that name)`,
