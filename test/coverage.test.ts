@@ -32,9 +32,10 @@ describe('coverage in the report', () => {
 
   it('lists every file not read with the reason, and the client name a misnamed database needs', async () => {
     const input = await copySample();
-    await fs.copy(path.join(input, 'event_common.sql'), path.join(input, 'data_db_event_event_common_2017-01-05.db_'));
+    await fs.move(path.join(input, 'event_common.sql'), path.join(input, 'data_db_event_event_common_2017-01-05.db_'));
     await fs.copy(path.join(input, 'unit.sql'), path.join(input, 'old/unit.sql'));
     await fs.outputFile(path.join(input, 'notes.txt'), 'mine');
+    await fs.copy(path.join(input, 'unit.sql'), path.join(input, 'unit_backup.sql'));
     const { report } = await buildInto(input);
     expect(report.unreadFiles).toEqual([
       {
@@ -43,8 +44,9 @@ describe('coverage in the report', () => {
       },
       { file: 'notes.txt', reason: 'not a file the build reads' },
       { file: 'old/unit.sql', reason: 'a second unit database; unit.sql is read instead' },
+      { file: 'unit_backup.sql', reason: 'not a name the build reads', hint: 'looks like a second unit database; unit.sql is read as that one' },
     ]);
-    expect(buildSummary(report, 'report.json')).toMatch(/^not read: 3 files: data_db_event_event_common_2017-01-05\.db_ \(not a name the build reads; looks like the event_common database/m);
+    expect(buildSummary(report, 'report.json')).toMatch(/^not read: 4 files: data_db_event_event_common_2017-01-05\.db_ \(not a name the build reads; looks like the event_common database/m);
     expect(report.toJSON().unread_files).toEqual(report.unreadFiles);
   });
 

@@ -13,32 +13,38 @@ export interface UnreadFile {
 /** Folders whose files are read by the paths the databases name (pictures), or are never input. */
 const NOT_LISTED = ['assets/**', 'node_modules/**'];
 
-/** Which database each candidate file could be, and the candidate read instead: rel -> [name, rel read]. */
-function duplicates(root: string, read: Set<string>): Map<string, [string, string]> {
-  const found = new Map<string, [string, string]>();
-  for (const folder of ['', 'en/']) {
+/** The database files read, by export (main '', English 'en/') and name, and every other candidate for each: rel -> [name, rel read]. */
+function databasesRead(root: string, read: Set<string>): { used: Map<string, string>; seconds: Map<string, [string, string]> } {
+  const [used, seconds] = [new Map<string, string>(), new Map<string, [string, string]>()];
+  for (const folder of EXPORTS) {
     for (const name of DATABASES) {
       const candidates = databaseCandidates(path.join(root, folder), name).map((rel) => folder + rel);
-      const used = candidates.find((rel) => read.has(rel));
-      if (used) for (const rel of candidates) if (rel !== used) found.set(rel, [name, used]);
+      const first = candidates.find((rel) => read.has(rel));
+      if (!first) continue;
+      used.set(folder + name, first);
+      for (const rel of candidates) if (rel !== first) seconds.set(rel, [name, first]);
     }
   }
-  return found;
+  return { used, seconds };
 }
+
+/** The main export's folder and the English one's, relative to the input folder. */
+const EXPORTS = ['', 'en/'];
 
 /** Every file under `root` (but pictures) that is not in `read` (relative paths), with the reason and, for a misnamed database, a hint. */
 export function unreadFiles(root: string, read: string[]): UnreadFile[] {
   const readSet = new Set(read);
-  const seconds = duplicates(root, readSet);
+  const { used, seconds } = databasesRead(root, readSet);
   return listInputFiles(root, '**', { ignore: NOT_LISTED }).sort().filter((rel) => !readSet.has(rel)).map((file): UnreadFile => {
     const second = seconds.get(file);
     if (second) return { file, reason: `a second ${second[0]} database; ${second[1]} is read instead` };
     const lookalike = lookalikeDatabase(file);
     // A client database the build does not use (item.db_, live.db_): the game keeps many.
     if (!lookalike) return { file, reason: DATABASE_EXTENSION.test(file) ? 'a database the build does not use' : 'not a file the build reads' };
-    return {
-      file, reason: `not a name the build reads`,
-      hint: `looks like the ${lookalike} database: name it ${path.posix.join(path.posix.dirname(file), `${lookalike}.db_`)}, the client's name (a file copied from a device is decrypted with a key made from that name)`,
-    };
+    const already = used.get((file.startsWith('en/') ? 'en/' : '') + lookalike);
+    const hint = already
+      ? `looks like a second ${lookalike} database; ${already} is read as that one`
+      : `looks like the ${lookalike} database: name it ${path.posix.join(path.posix.dirname(file), `${lookalike}.db_`)}, the client's name (a file copied from a device is decrypted with a key made from that name)`;
+    return { file, reason: 'not a name the build reads', hint };
   });
 }
