@@ -90,6 +90,15 @@ describe('the 2015 generation as real exports have it: unit_level_m(unit_id, hp,
     expect(report.warnings).toEqual([]);
   });
 
+  it('takes a product a hair below a whole number in floating point for that number', async () => {
+    expect(100 * 0.29).toBeLessThan(29);
+    const levels = levels2015(() => ({ exp_bonus_rate: 0.29, sale_bonus_rate: 0.29 }));
+    const tables = without2015(unitTables('legacy', { cards: [{}] }), levels);
+    const unit = tables.find((t) => t.name === 'unit_m')!;
+    const { card } = await render(replace(tables, table('unit_m', unit.rows.map((r) => ({ ...r, exp_base: 100, sale_base: 100 })))));
+    expect([card(1).exp_given, card(1).sell_price]).toEqual([[29, 29, 29, 29, 29], [29, 29, 29, 29, 29]]);
+  });
+
   it('warns, naming the table and the columns looked for, of a value no column gives', async () => {
     const levels = table('unit_level_m', levels2015(() => ({})).rows.map(({ cute: _, ...rest }) => rest));
     const { card, report } = await render(without2015(unitTables('legacy', { cards: [{}] }), levels));

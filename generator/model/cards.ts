@@ -94,11 +94,16 @@ const fromDiff = (max: string, diff: string): LevelValue => (card, rows) => {
 };
 /** A value the level row states outright. */
 const stated = (column: string): LevelValue => (_card, rows) => rows.map((row) => num(row[column]));
-/** The 2015 generation: a base on the card times a per-level rate on the level row, rounded down. */
+/**
+ * The 2015 generation: a base on the card times a per-level rate on the level row, rounded
+ * down; a product a hair below a whole number is that number (100 * 0.29 is 28.999999999999996
+ * in floating point, and means 29).
+ */
 const baseTimesRate = (base: string, rate: string): LevelValue => (card, rows) => {
   const value = num(card[base]);
-  return rows.map((row) => Math.floor(value * num(row[rate])));
+  return rows.map((row) => Math.floor(value * num(row[rate]) + FLOAT_NOISE));
 };
+const FLOAT_NOISE = 1e-7;
 
 /** Where each per-level value comes from, in every generation's columns, first match wins; `columns` names them for a warning. */
 const LEVEL_VALUES: Record<keyof LevelStats, { columns: string; readers: LevelValueFinder[] }> = {
