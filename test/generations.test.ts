@@ -105,8 +105,8 @@ describe('the 2015 generation as real exports have it: unit_level_m(unit_id, hp,
     expect(card(1).smile).toEqual([901, 902, 903, 904, 905]);
     const missing = report.warnings.filter((w) => w.includes('unit_level_m'));
     expect(missing.join('\n')).toMatch(/pure.*pure_diff.*cute/);
-    expect(missing.join('\n')).toMatch(/salePrice.*sale_base.*sale_bonus_rate/);
-    expect(missing.join('\n')).toMatch(/mergeExp.*exp_base.*exp_bonus_rate/);
+    expect(missing.join('\n')).toMatch(/sell_price.*sale_base.*sale_bonus_rate/);
+    expect(missing.join('\n')).toMatch(/exp_given.*exp_base.*exp_bonus_rate/);
   });
 });
 

@@ -105,18 +105,27 @@ const baseTimesRate = (base: string, rate: string): LevelValue => (card, rows) =
 };
 const FLOAT_NOISE = 1e-7;
 
-/** Where each per-level value comes from, in every generation's columns, first match wins; `columns` names them for a warning. */
-const LEVEL_VALUES: Record<keyof LevelStats, { columns: string; readers: LevelValueFinder[] }> = {
-  smile: statReaders('smile'),
-  pure: statReaders('pure', 'cute'),
-  cool: statReaders('cool'),
-  stamina: statReaders('hp'),
+/** Where a per-level value comes from: the published field, the columns looked for (for a warning), the readers to try in order. */
+interface LevelValueSource {
+  field: string;
+  columns: string;
+  readers: LevelValueFinder[];
+}
+
+/** Where each per-level value comes from, in every generation's columns, first match wins. */
+const LEVEL_VALUES: Record<keyof LevelStats, LevelValueSource> = {
+  smile: statReaders('smile', 'smile'),
+  pure: statReaders('pure', 'pure', 'cute'),
+  cool: statReaders('cool', 'cool'),
+  stamina: statReaders('stamina', 'hp'),
   salePrice: {
+    field: 'sell_price',
     columns: 'sale_price, or unit_m.sale_base with sale_bonus_rate',
     readers: [(_, level) => (level.has('sale_price') ? stated('sale_price') : null),
       (card, level) => (card.has('sale_base') && level.has('sale_bonus_rate') ? baseTimesRate('sale_base', 'sale_bonus_rate') : null)],
   },
   mergeExp: {
+    field: 'exp_given',
     columns: 'merge_exp, or unit_m.exp_base with exp_bonus_rate',
     readers: [(_, level) => (level.has('merge_exp') ? stated('merge_exp') : null),
       (card, level) => (card.has('exp_base') && level.has('exp_bonus_rate') ? baseTimesRate('exp_base', 'exp_bonus_rate') : null)],
@@ -124,10 +133,11 @@ const LEVEL_VALUES: Record<keyof LevelStats, { columns: string; readers: LevelVa
 };
 
 /** A stat as a difference from the card's maximum, or stated per level (2015: pure is named `cute`). */
-function statReaders(stat: string, alias?: string): { columns: string; readers: LevelValueFinder[] } {
+function statReaders(field: string, stat: string, alias?: string): LevelValueSource {
   const [diff, max] = [`${stat}_diff`, `${stat}_max`];
   const own = [stat, ...(alias ? [alias] : [])];
   return {
+    field,
     columns: `${diff} with unit_m.${max}, or ${own.join(' or ')}`,
     readers: [
       (card, level) => (card.has(max) && level.has(diff) ? fromDiff(max, diff) : null),
@@ -146,13 +156,19 @@ function statReaders(stat: string, alias?: string): { columns: string; readers: 
  */
 function levelReader(db: MasterDb, table: string, report: BuildReport): (card: DbRow, rows: DbRow[]) => LevelStats {
   const [cardColumns, levelColumns] = [db.columns('unit_m'), db.columns(table)];
-  const readers = Object.entries(LEVEL_VALUES).map(([key, { columns, readers }]) => {
+  const find = (key: keyof LevelStats): LevelValue => {
+    const { field, columns, readers } = LEVEL_VALUES[key];
     const found = readers.map((r) => r(cardColumns, levelColumns)).find((r) => r !== null);
-    if (!found) report.warn(`${table}: no column gives ${key} (looked for ${columns}); published as 0 at every level`, `${table}: per-level values no column gives`);
-    return [key, found ?? ((_card: DbRow, rows: DbRow[]) => rows.map(() => 0))] as const;
-  });
+    if (found) return found;
+    report.warn(`${table}: no column gives ${field} (looked for ${columns}); published as 0 at every level`, `${table}: per-level values no column gives`);
+    return (_card, rows) => rows.map(() => 0);
+  };
+  const [smile, pure, cool, stamina, salePrice, mergeExp] = (['smile', 'pure', 'cool', 'stamina', 'salePrice', 'mergeExp'] as const).map(find);
   if (!levelColumns.has('next_exp')) report.warn(`${table}: no next_exp column; the EXP to reach a card's level caps is published as null`);
-  return (card, rows) => Object.fromEntries(readers.map(([key, read]) => [key, read(card, rows)])) as unknown as LevelStats;
+  return (card, rows) => ({
+    smile: smile(card, rows), pure: pure(card, rows), cool: cool(card, rows), stamina: stamina(card, rows),
+    salePrice: salePrice(card, rows), mergeExp: mergeExp(card, rows),
+  });
 }
 
 /**
