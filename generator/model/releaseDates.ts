@@ -26,8 +26,9 @@ const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0,
 export function assignReleaseDates(cards: Card[], curated: Map<number, number>, report: BuildReport): void {
   const known = knownDates(cards, curated);
   const ordinals = [...known.keys()].sort((a, b) => a - b);
+  const inOrder = [...cards].sort((a, b) => a.ordinal - b.ordinal);
   let above = 0; // index of the first known ordinal above the current card
-  for (const card of [...cards].sort((a, b) => a.ordinal - b.ordinal)) {
+  for (const card of inOrder) {
     while (above < ordinals.length && ordinals[above] <= card.ordinal) above++;
     const exact = known.get(card.ordinal);
     const bounded = above > 0 && above < ordinals.length;
@@ -35,10 +36,13 @@ export function assignReleaseDates(cards: Card[], curated: Map<number, number>, 
     card.releaseDateIsDirty = exact === undefined;
   }
   const last = ordinals.at(-1);
-  const after = last === undefined ? [] : cards.filter((c) => c.ordinal > last);
-  if (after.length) {
-    report.warn(`release dates: ${after.length} card${after.length === 1 ? "" : "s"} (ordinals ${after[0].ordinal} to ${after.at(-1)!.ordinal}) come after the last card with a known date ` +
-      `(#${last}, ${day(known.get(last!)!)}): their release_date is null. The unit database runs past the event database; ` +
-      'a newer event_common or release_dates.json dates them');
-  }
+  if (last !== undefined) warnAfterLastKnown(inOrder.filter((c) => c.ordinal > last), last, known.get(last)!, report);
+}
+
+/** Cards after the last one with a known date: the unit database is newer than what dates its cards. */
+function warnAfterLastKnown(after: Card[], last: number, lastDate: number, report: BuildReport): void {
+  if (!after.length) return;
+  const cards = `${after.length} card${after.length === 1 ? '' : 's'} (ordinals ${after[0].ordinal} to ${after.at(-1)!.ordinal})`;
+  report.warn(`release dates: ${cards} come after the last card with a known date (#${last}, ${day(lastDate)}): their release_date is null. ` +
+    'The unit database runs past the event database; a newer event_common or release_dates.json dates them');
 }
