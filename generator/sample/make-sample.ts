@@ -152,9 +152,12 @@ const columnsOf = (rows: Row[]): Record<string, string> =>
 function asGeneration2015(tables: TableDump[]): TableDump[] {
   const caps = new Map(RARITIES.map(([rarity, bl, al, bk, ak]) => [rarity, { before_level_max: bl, after_level_max: al, before_love_max: bk, after_love_max: ak }]));
   const pattern = groupBy(levelPatternRows(), (r) => Number(r.unit_level_up_pattern_id));
-  const cards = tables.find((t) => t.name === 'unit_m')!.rows.filter((r) => r.release_tag === null && Number(r.unit_number) > 0);
-  const unitRows = cards.map(({ hp_max: _h, smile_max: _s, pure_max: _p, cool_max: _c, unit_level_up_pattern_id: _l, rank_min: _rn, rank_max: _rx, album_series_id: _a, eponym_en: _e, name_en: _n, ...card }) =>
-    ({ ...card, ...caps.get(Number(card.rarity)), exp_base: SALE_AND_EXP_BASE, sale_base: SALE_AND_EXP_BASE, evolution_cost_base: 1000 }));
+  // Readable cards only (an encrypted row hides its ordinal as 0, as placeholders have it).
+  const cards = tables.find((t) => t.name === 'unit_m')!.rows.filter((r) => Number(r.unit_number) > 0);
+  const unitRows = cards.map((card) => ({
+    ...Object.fromEntries(Object.entries(card).filter(([column]) => !NOT_IN_2015.has(column))),
+    ...caps.get(Number(card.rarity)), exp_base: SALE_AND_EXP_BASE, sale_base: SALE_AND_EXP_BASE, evolution_cost_base: 1000,
+  }));
   const levelRows = cards.flatMap((card) => pattern.get(Number(card.rarity))!.map((level) => ({
     unit_id: card.unit_id, unit_level: level.unit_level, next_exp: level.next_exp,
     hp: Number(card.hp_max) - Number(level.hp_diff), smile: Number(card.smile_max) - Number(level.smile_diff),
@@ -172,6 +175,10 @@ function asGeneration2015(tables: TableDump[]): TableDump[] {
 
 /** A power of two: a per-level rate times it is exact in floating point. */
 const SALE_AND_EXP_BASE = 4;
+/** unit_m columns of later generations. */
+const NOT_IN_2015 = new Set([
+  'hp_max', 'smile_max', 'pure_max', 'cool_max', 'unit_level_up_pattern_id', 'rank_min', 'rank_max', 'album_series_id', 'eponym_en', 'name_en',
+]);
 
 function skillLevelRows(): Row[] {
   return SKILLS.flatMap(([id, , , effect, , maxLevel]) =>
