@@ -469,6 +469,11 @@ function parseScheme(value: string): FileScheme {
   return { region: match[1] as FileScheme['region'], version: Number(match[2]) as FileScheme['version'] };
 }
 
+function parseGeneration(value: string): SampleOptions['generation'] {
+  if (value !== 'current' && value !== '2015') throw new InvalidArgumentError('expected current or 2015');
+  return value;
+}
+
 /** Writes `data` at `file`, making its folder first. */
 async function outputFile(file: string, data: string | Buffer) {
   await fs.mkdir(path.dirname(file), { recursive: true });
@@ -546,7 +551,7 @@ if (isMain) {
     .option('--format <format>', 'sql (readable dumps) or sqlite (client layout)', 'sql')
     .option('--no-images', 'skip pictures')
     .option('--encrypt <scheme>', 'with --format sqlite: encrypt as a device stores the files (jp-v3, ww-v2, tw-v1, cn-v4...)', parseScheme)
-    .option('--generation <generation>', 'current, or 2015 (the oldest unit database shape: unit_level_m)', 'current');
+    .option('--generation <generation>', 'current, or 2015 (the oldest unit database shape: unit_level_m)', parseGeneration, 'current');
   program.parse();
   const opts = program.opts();
   await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, format: opts.format, images: opts.images, encrypt: opts.encrypt, generation: opts.generation });
