@@ -37,6 +37,3 @@ export function lookalikeDatabase(file: string): string | undefined {
   const databaseLike = DATABASE_EXTENSION.test(base) || !base.includes('.');
   return databaseLike ? DATABASES.find((name) => base.includes(name)) : undefined;
 }
-
-/** Every file name a database may have, for messages. */
-export const databaseNames = (name: string) => EXTENSIONS.map((ext) => name + ext);
