@@ -35,5 +35,6 @@ export const DATABASE_EXTENSION = /\.(db_?|sqlite3?|sql)$/i;
 export function lookalikeDatabase(file: string): string | undefined {
   const base = path.basename(file).toLowerCase();
   const databaseLike = DATABASE_EXTENSION.test(base) || !base.includes('.');
-  return databaseLike ? DATABASES.find((name) => base.includes(name)) : undefined;
+  // The longest name found: event_common_unit.db is event_common's.
+  return databaseLike ? [...DATABASES].sort((a, b) => b.length - a.length).find((name) => base.includes(name)) : undefined;
 }
