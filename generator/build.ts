@@ -3,10 +3,12 @@
  * returns what the next one needs; the model is read-only once built (the image stage
  * returns which pictures it published instead of writing them into the model).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { readExport, closeExport } from './input/readExport.ts';
 import { publishedVersions, requireDistinctVersion } from './input/curated.ts';
 import { buildModel } from './model/buildModel.ts';
+import { modelCoverage } from './model/coverage.ts';
 import { encodeImages } from './images/encodeImages.ts';
 import { renderContext } from './render/context.ts';
 import { checkedContext } from './render/checked.ts';
@@ -36,8 +38,21 @@ export interface BuildOptions {
   progress?: ProgressListener;
 }
 
+/** The input folder must exist, be a folder and be readable: else one line naming it. */
+function requireInputFolder(input: string, given: string): void {
+  try {
+    if (!fs.statSync(input).isDirectory()) throw new UserError(`--input ${given}: not a folder (give the folder that holds the export)`);
+    fs.accessSync(input, fs.constants.R_OK | fs.constants.X_OK);
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UserError(`--input ${given}: ${code === 'ENOENT' ? 'no such folder' : `cannot be read (${code ?? String(error)})`}`);
+  }
+}
+
 function folders(options: BuildOptions): { input: string; out: string } {
   const input = path.resolve(options.input);
+  requireInputFolder(input, options.input);
   const out = path.resolve(options.out);
   if (out === input || input.startsWith(out + path.sep) || out.startsWith(input + path.sep)) {
     throw new UserError(`--out ${options.out} must not be inside --input ${options.input} or contain it`);
@@ -81,6 +96,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
           closeExport(game);
         }
       });
+      report.coverage = modelCoverage(model);
       const images = await report.stage('images', () => encodeImages(model, { input, ...imageCacheOf(options, session.layout.images) }, report));
       const files = session.files();
       const context = checkedContext(renderContext(model, images.published), report);

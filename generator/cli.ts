@@ -18,12 +18,14 @@ const program = new Command('build')
       const report = await build({ ...options, progress: progressDisplay(process.stderr) });
       console.log(buildSummary(report, layout.report));
     } catch (error) {
-      // A user error is one clear line; a bug shows its stack (errors.ts explain).
-      const stage = error instanceof StageError ? ` (${error.stage} stage)` : '';
-      const outcome = error instanceof StageError && error.sitePublished
-        ? `${layout.out} holds this build's site, published before the failure.`
-        : `${layout.out} was left as it was.`;
-      console.error(`build failed${stage}: ${explain(error)}\n${outcome}`);
+      // A user error is one clear line; a bug shows its stack (errors.ts explain). What became of
+      // the site is said once a stage ran; a refused option (a bad --input) touched nothing.
+      if (!(error instanceof StageError)) {
+        console.error(`build failed: ${explain(error)}`);
+      } else {
+        const outcome = error.sitePublished ? `${layout.out} holds this build's site, published before the failure.` : `${layout.out} was left as it was.`;
+        console.error(`build failed (${error.stage} stage): ${explain(error)}\n${outcome}`);
+      }
       process.exitCode = 1;
     }
   });

@@ -1,6 +1,7 @@
 /**
- * Build progress on stderr: a live bar on a terminal; on anything else (CI logs,
- * pipes) one quiet line per finished stage.
+ * Build progress on stderr: a live bar on a terminal, cleared as each stage ends; nothing on
+ * anything else (CI logs, pipes), where the summary's `timings:` line says how long each
+ * stage took, once.
  */
 import type { ProgressEvent, ProgressListener } from './report.ts';
 
@@ -14,11 +15,7 @@ const bar = (done: number, total: number): string => {
 };
 
 export function progressDisplay(stream: NodeJS.WritableStream & { isTTY?: boolean }): ProgressListener {
-  if (!stream.isTTY) {
-    return (event) => {
-      if (event.kind === 'end') stream.write(`${event.stage}: ${event.ms} ms\n`);
-    };
-  }
+  if (!stream.isTTY) return () => {};
   let drawnAt = 0;
   const draw = (line: string) => stream.write(`\r\x1b[K${line}`);
   return (event: ProgressEvent) => {

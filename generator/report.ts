@@ -3,6 +3,8 @@
 import { NOT_FOUND_FILE, endpointName, endpointOfFile } from './contract/endpoints.ts';
 import { StageError } from './errors.ts';
 import type { ChangeCounts } from './contract/schemas.ts';
+import type { UnreadFile } from './input/unreadFiles.ts';
+import type { Coverage } from './model/coverage.ts';
 
 /**
  * What a published file counts for: its endpoint's name ("card", "card_list",
@@ -23,6 +25,9 @@ export type ProgressEvent =
   | { kind: 'advance'; stage: string; done: number; total: number }
   | { kind: 'end'; stage: string; ms: number };
 export type ProgressListener = (event: ProgressEvent) => void;
+
+/** Files not read kept in full in the report; the rest are counted. */
+export const UNREAD_FILES_KEPT = 1000;
 
 /** Full examples kept per warning kind; the rest are counted. */
 export const WARNING_EXAMPLES = 3;
@@ -61,6 +66,12 @@ export class BuildReport {
   readonly unreadableReleases: Record<string, { rows: number; key_given: boolean }> = {};
   /** The databases read, and how (client files decrypted in memory). */
   readonly databases: DatabaseRead[] = [];
+  /** Files under the input folder the build did not read, and why: the first UNREAD_FILES_KEPT of them (see noteUnreadFiles). */
+  readonly unreadFiles: UnreadFile[] = [];
+  /** How many files the build did not read, all of them. */
+  unreadFileCount = 0;
+  /** How complete the output is: English texts per kind, release dates known, estimated, unknown; null before the model stage. */
+  coverage: Coverage | null = null;
   /** Published files per endpoint (see endpointOf). */
   readonly counts: Record<string, number> = {};
   /** Milliseconds per stage. */
@@ -112,6 +123,12 @@ export class BuildReport {
     release.rows++;
   }
 
+  /** Files not read: all are counted, the first UNREAD_FILES_KEPT kept, so a folder of a million stray files keeps the report small. */
+  noteUnreadFiles(files: UnreadFile[]): void {
+    this.unreadFileCount += files.length;
+    this.unreadFiles.push(...files.slice(0, UNREAD_FILES_KEPT - this.unreadFiles.length));
+  }
+
   noteDatabase(read: DatabaseRead): void {
     this.databases.push(read);
   }
@@ -146,6 +163,7 @@ export class BuildReport {
   toJSON() {
     return {
       counts: this.counts, unreadable: this.unreadable, unreadable_releases: this.unreadableReleases, databases: this.databases,
+      unread_files: this.unreadFiles, unread_file_count: this.unreadFileCount, coverage: this.coverage,
       warnings: this.warnings, warning_kinds: this.warningKinds, timings_ms: this.timings,
       changed: this.changed, unchanged: this.unchanged, removed: this.removed, images: this.images, up_to_date: this.upToDate,
       update: this.update,

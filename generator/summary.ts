@@ -12,6 +12,25 @@ function missingKeys(report: BuildReport): string {
   ].filter(Boolean).join('; ');
 }
 
+/** Files not read, with the reason (and the name a misnamed database needs); the first few in full. */
+function unreadLine(report: BuildReport): string | null {
+  const [files, count] = [report.unreadFiles, report.unreadFileCount];
+  if (!count) return null;
+  const shown = files.slice(0, UNREAD_SHOWN).map((f) => `${f.file} (${f.reason}${f.hint ? `; ${f.hint}` : ''})`);
+  const more = count > shown.length ? `; and ${count - shown.length} more (report.json unread_files)` : '';
+  return `not read: ${count} file${count === 1 ? '' : 's'}: ${shown.join('; ')}${more}`;
+}
+const UNREAD_SHOWN = 5;
+
+/** English per kind and release dates by how they were found. */
+function coverageLines(report: BuildReport): string[] {
+  const coverage = report.coverage;
+  if (!coverage) return [];
+  const english = Object.entries(coverage.english).map(([kind, c]) => `${kind.replace('_', ' ')} ${c.with} of ${c.with + c.without}`);
+  const d = coverage.release_dates;
+  return [`english: ${english.join(', ')}`, `release dates: ${d.known} known, ${d.estimated} estimated, ${d.unknown} unknown`];
+}
+
 /** What `npm run build` prints when the build succeeds: one line per fact, the update line last. */
 export function buildSummary(report: BuildReport, reportFile: string): string {
   const upToDate = report.upToDate ? ' (up to date: same input and generator, site untouched)' : '';
@@ -22,6 +41,9 @@ export function buildSummary(report: BuildReport, reportFile: string): string {
   const unreadable = Object.entries(report.unreadable);
   const keys = missingKeys(report);
   if (unreadable.length) lines.push(`unreadable encrypted rows: ${unreadable.map(([t, n]) => `${t}=${n}`).join(' ')}${keys && ` (${keys})`}`);
+  const unread = unreadLine(report);
+  if (unread) lines.push(unread);
+  lines.push(...coverageLines(report));
   const images = report.images;
   if (report.timings.images !== undefined) {
     lines.push(`images: ${images.published} published, ${images.encoded} encoded, ${images.reused} from cache, ${images.missing} missing, ${images.unreadable} unreadable`);

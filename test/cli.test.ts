@@ -32,4 +32,15 @@ describe.concurrent('build CLI', () => {
     expect(stderr).toMatch(/no unit database found/);
     expect(stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('a missing --input, or a file given as one, is one line naming it', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'unit.db');
+    await fs.writeFile(file, '');
+    for (const [input, problem] of [[path.join(dir, 'nowhere'), 'no such folder'], [file, 'not a folder (give the folder that holds the export)']]) {
+      const { code, stderr } = await cli('--input', input, '--out', path.join(dir, 'out'));
+      expect(code).toBe(1);
+      expect(stderr).toBe(`build failed: --input ${input}: ${problem}\n`);
+    }
+  });
 });

@@ -20,6 +20,7 @@ import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { tempDir } from './tempDirs.ts';
 import { snapshot } from './exportEdits.ts';
 import { SAMPLE_INPUT } from './globalSetup.ts';
+import { SAMPLE_MARKER } from '../generator/input/sampleMarker.ts';
 
 export { SAMPLE_INPUT, tempDir };
 
@@ -136,10 +137,11 @@ export async function bigSite(): Promise<{ input: string; out: string }> {
   return site;
 }
 
-/** A copy of the sample export that a test may change freely. */
+/** A copy of the sample export that a test may change freely: without the sample's marker, it builds as anyone's export would. */
 export async function copySample(): Promise<string> {
   const dir = path.join(await tempDir(), 'input');
   copyTree(SAMPLE_INPUT, dir);
+  await fs.rm(path.join(dir, SAMPLE_MARKER));
   return dir;
 }
 

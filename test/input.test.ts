@@ -242,16 +242,16 @@ describe('truth version', () => {
 describe('release dates', () => {
   const cards: Row[] = [1, 2, 3, 4, 6, 7].map((o) => ({ unit_id: o, unit_number: o }));
 
-  it('are curated, else the nearest curated ordinal below, else above, marked dirty', async () => {
+  it('are curated, else between two curated ordinals the nearest below, marked dirty; else null (dirty)', async () => {
     const { card } = await buildExport(unitTables('modern', { cards }), 'unit.sql', { 'release_dates.json': { 3: 300, 6: '1970/01/01 09:10:00' } });
     const dates = await Promise.all([1, 2, 3, 4, 6, 7].map(async (o) => (await card(o)).extra_data));
     expect(dates).toEqual([
-      { release_date: 300, release_date_is_dirty: 1 },
-      { release_date: 300, release_date_is_dirty: 1 },
+      { release_date: null, release_date_is_dirty: 1 },
+      { release_date: null, release_date_is_dirty: 1 },
       { release_date: 300, release_date_is_dirty: 0 },
       { release_date: 300, release_date_is_dirty: 1 },
       { release_date: 600, release_date_is_dirty: 0 }, // local JP time, +09:00 by default
-      { release_date: 600, release_date_is_dirty: 1 },
+      { release_date: null, release_date_is_dirty: 1 },
     ]);
   });
 

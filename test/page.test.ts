@@ -216,7 +216,7 @@ describe('card view (#card/<ordinal>)', () => {
     for (const stub of list.stubs) {
       const c = await card(stub.ordinal);
       if (c.skill?.trigger_type === 3 && c.skill.effect_type === 11 && c.center_skill?.extra_effect
-        && c.extra_data.release_date_is_dirty && pairs.some((p: any) => p.ordinals.includes(c.ordinal))) {
+        && c.extra_data.release_date_is_dirty && c.extra_data.release_date !== null && pairs.some((p: any) => p.ordinals.includes(c.ordinal))) {
         subject = c;
         break;
       }
@@ -237,6 +237,18 @@ describe('card view (#card/<ordinal>)', () => {
     expect(facts.Year).toBe(character.tags.find((t: any) => t.id === subject.year).name_en);
     expect(facts['Sub-unit']).toBe(character.tags.find((t: any) => t.id === subject.sub_affiliation).name_en);
     expect(facts.Released).toBe(`${new Date(subject.extra_data.release_date * 1000).toISOString().slice(0, 10)} (estimated)`);
+  });
+
+  it('says "unknown (after <date>)" for a card after the last one with a known date', async () => {
+    const dated = list.stubs.filter((s: any) => s.release_date !== null);
+    const undated = list.stubs.find((s: any) => s.release_date === null && dated.some((d: any) => d.ordinal < s.ordinal))!;
+    expect(undated).toBeDefined();
+    const lastBefore = dated.filter((d: any) => d.ordinal < undated.ordinal).at(-1)!;
+    const other = await newPage();
+    await open(other, site.url, `#card/${undated.ordinal}`);
+    const released = await other.locator('.facts dt', { hasText: 'Released' }).evaluate((dt) => dt.nextElementSibling!.textContent);
+    expect(released).toBe(`unknown (after ${new Date(lastBefore.release_date! * 1000).toISOString().slice(0, 10)})`);
+    await other.close();
   });
 
   it('says the skill in words and lists every skill level with the values of the JSON', async () => {

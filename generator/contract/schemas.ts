@@ -102,7 +102,7 @@ export const Card = named('Card', obj({
   extra_data: obj({
     release_date: nullable(Int),
     release_date_is_dirty: Flag,
-  }, 'release_date in unix seconds; release_date_is_dirty 1 when it is estimated.'),
+  }, 'release_date in unix seconds; release_date_is_dirty 1 when it is estimated, or null when nothing in the data bounds it.'),
   sets: Type.Array(Str),
   images: CardImages,
   events: extra(Type.Array(CardEvent), 'the events that reward the card, in start order'),

@@ -1,7 +1,10 @@
 /** Reads a whole game export folder: databases, keys and curated files. */
 import path from 'node:path';
 import fs from 'node:fs';
-import { findDatabase } from './discover.ts';
+import { DATABASES, databaseCandidates, findDatabase } from './discover.ts';
+import { refuseMixedSample, SAMPLE_MARKER } from './sampleMarker.ts';
+import { unreadFiles } from './unreadFiles.ts';
+import { listInputFiles } from './inputFiles.ts';
 import { MasterDb } from './masterDb.ts';
 import { parseReleaseKeys, type ReleaseKeys } from './rowCipher.ts';
 import { regionLabel } from './fileCipher.ts';
@@ -50,6 +53,16 @@ function warnOtherClock(meta: Meta, dbs: (MasterDb | null)[], report: BuildRepor
   }
 }
 
+/** Every database candidate under `root` and under its en/, relative to `root`. */
+const allDatabases = (root: string) => ['', 'en/'].flatMap((folder) =>
+  DATABASES.flatMap((name) => databaseCandidates(path.join(root, folder), name).map((rel) => folder + rel)));
+
+/** The curated files the build reads (when present), relative to the input folder. */
+const curatedFiles = (root: string) => [
+  'meta.json', 'release_info.json', 'en/release_info.json', 'release_dates.json', 'sets.json', 'gachas.json', SAMPLE_MARKER,
+  ...listInputFiles(root, 'translations/**/*.json'),
+];
+
 /** `inputDigest`: input/treeDigest.ts's digest of `root`, which the build already computed. */
 export function readExport(root: string, report: BuildReport, inputDigest: string): GameExport {
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new UserError(`${root}: input folder does not exist`);
@@ -57,6 +70,7 @@ export function readExport(root: string, report: BuildReport, inputDigest: strin
     const dir = path.join(root, folder);
     if (fs.existsSync(dir) && !fs.lstatSync(dir).isDirectory()) throw new UserError(`${dir}: expected a folder (not a file or a link)`);
   }
+  refuseMixedSample(root, allDatabases(root));
   const keys = readKeys(root, path.join(root, 'release_info.json'));
   const unitFile = findDatabase(root, 'unit', report);
   if (!unitFile) throw new UserError(`${root}: no unit database found (looked for unit.db_, unit.db, unit.sqlite, unit.db.sql or unit.sql)`);
@@ -71,12 +85,15 @@ export function readExport(root: string, report: BuildReport, inputDigest: strin
   const unit = open(unitFile, 'unit', keys)!;
   const events = open(findDatabase(root, 'event_common', report), 'event_common', keys);
   warnOtherClock(meta, [unit, events], report);
+  const [english, englishEvents] = [openEnglish('unit'), openEnglish('event_common')];
+  const databases = [unit, events, english, englishEvents].flatMap((db) => (db ? [path.relative(root, db.file).split(path.sep).join('/')] : []));
+  report.noteUnreadFiles(unreadFiles(root, [...databases, ...curatedFiles(root)]));
   return {
     root,
     unit,
     events,
-    english: openEnglish('unit'),
-    englishEvents: openEnglish('event_common'),
+    english,
+    englishEvents,
     meta,
     releaseDates: readReleaseDates(root, meta),
     sets: readSets(root),

@@ -7,7 +7,7 @@ import { WARNING_EXAMPLES, type BuildReport } from '../report.ts';
 import type { Accessory, AccessoryLevel, Card, Character, MemberTag, Target } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { resolveTarget } from './characters.ts';
-import { groupBy, num, numOrNull } from './values.ts';
+import { assetPath, groupBy, num, numOrNull } from './values.ts';
 
 export interface AccessoryLinks {
   tags: Map<number, MemberTag>;
@@ -38,9 +38,10 @@ function level(accessory: DbRow, row: DbRow): AccessoryLevel {
 
 /** icon_asset per accessory_asset_id ({} when accessory_asset_m is absent). */
 function iconAssets(db: MasterDb): Map<number, string> {
-  return new Map(db.rows('accessory_asset_m')
-    .filter((r) => typeof r.icon_asset === 'string' && r.icon_asset !== '')
-    .map((r) => [num(r.accessory_asset_id), r.icon_asset as string]));
+  return new Map(db.rows('accessory_asset_m').flatMap((r) => {
+    const icon = assetPath(r.icon_asset);
+    return icon ? [[num(r.accessory_asset_id), icon] as const] : [];
+  }));
 }
 
 /** unit_id of the card each limited accessory belongs to (first row wins, with a warning). */

@@ -76,7 +76,7 @@ export function buildModel(game: GameExport, report: BuildReport): Model {
     offsetMinutes: game.meta.timezoneOffset, english: new EnglishTexts(game.englishEvents, game.translations),
   }, report);
   linkEventRewards(game.events, events, cards, report);
-  assignReleaseDates(cards, game.releaseDates);
+  assignReleaseDates(cards, game.releaseDates, report);
   const sets = buildSets(game.unit, english, game.sets, cards, report);
   const pairs = buildPairs(game.unit, cards, report);
   const accessories = buildAccessories(game.unit, english, { tags, characters, cards }, report);

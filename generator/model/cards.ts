@@ -3,7 +3,7 @@ import type { MasterDb, DbRow } from '../input/masterDb.ts';
 import type { BuildReport } from '../report.ts';
 import type { Card, CenterSkill, Character, LevelStats, Skill } from './types.ts';
 import type { EnglishTexts } from './english.ts';
-import { groupBy, isOrdinal, num, numOrNull } from './values.ts';
+import { assetPath, groupBy, isOrdinal, num, numOrNull } from './values.ts';
 import { UserError } from '../errors.ts';
 
 export interface CardLinks {
@@ -82,33 +82,108 @@ function levelSource(db: MasterDb): LevelSource {
   return { table: 'unit_level_up_pattern_m', keyColumn, patterns: groupLevels(db, ['unit_level_up_pattern_m', 'unit_level_limit_pattern_m'], keyColumn) };
 }
 
-type Stat = 'smile' | 'pure' | 'cool' | 'hp';
+/** How one per-level value is read from a card row and its level rows. */
+type LevelValue = (card: DbRow, rows: DbRow[]) => number[];
+/** The reader an export's columns allow (unit_m's, the level table's), or null when they give no such value. */
+type LevelValueFinder = (card: Set<string>, level: Set<string>) => LevelValue | null;
 
-/** A stat at each level row: the card's maximum less the row's `<stat>_diff`, or the row's own `<stat>` where it states the value. */
-function statsAt(card: DbRow, rows: DbRow[], stat: Stat): number[] {
-  // Column names made once per card, not once per level row (a game has some 400,000 card levels).
-  const [own, diff, max] = [stat, `${stat}_diff`, `${stat}_max`];
+/** The stat at each level: the card's `<stat>_max` less the row's `<stat>_diff`. */
+const fromDiff = (max: string, diff: string): LevelValue => (card, rows) => {
   const top = num(card[max]);
-  return rows.map((row) => (Object.hasOwn(row, diff) ? top - num(row[diff]) : Object.hasOwn(row, own) ? num(row[own]) : top));
+  return rows.map((row) => top - num(row[diff]));
+};
+/** A value the level row states outright. */
+const stated = (column: string): LevelValue => (_card, rows) => rows.map((row) => num(row[column]));
+/**
+ * The 2015 generation: a base on the card times a per-level rate on the level row, rounded
+ * down; a product a hair below a whole number is that number (100 * 0.29 is 28.999999999999996
+ * in floating point, and means 29).
+ */
+const baseTimesRate = (base: string, rate: string): LevelValue => (card, rows) => {
+  const value = num(card[base]);
+  return rows.map((row) => Math.floor(value * num(row[rate]) + FLOAT_NOISE));
+};
+const FLOAT_NOISE = 1e-7;
+
+/** Where a per-level value comes from: the published field, the columns looked for (for a warning), the readers to try in order. */
+interface LevelValueSource {
+  field: string;
+  columns: string;
+  readers: LevelValueFinder[];
 }
 
-/** A card's stats at each of its level rows (arrays of exactly that length: a game has some 400,000 card levels). */
-function levelStats(card: DbRow, rows: DbRow[]): LevelStats {
+/** Where each per-level value comes from, in every generation's columns, first match wins. */
+const LEVEL_VALUES: Record<keyof LevelStats, LevelValueSource> = {
+  smile: statReaders('smile', 'smile'),
+  pure: statReaders('pure', 'pure', 'cute'),
+  cool: statReaders('cool', 'cool'),
+  stamina: statReaders('stamina', 'hp'),
+  salePrice: {
+    field: 'sell_price',
+    columns: 'sale_price, or unit_m.sale_base with sale_bonus_rate',
+    readers: [(_, level) => (level.has('sale_price') ? stated('sale_price') : null),
+      (card, level) => (card.has('sale_base') && level.has('sale_bonus_rate') ? baseTimesRate('sale_base', 'sale_bonus_rate') : null)],
+  },
+  mergeExp: {
+    field: 'exp_given',
+    columns: 'merge_exp, or unit_m.exp_base with exp_bonus_rate',
+    readers: [(_, level) => (level.has('merge_exp') ? stated('merge_exp') : null),
+      (card, level) => (card.has('exp_base') && level.has('exp_bonus_rate') ? baseTimesRate('exp_base', 'exp_bonus_rate') : null)],
+  },
+};
+
+/** A stat as a difference from the card's maximum, or stated per level (2015: pure is named `cute`). */
+function statReaders(field: string, stat: string, alias?: string): LevelValueSource {
+  const [diff, max] = [`${stat}_diff`, `${stat}_max`];
+  const own = [stat, ...(alias ? [alias] : [])];
   return {
-    smile: statsAt(card, rows, 'smile'),
-    pure: statsAt(card, rows, 'pure'),
-    cool: statsAt(card, rows, 'cool'),
-    stamina: statsAt(card, rows, 'hp'),
-    salePrice: rows.map((row) => num(row.sale_price)),
-    mergeExp: rows.map((row) => num(row.merge_exp)),
+    field,
+    columns: `${diff} with unit_m.${max}, or ${own.join(' or ')}`,
+    readers: [
+      (card, level) => (card.has(max) && level.has(diff) ? fromDiff(max, diff) : null),
+      (_, level) => {
+        const column = own.find((c) => level.has(c));
+        return column ? stated(column) : null;
+      },
+    ],
   };
+}
+
+/**
+ * How this export's per-level values are read, chosen once from its columns. A value no
+ * generation's columns give is a warning naming the table and the columns looked for, and
+ * is published as 0 at every level.
+ */
+function levelReader(db: MasterDb, table: string, report: BuildReport): (card: DbRow, rows: DbRow[]) => LevelStats {
+  const [cardColumns, levelColumns] = [db.columns('unit_m'), db.columns(table)];
+  const find = (key: keyof LevelStats): LevelValue => {
+    const { field, columns, readers } = LEVEL_VALUES[key];
+    const found = readers.map((r) => r(cardColumns, levelColumns)).find((r) => r !== null);
+    if (found) return found;
+    report.warn(`${table}: no column gives ${field} (looked for ${columns}); published as 0 at every level`, `${table}: per-level values no column gives`);
+    return (_card, rows) => rows.map(() => 0);
+  };
+  const [smile, pure, cool, stamina, salePrice, mergeExp] = (['smile', 'pure', 'cool', 'stamina', 'salePrice', 'mergeExp'] as const).map(find);
+  if (!levelColumns.has('next_exp')) report.warn(`${table}: no next_exp column; the EXP to reach a card's level caps is published as null`);
+  return (card, rows) => ({
+    smile: smile(card, rows), pure: pure(card, rows), cool: cool(card, rows), stamina: stamina(card, rows),
+    salePrice: salePrice(card, rows), mergeExp: mergeExp(card, rows),
+  });
+}
+
+/**
+ * The card's HP at its highest level: unit_m.hp_max, or in the 2015 generation (no hp_max)
+ * the HP its top level row states.
+ */
+function hpBaseReader(db: MasterDb): (card: DbRow, stamina: number[]) => number {
+  return db.columns('unit_m').has('hp_max') ? (card) => num(card.hp_max) : (_card, stamina) => stamina.at(-1) ?? 0;
 }
 
 /** `next_exp` of level L is the cumulative EXP to reach L+1, so reaching L costs next_exp of L-1. */
 function expToReach(pattern: Map<number, DbRow> | undefined, level: number): number | null {
   if (level <= 1) return 0;
   const row = pattern?.get(level - 1);
-  return row ? num(row.next_exp) : null;
+  return row && row.next_exp != null ? num(row.next_exp) : null;
 }
 
 /** Looks up a linked row by id: null when the card names none, null plus a warning when it dangles. */
@@ -136,6 +211,8 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
   db.require('unit_m', 'cards');
   const caps = capsReader(db);
   const levelRows = levelSource(db);
+  const levelStats = levelReader(db, levelRows.table, report);
+  const hpBase = hpBaseReader(db);
   const hasRanks = db.columns('unit_m').has('rank_min');
   const shortPatterns = new Set<number>();
   const cards = db.keyedRows('unit_m', 'unit_id').filter((row) => hasOrdinal(row, report)).map((row): Card => {
@@ -172,7 +249,7 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
       skill: link(links.skills, row.default_unit_skill_id, 'skill', ordinal, report),
       centerSkill: link(links.centerSkills, row.default_leader_skill_id, 'center skill', ordinal, report),
       character: link(links.characters, typeId, 'character', ordinal, report),
-      hpBase: num(row.hp_max),
+      hpBase: hpBase(row, levels.stamina),
       ...cardCaps,
       normalMaxLevelExp: expToReach(pattern, cardCaps.normalMaxLevel),
       transformedMaxLevelExp: expToReach(pattern, cardCaps.transformedMaxLevel),
@@ -186,8 +263,8 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
       events: [],
       setIds: [],
       levels,
-      normalIconAsset: typeof row.normal_icon_asset === 'string' && row.normal_icon_asset ? row.normal_icon_asset : null,
-      idolizedIconAsset: typeof row.rank_max_icon_asset === 'string' && row.rank_max_icon_asset ? row.rank_max_icon_asset : null,
+      normalIconAsset: assetPath(row.normal_icon_asset),
+      idolizedIconAsset: assetPath(row.rank_max_icon_asset),
     };
   });
   for (const id of [...shortPatterns].sort((a, b) => a - b)) {

@@ -48,6 +48,21 @@ export class EnglishTexts {
     return names;
   }
 
+  /**
+   * English names by Japanese name, from the skills `linked` names (namesLinkedByCards): a
+   * skill no card of the English export links to (its cards are newer than that export) takes
+   * the English name of a skill with the very same Japanese name, which the game gives a skill
+   * of the same effect in each rarity.
+   */
+  static namesBySameOriginal(rows: DbRow[], idColumn: string, linked: Map<number, unknown>): Map<unknown, unknown> {
+    const names = new Map<unknown, unknown>();
+    for (const row of rows) {
+      const name = linked.get(num(row[idColumn]));
+      if (name !== undefined && typeof row.name === 'string' && !names.has(row.name)) names.set(row.name, name);
+    }
+    return names;
+  }
+
   /** `original` with the first known secondary text: the candidates in order, then a crowd translation. */
   text(original: unknown, ...candidates: unknown[]): Text {
     const secondary = candidates.map((candidate) => notJapanese(candidate, original));

@@ -1,7 +1,7 @@
 /** Skills (unit_skill_m + levels + targets) and center skills (unit_leader_skill_m + extra). */
 import type { MasterDb } from '../input/masterDb.ts';
 import type { CenterSkill, Character, MemberTag, Skill, Target } from './types.ts';
-import type { EnglishTexts } from './english.ts';
+import { EnglishTexts } from './english.ts';
 import { resolveTarget } from './characters.ts';
 import { groupBy, num, numOrNull } from './values.ts';
 
@@ -20,11 +20,13 @@ export function buildSkills(db: MasterDb, english: EnglishTexts, lookups: Lookup
   const effectTargets = targets(db, 'unit_skill_effect_target_m', 'effect_target', lookups);
   const triggerTargets = targets(db, 'unit_skill_trigger_target_m', 'trigger_target', lookups);
   const linkedNames = english.namesLinkedByCards(db.rows('unit_m'), 'default_unit_skill_id', 'unit_skill_m', 'unit_skill_id');
-  return new Map(db.keyedRows('unit_skill_m', 'unit_skill_id').map((row) => {
+  const rows = db.keyedRows('unit_skill_m', 'unit_skill_id');
+  const sameNames = EnglishTexts.namesBySameOriginal(rows, 'unit_skill_id', linkedNames);
+  return new Map(rows.map((row) => {
     const id = num(row.unit_skill_id);
     const skill: Skill = {
       id,
-      name: english.text(row.name, linkedNames.get(id), english.get('unit_skill_m', 'unit_skill_id', id), row.name_en),
+      name: english.text(row.name, linkedNames.get(id), sameNames.get(row.name), english.get('unit_skill_m', 'unit_skill_id', id), row.name_en),
       effectType: num(row.skill_effect_type),
       dischargeType: numOrNull(row.discharge_type),
       triggerType: num(row.trigger_type),

@@ -18,6 +18,9 @@ export function text(original: unknown, ...secondary: unknown[]): Text {
   return { original: typeof original === 'string' ? original : '', secondary: secondary.map(nonEmpty).find((s) => s !== null) ?? null };
 }
 
+/** An asset path as a database names it, trimmed of surrounding spaces (some exports end paths in one); null when empty or not text. */
+export const assetPath = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+
 /** Groups rows by a key, keeping row order within each group. */
 export function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();

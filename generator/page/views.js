@@ -40,9 +40,13 @@ function characterFacts(card, character) {
   ];
 }
 
-function releaseText(extra) {
-  if (extra.release_date === null) return 'unknown';
-  return extra.release_date_is_dirty ? `${day(extra.release_date)} (estimated)` : day(extra.release_date);
+/** The date, "(estimated)" when dirty; when unknown, bounded by the nearest dated card below ("unknown (after <date>)"), if any. */
+function releaseText(card, stubs) {
+  const extra = card.extra_data;
+  if (extra.release_date !== null) return extra.release_date_is_dirty ? `${day(extra.release_date)} (estimated)` : day(extra.release_date);
+  const below = [...stubs.values()].filter((s) => s.ordinal < card.ordinal && s.release_date !== null);
+  const latest = below.reduce((a, s) => (a === null || s.ordinal > a.ordinal ? s : a), null);
+  return latest ? `unknown (after ${day(latest.release_date)})` : 'unknown';
 }
 
 function flags(card) {
@@ -113,7 +117,7 @@ export async function cardView(ordinal) {
         el('p', { class: 'tags' }, badges(card), el('span', { class: 'ordinal' }, `#${card.ordinal} · id ${card.id}`)))),
     section('About', facts([
       ...characterFacts(card, character),
-      ['Released', releaseText(card.extra_data)],
+      ['Released', releaseText(card, stubs)],
       ['Level cap', `${card.normal_max_level} / ${card.transformed_max_level} idolized`],
       ['Bond cap', `${card.normal_max_kizuna} / ${card.transformed_max_kizuna} idolized`],
       ['Notes', flags(card)],

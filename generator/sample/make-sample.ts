@@ -9,9 +9,11 @@ import sharp from 'sharp';
 import { Command, InvalidArgumentError } from 'commander';
 import { dumpSql, type Row, type TableDump } from './sql.ts';
 import { openSql } from '../input/sqlDump.ts';
+import { groupBy } from '../model/values.ts';
 import { encryptValues, sampleKey } from './rowEncrypt.ts';
 import { encryptClientFile } from './fileEncrypt.ts';
 import type { FileScheme } from '../input/fileCipher.ts';
+import { SAMPLE_MARKER } from '../input/sampleMarker.ts';
 import {
   ACCESSORIES, ALBUM_SERIES, CARDS, CENTER_SKILLS, CHARACTERS, CURATED_SETS, EVENT_REWARDS, EVENTS, GACHAS,
   KEYED_RELEASE, MEMBER_TAGS, PAIRS, RARITIES, RELEASE_DATES, REMOVABLE_SKILLS, SKILLS, TRANSLATIONS,
@@ -29,6 +31,8 @@ export interface SampleOptions {
   images?: boolean;
   /** With format 'sqlite': encrypt each database as the game client does (a device's files). */
   encrypt?: FileScheme;
+  /** '2015': the oldest unit database's shape (stats per card and level in unit_level_m; see asGeneration2015). */
+  generation?: 'current' | '2015';
 }
 
 const ATTRIBUTE_COLOURS: Record<number, string> = { 1: '#e8488a', 2: '#37b24d', 3: '#1c7ed6', 5: '#9c6ade' };
@@ -133,6 +137,48 @@ function levelPatternRows(): Row[] {
   }
   return rows;
 }
+
+/** Columns of a table, typed from its first row (enough for the generated 2015 tables, whose values are all numbers). */
+const columnsOf = (rows: Row[]): Record<string, string> =>
+  Object.fromEntries(Object.entries(rows[0]).map(([c, v]) => [c, typeof v === 'number' ? (Number.isInteger(v) ? 'INTEGER' : 'REAL') : 'TEXT']));
+
+/**
+ * The same cards as a 2015 export keeps them: unit_m with per-card caps, `exp_base` and
+ * `sale_base` but no stat maxima and no level pattern; unit_level_m with one row per card and
+ * level, stats stated outright (pure named `cute`), sale price and EXP as the card's base
+ * times a per-level rate. Bases are powers of two, so base * rate is exact and the build
+ * must publish the very numbers of the current shape.
+ */
+function asGeneration2015(tables: TableDump[]): TableDump[] {
+  const caps = new Map(RARITIES.map(([rarity, bl, al, bk, ak]) => [rarity, { before_level_max: bl, after_level_max: al, before_love_max: bk, after_love_max: ak }]));
+  const pattern = groupBy(levelPatternRows(), (r) => Number(r.unit_level_up_pattern_id));
+  // Readable cards only (an encrypted row hides its ordinal as 0, as placeholders have it).
+  const cards = tables.find((t) => t.name === 'unit_m')!.rows.filter((r) => Number(r.unit_number) > 0);
+  const unitRows = cards.map((card) => ({
+    ...Object.fromEntries(Object.entries(card).filter(([column]) => !NOT_IN_2015.has(column))),
+    ...caps.get(Number(card.rarity)), exp_base: SALE_AND_EXP_BASE, sale_base: SALE_AND_EXP_BASE, evolution_cost_base: 1000,
+  }));
+  const levelRows = cards.flatMap((card) => pattern.get(Number(card.rarity))!.map((level) => ({
+    unit_id: card.unit_id, unit_level: level.unit_level, next_exp: level.next_exp,
+    hp: Number(card.hp_max) - Number(level.hp_diff), smile: Number(card.smile_max) - Number(level.smile_diff),
+    cute: Number(card.pure_max) - Number(level.pure_diff), cool: Number(card.cool_max) - Number(level.cool_diff), skill: 0,
+    exp_bonus_rate: Number(level.merge_exp) / SALE_AND_EXP_BASE, sale_bonus_rate: Number(level.sale_price) / SALE_AND_EXP_BASE,
+    evolution_cost_rate: 1,
+  })));
+  const replaced = new Set(['unit_m', 'unit_level_up_pattern_m', 'unit_rarity_m']);
+  return [
+    { name: 'unit_m', columns: columnsOf(unitRows), rows: unitRows },
+    { name: 'unit_level_m', columns: columnsOf(levelRows), rows: levelRows },
+    ...tables.filter((t) => !replaced.has(t.name)),
+  ];
+}
+
+/** A power of two: a per-level rate times it is exact in floating point. */
+const SALE_AND_EXP_BASE = 4;
+/** unit_m columns of later generations. */
+const NOT_IN_2015 = new Set([
+  'hp_max', 'smile_max', 'pure_max', 'cool_max', 'unit_level_up_pattern_id', 'rank_min', 'rank_max', 'album_series_id', 'eponym_en', 'name_en',
+]);
 
 function skillLevelRows(): Row[] {
   return SKILLS.flatMap(([id, , , effect, , maxLevel]) =>
@@ -401,14 +447,19 @@ function englishEventTables(): TableDump[] {
   }];
 }
 
-async function writeDatabase(dir: string, group: string, name: string, tables: TableDump[], options: SampleOptions) {
+/** Writes a database as the format asks; returns its path. */
+async function writeDatabase(dir: string, group: string, name: string, tables: TableDump[], options: SampleOptions): Promise<string> {
   const sql = dumpSql(tables);
-  if ((options.format ?? 'sql') === 'sql') return outputFile(path.join(dir, `${name}.sql`), sql);
+  if ((options.format ?? 'sql') === 'sql') {
+    await outputFile(path.join(dir, `${name}.sql`), sql);
+    return path.join(dir, `${name}.sql`);
+  }
   const file = path.join(dir, 'db', group, `${name}.db_`);
   await fs.rm(file, { force: true });
   await fs.mkdir(path.dirname(file), { recursive: true });
   openSql(sql, file).close();
   if (options.encrypt) await fs.writeFile(file, encryptClientFile(await fs.readFile(file), options.encrypt, `${name}.db_`));
+  return file;
 }
 
 /** `jp-v3`, `ww-v2`... as the command line names a client encryption. */
@@ -416,6 +467,11 @@ function parseScheme(value: string): FileScheme {
   const match = /^(jp|ww|tw|cn)-v([1-6])$/.exec(value);
   if (!match) throw new InvalidArgumentError(`expected <region>-v<version>, region jp, ww, tw or cn, version 1 to 6`);
   return { region: match[1] as FileScheme['region'], version: Number(match[2]) as FileScheme['version'] };
+}
+
+function parseGeneration(value: string): SampleOptions['generation'] {
+  if (value !== 'current' && value !== '2015') throw new InvalidArgumentError('expected current or 2015');
+  return value;
 }
 
 /** Writes `data` at `file`, making its folder first. */
@@ -454,6 +510,9 @@ async function writeImages(dir: string, cards: CardSpec[], accessories: Accessor
 
 const json = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
 
+const SAMPLE_NOTE = 'An invented export (npm run sample). A build refuses this folder once it holds other databases: '
+  + 'put a real export in a folder of its own and build it with --input <folder>, or delete these files and this one.';
+
 export async function writeSampleExport(dir: string, options: SampleOptions = {}): Promise<void> {
   if (options.encrypt && options.format !== 'sqlite') throw new Error('encrypting the sample needs the client layout (format sqlite)');
   const cards = cardSpecs(options.cards);
@@ -461,18 +520,24 @@ export async function writeSampleExport(dir: string, options: SampleOptions = {}
   const keys = new Map([[KEYED_RELEASE, sampleKey(KEYED_RELEASE)]]);
   await fs.rm(dir, { recursive: true, force: true });
   await fs.mkdir(dir, { recursive: true });
-  await writeDatabase(dir, 'unit', 'unit', unitTables(cards, accessories, keys), options);
-  await writeDatabase(dir, 'event', 'event_common', eventTables(), options);
-  await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', englishTables(cards, accessories), options);
-  await writeDatabase(path.join(dir, 'en'), 'event', 'event_common', englishEventTables(), options);
-  await fs.writeFile(path.join(dir, 'release_info.json'), json({ [KEYED_RELEASE]: sampleKey(KEYED_RELEASE).toString('base64') }));
-  await fs.writeFile(path.join(dir, 'meta.json'), json({ truth_version: 'sample-2026.11', region: 'jp' }));
-  await fs.writeFile(path.join(dir, 'release_dates.json'), json(RELEASE_DATES));
-  await fs.writeFile(path.join(dir, 'sets.json'), json(CURATED_SETS));
-  await fs.writeFile(path.join(dir, 'gachas.json'), json(GACHAS));
-  for (const [file, table] of Object.entries(TRANSLATIONS)) {
-    await outputFile(path.join(dir, 'translations', file), json(table));
-  }
+  const unit = unitTables(cards, accessories, keys);
+  const written = [
+    await writeDatabase(dir, 'unit', 'unit', options.generation === '2015' ? asGeneration2015(unit) : unit, options),
+    await writeDatabase(dir, 'event', 'event_common', eventTables(), options),
+    await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', englishTables(cards, accessories), options),
+    await writeDatabase(path.join(dir, 'en'), 'event', 'event_common', englishEventTables(), options),
+  ];
+  const curated: Record<string, unknown> = {
+    'release_info.json': { [KEYED_RELEASE]: sampleKey(KEYED_RELEASE).toString('base64') },
+    'meta.json': { truth_version: 'sample-2026.11', region: 'jp' },
+    'release_dates.json': RELEASE_DATES,
+    'sets.json': CURATED_SETS,
+    'gachas.json': GACHAS,
+    ...Object.fromEntries(Object.entries(TRANSLATIONS).map(([file, table]) => [`translations/${file}`, table])),
+  };
+  for (const [rel, value] of Object.entries(curated)) await outputFile(path.join(dir, rel), json(value));
+  const files = [...written.map((file) => path.relative(dir, file).split(path.sep).join('/')), ...Object.keys(curated)].sort();
+  await fs.writeFile(path.join(dir, SAMPLE_MARKER), json({ note: SAMPLE_NOTE, files }));
   if (options.images !== false) await writeImages(dir, cards, accessories);
 }
 
@@ -485,9 +550,10 @@ if (isMain) {
     .option('--accessories <n>', 'total accessories', (v) => Number.parseInt(v, 10))
     .option('--format <format>', 'sql (readable dumps) or sqlite (client layout)', 'sql')
     .option('--no-images', 'skip pictures')
-    .option('--encrypt <scheme>', 'with --format sqlite: encrypt as a device stores the files (jp-v3, ww-v2, tw-v1, cn-v4...)', parseScheme);
+    .option('--encrypt <scheme>', 'with --format sqlite: encrypt as a device stores the files (jp-v3, ww-v2, tw-v1, cn-v4...)', parseScheme)
+    .option('--generation <generation>', 'current, or 2015 (the oldest unit database shape: unit_level_m)', parseGeneration, 'current');
   program.parse();
   const opts = program.opts();
-  await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, format: opts.format, images: opts.images, encrypt: opts.encrypt });
+  await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, format: opts.format, images: opts.images, encrypt: opts.encrypt, generation: opts.generation });
   console.log(`sample export written to ${opts.out}`);
 }
