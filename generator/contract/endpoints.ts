@@ -115,9 +115,13 @@ export const OBJECT_TYPES = {
   accessory_t: 'an accessory (accessory_id)',
   event_t: 'an event (event_id)',
   removable_skill_t: 'a School Idol Skill (unit_removable_skill_id)',
+  song_t: 'a song (live_track_id of the live database)',
+  live_t: 'a chart of a song (live_setting_id of the live database)',
 } as const;
 export type ObjectType = keyof typeof OBJECT_TYPES;
 export const OBJECT_TYPE_NAMES = Object.keys(OBJECT_TYPES) as ObjectType[];
+/** The types of the live database: published only when the export has one (an older site may lack them too). */
+export const SONG_TYPES: readonly ObjectType[] = ['song_t', 'live_t'];
 export const isObjectType = (name: string): name is ObjectType => Object.hasOwn(OBJECT_TYPES, name);
 
 /** An object's extensionless URL as a root-relative path: it resolves the same from every response. */

@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { OBJECT_TYPE_NAMES, endpoints } from '../contract/endpoints.ts';
+import { endpoints } from '../contract/endpoints.ts';
 import type { BulkIndexJson } from '../contract/schemas.ts';
 import { BULK_PART_BYTES, BULK_PART_LINES, bulkPartName } from '../format.ts';
 import { CHUNK, writeDigested, type FileDigest } from '../digest.ts';
@@ -38,14 +38,14 @@ type BulkEntry = BulkIndexJson['files'][number];
  * its route publishes it. card_t and accessory_t hold the objects of cards and accessories (the
  * database makes them views of those tables, ordered as their files are).
  */
-function bulkKinds({ objects, sets, pairs }: Rendered): { name: string; objects: readonly object[]; viewOf?: SqliteKind['viewOf'] }[] {
+function bulkKinds({ objects, objectTypes, sets, pairs }: Rendered): { name: string; objects: readonly object[]; viewOf?: SqliteKind['viewOf'] }[] {
   const views: Partial<Record<string, SqliteKind['viewOf']>> = { card_t: { table: 'cards', orderBy: 'id' }, accessory_t: { table: 'accessories', orderBy: 'id' } };
   return [
     { name: 'cards', objects: [...objects.card_t].sort((a, b) => a.ordinal - b.ordinal) },
     { name: 'accessories', objects: objects.accessory_t },
     { name: 'sets', objects: sets },
     { name: 'pairs', objects: pairs },
-    ...OBJECT_TYPE_NAMES.map((type) => ({ name: type, objects: objects[type] as readonly object[], viewOf: views[type] })),
+    ...objectTypes.map((type) => ({ name: type, objects: objects[type] as readonly object[], viewOf: views[type] })),
   ];
 }
 

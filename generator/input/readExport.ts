@@ -22,6 +22,10 @@ export interface GameExport {
   english: MasterDb | null;
   /** The English client's event_common under en/, when present: English event names. */
   englishEvents: MasterDb | null;
+  /** The live database (songs and their charts), when the export has it. */
+  live: MasterDb | null;
+  /** The English client's live database under en/, when present: English song names. */
+  englishLive: MasterDb | null;
   meta: Meta;
   releaseDates: Map<number, number>;
   sets: CuratedSet[];
@@ -70,13 +74,16 @@ export function readExport(root: string, report: BuildReport, inputDigest: strin
   const meta = readMeta(root);
   const unit = open(unitFile, 'unit', keys)!;
   const events = open(findDatabase(root, 'event_common', report), 'event_common', keys);
-  warnOtherClock(meta, [unit, events], report);
+  const live = open(findDatabase(root, 'live', report), 'live', keys);
+  warnOtherClock(meta, [unit, events, live], report);
   return {
     root,
     unit,
     events,
     english: openEnglish('unit'),
     englishEvents: openEnglish('event_common'),
+    live,
+    englishLive: openEnglish('live'),
     meta,
     releaseDates: readReleaseDates(root, meta),
     sets: readSets(root),
@@ -87,5 +94,5 @@ export function readExport(root: string, report: BuildReport, inputDigest: strin
 }
 
 export function closeExport(game: GameExport): void {
-  for (const db of [game.unit, game.events, game.english, game.englishEvents]) db?.close();
+  for (const db of [game.unit, game.events, game.english, game.englishEvents, game.live, game.englishLive]) db?.close();
 }

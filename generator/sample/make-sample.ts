@@ -15,7 +15,7 @@ import type { FileScheme } from '../input/fileCipher.ts';
 import {
   ACCESSORIES, ALBUM_SERIES, CARDS, CENTER_SKILLS, CHARACTERS, CURATED_SETS, EVENT_REWARDS, EVENTS, GACHAS,
   KEYED_RELEASE, MEMBER_TAGS, PAIRS, RARITIES, RELEASE_DATES, REMOVABLE_SKILLS, SKILLS, TRANSLATIONS,
-  unitIdOf, type AccessorySpec, type CardSpec, type RewardTable,
+  SONGS, CHARTS, chartIdOf, unitIdOf, type AccessorySpec, type CardSpec, type RewardTable, type SampleRelease,
 } from './data.ts';
 
 export interface SampleOptions {
@@ -106,14 +106,21 @@ function unitRow(spec: CardSpec, keys: Map<number, Buffer>): Row {
     ...cardStats(spec), rank_min: rankMin, rank_max: rankMax, disable_rank_up: dru,
     unit_level_up_pattern_id: spec.rarity, release_tag: null, _encryption_release_id: null,
   };
-  if (spec.release === 'none') return { ...row, release_tag: 'None', _encryption_release_id: 'None' };
   if (spec.release === 'decrypted') return { ...row, _encryption_release_id: 4 };
-  if (typeof spec.release !== 'number') return row;
-  // An encrypted row keeps only its id in the clear; the real values travel in release_tag.
+  return storedRow(row, 'unit_id', spec.release, keys);
+}
+
+/**
+ * A row as a release stores it: `None` in its release columns ('none'), or encrypted with the
+ * release's key (a number; only its `idColumn` stays in the clear), else as it is.
+ */
+function storedRow(row: Row, idColumn: string, release: SampleRelease | undefined, keys: Map<number, Buffer>): Row {
+  if (release === 'none') return { ...row, release_tag: 'None', _encryption_release_id: 'None' };
+  if (typeof release !== 'number') return row;
   const hidden: Row = Object.fromEntries(Object.keys(row).map((k) => [k, typeof row[k] === 'number' ? 0 : null]));
-  const key = keys.get(spec.release) ?? sampleKey(spec.release);
+  const key = keys.get(release) ?? sampleKey(release);
   const { release_tag: _t, _encryption_release_id: _r, ...values } = row;
-  return { ...hidden, unit_id: id, release_tag: encryptValues(values, key), _encryption_release_id: spec.release };
+  return { ...hidden, [idColumn]: row[idColumn], release_tag: encryptValues(values, key), _encryption_release_id: release };
 }
 
 /** One level-up pattern per rarity, rows 1..after_level_max. */
@@ -401,6 +408,79 @@ function englishEventTables(): TableDump[] {
   }];
 }
 
+const RELEASE_COLUMNS = { release_tag: 'TEXT', _encryption_release_id: 'INTEGER' };
+const RANKS = ['c', 'b', 'a', 's'] as const;
+/** live_difficulty_id of a chart's play: 1 normal, 2 special, 3 free, then the chart's id. */
+const PLAY_OFFSET = { normal: 10000, special: 20000, free: 30000 } as const;
+
+/** The live database: songs, their lengths, charts with thresholds, and how each chart is played. */
+function liveTables(keys: Map<number, Buffer>): TableDump[] {
+  const plays = (kind: keyof typeof PLAY_OFFSET) => CHARTS.filter((c) => c.play === kind)
+    .map((c) => ({ live_difficulty_id: PLAY_OFFSET[kind] + chartIdOf(c), live_setting_id: chartIdOf(c) }));
+  const cost = (chartId: number) => ({ capital_type: 1, capital_value: [5, 10, 15, 25, 25, 25][(chartId % 10) - 1] });
+  return [
+    {
+      name: 'live_track_m',
+      columns: {
+        live_track_id: 'INTEGER PRIMARY KEY', name: 'TEXT', name_en: 'TEXT', name_kana: 'TEXT', title_asset: 'TEXT', sound_asset: 'TEXT',
+        member_category: 'INTEGER', unit_type_id: 'INTEGER', ...RELEASE_COLUMNS,
+      },
+      rows: SONGS.map((s) => storedRow({
+        live_track_id: s.id, name: s.name, name_en: s.nameEnColumn ?? null, name_kana: `うた${s.id}`, title_asset: `assets/image/live/title/t_${s.id}.png`,
+        sound_asset: `assets/sound/music/m_${s.id}.mp3`, member_category: s.group, unit_type_id: s.unitType ?? null, release_tag: null, _encryption_release_id: null,
+      }, 'live_track_id', s.release, keys)),
+    },
+    {
+      name: 'live_time_m',
+      columns: { live_track_id: 'INTEGER PRIMARY KEY', live_time: 'REAL' },
+      rows: SONGS.filter((s) => s.seconds !== undefined).map((s) => ({ live_track_id: s.id, live_time: s.seconds! })),
+    },
+    {
+      name: 'live_setting_m',
+      columns: {
+        live_setting_id: 'INTEGER PRIMARY KEY', live_track_id: 'INTEGER', difficulty: 'INTEGER', stage_level: 'INTEGER', attribute_icon_id: 'INTEGER',
+        notes_setting_asset: 'TEXT', ...Object.fromEntries(RANKS.flatMap((r) => [[`${r}_rank_score`, 'INTEGER'], [`${r}_rank_combo`, 'INTEGER']])),
+        ac_flag: 'INTEGER', swing_flag: 'INTEGER', lane_count: 'INTEGER', ...RELEASE_COLUMNS,
+      },
+      rows: CHARTS.map((c) => storedRow({
+        live_setting_id: chartIdOf(c), live_track_id: c.song, difficulty: c.difficulty, stage_level: c.stars, attribute_icon_id: ((c.song - 1) % 3) + 1,
+        notes_setting_asset: `${String(c.song).padStart(4, '0')}_${c.difficulty}.json`,
+        ...Object.fromEntries(RANKS.flatMap((r, i) => [[`${r}_rank_score`, c.notes * 100 * (i + 1)], [`${r}_rank_combo`, Math.ceil(c.notes * [0.3, 0.5, 0.7, 1][i])]])),
+        ac_flag: c.ac ?? 0, swing_flag: c.swing ?? 0, lane_count: 9, release_tag: null, _encryption_release_id: null,
+      }, 'live_setting_id', c.release, keys)),
+    },
+    {
+      name: 'normal_live_m',
+      columns: { live_difficulty_id: 'INTEGER PRIMARY KEY', live_setting_id: 'INTEGER', capital_type: 'INTEGER', capital_value: 'INTEGER', default_unlocked_flag: 'INTEGER' },
+      rows: plays('normal').map((p) => ({ ...p, ...cost(p.live_setting_id), default_unlocked_flag: 1 })),
+    },
+    {
+      name: 'special_live_m',
+      columns: { live_difficulty_id: 'INTEGER PRIMARY KEY', live_setting_id: 'INTEGER', capital_type: 'INTEGER', capital_value: 'INTEGER' },
+      rows: plays('special').map((p) => ({ ...p, ...cost(p.live_setting_id) })),
+    },
+    {
+      name: 'free_live_m',
+      columns: { live_difficulty_id: 'INTEGER PRIMARY KEY', live_setting_id: 'INTEGER', random_flag: 'INTEGER' },
+      rows: plays('free').map((p) => ({ ...p, random_flag: 1 })),
+    },
+    {
+      name: 'special_live_rotation_m',
+      columns: { rotation_group_id: 'INTEGER', live_difficulty_id: 'INTEGER', base_date: 'TEXT' },
+      rows: plays('special').map((p, i) => ({ rotation_group_id: 1, live_difficulty_id: p.live_difficulty_id, base_date: `2016/0${i + 1}/01 0:00:00` })),
+    },
+  ];
+}
+
+/** The English client's live database: the song names it has. */
+function englishLiveTables(): TableDump[] {
+  return [{
+    name: 'live_track_m',
+    columns: { live_track_id: 'INTEGER PRIMARY KEY', name: 'TEXT' },
+    rows: SONGS.filter((s) => s.nameEn).map((s) => ({ live_track_id: s.id, name: s.nameEn! })),
+  }];
+}
+
 async function writeDatabase(dir: string, group: string, name: string, tables: TableDump[], options: SampleOptions) {
   const sql = dumpSql(tables);
   if ((options.format ?? 'sql') === 'sql') return outputFile(path.join(dir, `${name}.sql`), sql);
@@ -465,6 +545,8 @@ export async function writeSampleExport(dir: string, options: SampleOptions = {}
   await writeDatabase(dir, 'event', 'event_common', eventTables(), options);
   await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', englishTables(cards, accessories), options);
   await writeDatabase(path.join(dir, 'en'), 'event', 'event_common', englishEventTables(), options);
+  await writeDatabase(dir, 'live', 'live', liveTables(keys), options);
+  await writeDatabase(path.join(dir, 'en'), 'live', 'live', englishLiveTables(), options);
   await fs.writeFile(path.join(dir, 'release_info.json'), json({ [KEYED_RELEASE]: sampleKey(KEYED_RELEASE).toString('base64') }));
   await fs.writeFile(path.join(dir, 'meta.json'), json({ truth_version: 'sample-2026.11', region: 'jp' }));
   await fs.writeFile(path.join(dir, 'release_dates.json'), json(RELEASE_DATES));
