@@ -173,7 +173,7 @@ export const objectEndpoint = Object.fromEntries(OBJECT_TYPE_NAMES.map((type) =>
 const SEARCH_QUERY: QueryParameter[] = [...SHAPING, ...(Object.keys(SEARCH_PARAMETERS) as QueryParameter[])];
 
 /** The search route of one kind (answered by the edge from the kind's index and objects files). */
-function searchEndpoint<N extends ResponseName>(kind: 'card' | 'accessory' | 'event', response: N) {
+function searchEndpoint<N extends ResponseName>(kind: 'card' | 'accessory' | 'event' | 'song', response: N) {
   return declare({
     route: `/api/v1/search/${kind}`,
     summary: `The ${kind} objects a query matches, ordered and paged (docs/search.md)`,
@@ -312,11 +312,12 @@ export const endpoints = {
   searchCard: searchEndpoint('card', 'CardSearch'),
   searchAccessory: searchEndpoint('accessory', 'AccessorySearch'),
   searchEvent: searchEndpoint('event', 'EventSearch'),
+  searchSong: searchEndpoint('song', 'SongSearch'),
   searchIndex: declare({
     route: '/api/v1/search_index/{kind}.json',
     summary: 'The search index of a kind: one column per searchable value, a row per object (the data behind search and the browse page)',
     host: 'static',
-    parameters: [{ name: 'kind', description: 'card, accessory or event' }],
+    parameters: [{ name: 'kind', description: 'card, accessory, event or song' }],
     query: [],
     response: 'SearchIndex',
     extra: true,

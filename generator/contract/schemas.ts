@@ -278,6 +278,8 @@ export const Song = named('Song', obj({
   name_en: nullable(Str),
   name_kana: nullable(Str),
   member_category: Code('member_category (its group: 1 μ\'s, 2 Aqours, ...)'),
+  group_name: { ...nullable(Str), description: 'the group\'s name: the group tag of the characters of its member_category; null when none' },
+  group_name_en: { ...nullable(Str), description: 'its English name, null when unknown' },
   unit_type_id: { ...nullable(Int), description: 'the character of a solo song (char_t), else null' },
   length: { ...nullable(Num), description: 'length in seconds (live_time_m); null when the export has none' },
   live_ids: { ...ints, description: 'its charts (live_t), by difficulty then id' },
@@ -313,6 +315,8 @@ export const SongBrief = named('SongBrief', obj({
   name_en: nullable(Str),
   ref: Str,
   member_category: nullable(Int),
+  group_name: nullable(Str),
+  group_name_en: nullable(Str),
   length: nullable(Num),
 }, 'A song in list/song_t.'));
 
@@ -348,6 +352,8 @@ const SearchPage = <S extends TSchema>(name: string, schema: S) => named(name, o
 export const CardSearch = SearchPage('CardSearch', Card);
 export const AccessorySearch = SearchPage('AccessorySearch', Accessory);
 export const EventSearch = SearchPage('EventSearch', GameEvent);
+/** Song search answers charts (live_t): a row per chart, with its song's name. */
+export const SongSearch = SearchPage('SongSearch', Live);
 
 export const SearchIndex = named('SearchIndex', obj({
   kind: Str,
@@ -577,7 +583,7 @@ function objectResponses<T extends string, O extends TSchema, B extends TSchema>
  */
 export const RESPONSES = {
   Info, CardsResponse, CardList, SetList, PairList, AccessoriesResponse, AccessoryList, Happening, Translations, TranslationIndex,
-  ChangeList, ChangeIndex, Versions, History, OpenApi, ReadTlBody, CardSearch, AccessorySearch, EventSearch, SearchIndex,
+  ChangeList, ChangeIndex, Versions, History, OpenApi, ReadTlBody, CardSearch, AccessorySearch, EventSearch, SongSearch, SearchIndex,
   BulkIndex, BulkLines, SqliteFile, BulkPart, Checksum, FileManifest,
   CardPack: register('CardPack', Pack(Card)),
   ...objectResponses('card_t', Card, CardBrief),

@@ -85,7 +85,7 @@ export function buildModel(game: GameExport, report: BuildReport): Model {
   const accessories = buildAccessories(game.unit, english, { tags, characters, cards }, report);
   const removableSkills = buildRemovableSkills(game.unit, english);
   const gachas = buildGachas(game.gachas, english);
-  const songs = buildSongs(game.live, new EnglishTexts(game.englishLive, game.translations), report);
+  const songs = buildSongs(game.live, { english: new EnglishTexts(game.englishLive, game.translations), characters, tags }, report);
   return {
     truthVersion: game.meta.truthVersion ?? game.inputHash, tags, characters, skills, centerSkills, cards, sets, pairs, accessories,
     removableSkills, events, gachas, songs, translations: game.translations,

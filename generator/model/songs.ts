@@ -8,7 +8,8 @@
 import { idOf, type DbRow, type MasterDb } from '../input/masterDb.ts';
 import type { BuildReport } from '../report.ts';
 import type { EnglishTexts } from './english.ts';
-import type { Chart, ChartPlay, RankThresholds, Song } from './types.ts';
+import type { Character, Chart, ChartPlay, MemberTag, RankThresholds, Song } from './types.ts';
+import { groupTagOf } from './characters.ts';
 import { groupBy, numOrNull } from './values.ts';
 
 /** The tables of the ways a chart is played, by the kind each gives. */
@@ -36,13 +37,22 @@ function playsByChart(db: MasterDb): Map<number | null, ChartPlay[]> {
   return new Map([...groupBy(plays, (p) => p.chart)].map(([chart, entries]) => [chart, entries.map((e) => e.play)]));
 }
 
-function readSong(row: DbRow, english: EnglishTexts, lengths: Map<number | null, DbRow[]>): Song {
+/** What a song links to beyond its own database: the English names, and the characters and tags that name its group. */
+export interface SongSources {
+  english: EnglishTexts;
+  characters: Map<number, Character>;
+  tags: Map<number, MemberTag>;
+}
+
+function readSong(row: DbRow, { english, characters, tags }: SongSources, lengths: Map<number | null, DbRow[]>): Song {
   const id = idOf(row.live_track_id)!;
+  const memberCategory = column(row, 'member_category');
   return {
     id,
     name: english.text(row.name, english.get('live_track_m', 'live_track_id', id), row.name_en),
     kana: typeof row.name_kana === 'string' ? row.name_kana : null,
-    memberCategory: column(row, 'member_category'),
+    memberCategory,
+    group: groupTagOf(memberCategory, characters, tags)?.name ?? null,
     unitTypeId: idOf(row.unit_type_id),
     length: column(lengths.get(id)?.[0] ?? {}, 'live_time'),
     charts: [],
@@ -72,14 +82,14 @@ const byDifficulty = (a: Chart, b: Chart) => (a.difficulty ?? Infinity) - (b.dif
  * Songs in id order, each with its readable charts; null (said once in the report) when the
  * export has no live database or no live_track_m in it: then no song types are published.
  */
-export function buildSongs(db: MasterDb | null, english: EnglishTexts, report: BuildReport): Song[] | null {
+export function buildSongs(db: MasterDb | null, sources: SongSources, report: BuildReport): Song[] | null {
   if (!db || !db.hasTable('live_track_m')) {
     report.warn(db ? `${db.file}: no live_track_m table; no songs are published (song_t, live_t)` : 'no live database (live.db_, live.sql, ...): no songs are published (song_t, live_t)');
     return null;
   }
   const lengths = groupBy(db.rows('live_time_m'), (row) => idOf(row.live_track_id));
   const songs = new Map(db.keyedRows('live_track_m', 'live_track_id').map((row) => {
-    const song = readSong(row, english, lengths);
+    const song = readSong(row, sources, lengths);
     return [song.id, song];
   }));
   const plays = playsByChart(db);

@@ -248,6 +248,8 @@ export interface Song {
   kana: string | null;
   /** The game's group code (member_category: 1 μ's, 2 Aqours, ...); null when the export lacks it. */
   memberCategory: number | null;
+  /** The group's name: the group tag of the characters of its member_category (characters.ts groupTagOf); null when none. */
+  group: Text | null;
   /** unit_type_id: the character of a solo song; null for the others and where the export lacks it. */
   unitTypeId: number | null;
   /** Length in seconds (live_time_m); null when the export has no such row. */

@@ -6,6 +6,7 @@ import { ATTRIBUTES, RARITIES, cardTile, config, el, icon, load, pagedList } fro
 import { accessoryTile, accessoryView, cardView, eventView, pairView, setView } from './views.js';
 import { renderChanges } from './changes.js';
 import { renderDownloads } from './downloads.js';
+import { renderSongs, songView } from './songs.js';
 import { QueryError, kindOf, orderNames, search } from '../search/query.js';
 import { EXAMPLES } from '../search/examples.js';
 
@@ -199,6 +200,7 @@ const ROUTES = [
   [/^pair\/(\d+)$/, pairView, 'pair'],
   [/^accessory\/(\d+)$/, accessoryView, 'accessory'],
   [/^event\/(\d+)$/, eventView, 'event'],
+  [/^song\/(\d+)$/, songView, 'song'],
 ];
 
 let homeScroll = 0;
@@ -280,6 +282,7 @@ async function main() {
     optional('pairs', config.pairList, renderPairs),
     optional('accessories', config.accessoryList, renderAccessories),
     optional('events', config.eventList, renderEvents),
+    optional('songs', config.songList, renderSongs),
     optional('downloads', config.bulkIndex, (index) => renderDownloads(index, $('downloads-content'))),
   ]);
   document.body.dataset.ready = 'true';

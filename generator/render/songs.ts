@@ -9,6 +9,8 @@ export function renderSong(song: Song): SongJson {
     name_en: song.name.secondary,
     name_kana: song.kana,
     member_category: song.memberCategory,
+    group_name: song.group?.original ?? null,
+    group_name_en: song.group?.secondary ?? null,
     unit_type_id: song.unitTypeId,
     length: song.length,
     live_ids: song.charts.map((chart) => chart.id),
@@ -41,7 +43,8 @@ export function renderLive(chart: Chart): LiveJson {
 }
 
 export const songBrief = (song: Song) => ({
-  id: song.id, name: song.name.original, name_en: song.name.secondary, member_category: song.memberCategory, length: song.length,
+  id: song.id, name: song.name.original, name_en: song.name.secondary, member_category: song.memberCategory,
+  group_name: song.group?.original ?? null, group_name_en: song.group?.secondary ?? null, length: song.length,
 });
 
 export const liveBrief = (chart: Chart) => ({
