@@ -7,6 +7,7 @@
  */
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { MAX_READ_TL_STRINGS } from './limits.ts';
+import { ATTRIBUTE_NAMES, DIFFICULTIES } from '../search/words.js';
 
 /** Named schemas, published as openapi.json components and referenced by `$ref`. */
 export const components: Record<string, TSchema> = {};
@@ -267,17 +268,24 @@ export const RemovableSkill = named('RemovableSkill', Type.Object({
   description: 'A School Idol Skill (unit_removable_skill_m): the fields above, then every other column of the table as stored.',
 }));
 
+/** "1 Easy, 2 Normal, ...": the words of the game's codes, for the documentation. */
+const codeWords = (words: [code: number | string, word: string][]) => words.map(([code, word]) => `${code} ${word}`).join(', ');
+
 /** The game's code of a live database column, null when the export lacks the column (docs/api.md gives the words). */
 const Code = (column: string) => ({ ...nullable(Int), description: `the game's ${column}; null when the export lacks it` });
 const rankThresholds = (what: 'score' | 'combo') => Object.fromEntries(['c', 'b', 'a', 's'].map((rank) =>
   [`${rank}_rank_${what}`, { ...nullable(Int), description: `${what} for rank ${rank.toUpperCase()} (live_setting_m ${rank}_rank_${what})` }])) as Record<`${'c' | 'b' | 'a' | 's'}_rank_${typeof what}`, ReturnType<typeof nullable<typeof Int>>>;
 
+const songNames = {
+  name: { ...Str, description: 'the song\'s name (live_track_m name)' },
+  name_en: { ...nullable(Str), description: 'its English name: the English client\'s live_track_m, else the name_en column, else a crowd translation; null when unknown' },
+};
+
 export const Song = named('Song', obj({
-  id: Int,
-  name: Str,
-  name_en: nullable(Str),
+  id: { ...Int, description: 'live_track_id' },
+  ...songNames,
   name_kana: nullable(Str),
-  member_category: Code('member_category (its group: 1 μ\'s, 2 Aqours, ...)'),
+  member_category: Code('member_category (its group: 0 none, 1 μ\'s, 2 Aqours, 3 and up later groups; group_name names it)'),
   group_name: { ...nullable(Str), description: 'the group\'s name: the group tag of the characters of its member_category; null when none' },
   group_name_en: { ...nullable(Str), description: 'its English name, null when unknown' },
   unit_type_id: { ...nullable(Int), description: 'the character of a solo song (char_t), else null' },
@@ -294,13 +302,12 @@ export const ChartPlay = named('ChartPlay', obj({
 }, '(extra) One way a chart is played, with its cost.'));
 
 export const Live = named('Live', obj({
-  id: Int,
-  song_id: Int,
-  name: Str,
-  name_en: nullable(Str),
-  difficulty: Code('difficulty (1 Easy, 2 Normal, 3 Hard, 4 Expert, 5 Expert random, 6 Master)'),
+  id: { ...Int, description: 'live_setting_id' },
+  song_id: { ...Int, description: 'live_track_id: its song (song_t)' },
+  ...songNames,
+  difficulty: Code(`difficulty (${codeWords(DIFFICULTIES.map((d) => [d.code, d.about]))})`),
   stars: Code('stage_level: the stars'),
-  attribute: Code('attribute_icon_id (1 Smile, 2 Pure, 3 Cool)'),
+  attribute: Code(`attribute_icon_id (${codeWords(Object.entries(ATTRIBUTE_NAMES))})`),
   ...rankThresholds('score'),
   ...rankThresholds('combo'),
   swing_flag: Code('swing_flag (1: swing notes)'),
