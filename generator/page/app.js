@@ -177,6 +177,11 @@ function renderChangeList(list) {
   return true;
 }
 
+function hideSongs() {
+  $('songs').hidden = true;
+  $('songs-link').hidden = true;
+}
+
 function renderFiles() {
   $('api-files').replaceChildren(...config.files.map((file) => el('li', {}, el('a', { href: file }, file))));
   $('downloads-index').href = config.bulkIndex;
@@ -282,7 +287,7 @@ async function main() {
     optional('pairs', config.pairList, renderPairs),
     optional('accessories', config.accessoryList, renderAccessories),
     optional('events', config.eventList, renderEvents),
-    optional('songs', config.songList, renderSongs),
+    config.songList ? optional('songs', config.songList, renderSongs) : hideSongs(),
     optional('downloads', config.bulkIndex, (index) => renderDownloads(index, $('downloads-content'))),
   ]);
   document.body.dataset.ready = 'true';

@@ -46,7 +46,8 @@ export function renderPage(files: SiteFiles): void {
     cardIcon: iconTemplates(imagePaths.cardIcon),
     accessoryIcon: iconTemplates(imagePaths.accessoryIcon),
     eventList: objectEndpoint.event_t.list.file(),
-    songList: objectEndpoint.song_t.list.file(),
+    // A site without a live database has no songs: the page then asks for none.
+    songList: files.has(objectEndpoint.song_t.list.file()) ? objectEndpoint.song_t.list.file() : null,
     liveList: objectEndpoint.live_t.list.file(),
     object: Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, template(objectEndpoint[type].object.file)])),
     changes: endpoints.latestChanges.file(),
