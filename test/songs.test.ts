@@ -145,6 +145,31 @@ describe('the forms and generations of the live database', () => {
     expect(site.report.warnings.join('\n')).toMatch(/live_setting_m: live_setting_id 12: .*stars/);
   });
 
+  it('a live database without songs says which file, and publishes no song type; one without charts publishes songs without charts', async () => {
+    const noTracks = await editedSample((input) => editDump(input, 'live.sql', 'DROP TABLE live_track_m'));
+    expect([...noTracks.files.keys()].filter((rel) => rel.includes('song_t'))).toEqual([]);
+    expect(noTracks.report.warnings.filter((w) => /live/.test(w))).toEqual([expect.stringMatching(/live\.sql: no live_track_m table; no songs are published/)]);
+    const noCharts = await editedSample((input) => editDump(input, 'live.sql', 'DROP TABLE live_setting_m'));
+    expect(noCharts.json('api/v1/song_t/1.json').result[0].live_ids).toEqual([]);
+    expect(noCharts.json('api/v1/list/live_t.json').result).toEqual([]);
+    expect(noCharts.report.warnings.filter((w) => /live_setting_m/.test(w))).toEqual([expect.stringMatching(/no live_setting_m table; songs are published without charts/)]);
+  });
+
+  it('rows without an id are left out with a warning; text, None and false stand for nothing, never 0', async () => {
+    const site = await editedSample((input) => editDump(input, 'live.sql', [
+      "UPDATE live_setting_m SET live_setting_id = 'None' WHERE live_setting_id = 11",
+      "UPDATE live_setting_m SET stage_level = 'None', s_rank_combo = NULL, attribute_icon_id = 'abc' WHERE live_setting_id = 12",
+      "UPDATE live_track_m SET member_category = 'None', name = 'None' WHERE live_track_id = 2",
+    ].join(';')));
+    expect(site.files.has('api/v1/live_t/11.json')).toBe(false);
+    expect(site.report.warnings.join('\n')).toMatch(/live_setting_m: live_setting_id null is not a whole number/);
+    const twelve = site.json('api/v1/live_t/12.json').result[0];
+    const stored = sampleRows('live_setting_m').find((r) => r.live_setting_id === 12)!;
+    expect([twelve.stars, twelve.s_rank_combo, twelve.attribute, twelve.c_rank_combo]).toEqual([null, null, null, stored.c_rank_combo]);
+    const two = site.json('api/v1/song_t/2.json').result[0];
+    expect([two.name, two.name_en, two.member_category, two.group_name]).toEqual(['', 'Starry Step', null, null]);
+  });
+
   it('without a live database no song type is published, and the report says so once', async () => {
     const site = await editedSample(async (input) => rmSync(path.join(input, 'live.sql')));
     const songFiles = [...site.files.keys()].filter((rel) => /song_t|live_t|search_index\/song|search_objects\/song/.test(rel));

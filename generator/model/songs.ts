@@ -92,6 +92,7 @@ export function buildSongs(db: MasterDb | null, sources: SongSources, report: Bu
     const song = readSong(row, sources, lengths);
     return [song.id, song];
   }));
+  if (!db.hasTable('live_setting_m')) report.warn(`${db.file}: no live_setting_m table; songs are published without charts (live_t is empty)`);
   const plays = playsByChart(db);
   for (const row of db.keyedRows('live_setting_m', 'live_setting_id')) {
     const song = songs.get(idOf(row.live_track_id) ?? -1);
