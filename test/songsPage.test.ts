@@ -11,6 +11,9 @@ import type { LiveJson, SongJson } from '../generator/contract/schemas.ts';
 import { buildInto, buildSample, copySample, readJson, tempDir } from './helpers.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 import { launchBrowser } from './browser.ts';
+import { handleRequest } from '../generator/edge/handler.ts';
+import { diskReader } from '../generator/server/diskSite.ts';
+import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
 
 let out: string;
 let site: StaticSite;
@@ -62,6 +65,24 @@ describe('index.html: Songs', () => {
     await page.selectOption('#song-difficulty', '');
     await page.selectOption('#song-group', '');
     expect(await page.locator('#song-count').textContent()).toBe(`${songs.length} of ${songs.length} songs`);
+  });
+
+  it('takes the API\'s song search language: shows the charts the edge answers, keeps the query in the URL, names a malformed one\'s column', async () => {
+    const edge = { read: diskReader(out) };
+    const queries = [...EXAMPLES.filter((e) => e.kind === 'song').map((e) => exampleUrl(e)), 'search/song?q=group:nova stars>=6'];
+    for (const url of queries) {
+      const q = new URL(url, 'http://x/').searchParams.get('q')!;
+      const answer = await (await handleRequest(new Request(`http://x/api/v1/search/song?q=${encodeURIComponent(q)}&page_size=100`), edge))!.json() as { result: LiveJson[] };
+      await page.fill('#song-search', q);
+      const shown = (await page.locator('#song-list').getAttribute('data-charts'))!.split(',').filter(Boolean).map(Number);
+      expect(shown.sort((a, b) => a - b), q).toEqual(answer.result.map((l) => l.id).sort((a, b) => a - b));
+      expect(new URL(page.url()).searchParams.get('song_q')).toBe(q);
+    }
+    expect((await page.locator('#song-list').getAttribute('data-charts'))!.length).toBeGreaterThan(0);
+    await page.fill('#song-search', 'stars>>3');
+    expect(await page.locator('#song-search-error').textContent()).toMatch(/column 7/);
+    await page.fill('#song-search', '');
+    expect(await page.locator('#song-search-error').isHidden()).toBe(true);
   });
 
   it('a song view tables each chart\'s stars, attribute and score and combo thresholds, and links its JSON', async () => {
