@@ -3,7 +3,7 @@
  * sample's own tables, each form the database comes in, older exports' shapes, an export
  * without one, the song search on the edge, and the changelog and history of the song types.
  */
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlDump } from '../generator/input/sqlDump.ts';
@@ -225,7 +225,10 @@ describe('search/song on the edge', () => {
     expect(((await response.json()) as { result: (LiveJson | null)[] }).result.map((l) => l?.id ?? null)).toEqual([56, null, 11]);
     const history = await readJson(out, 'api/v1/history/song_t/1.json');
     expect(history.versions[0].patch).toEqual([{ op: 'add', path: '', value: song(1) }]);
-    expect(existsSync(path.join(out, 'api/v1/bulk/live_t.jsonl'))).toBe(true);
+    const bulk = (await readJson(out, 'api/v1/bulk/index.json')).files as { name: string; count: number }[];
+    expect(bulk.filter((f) => /^(song|live)_t\.jsonl$/.test(f.name)).map((f) => [f.name, f.count])).toEqual([['song_t.jsonl', songs.length], ['live_t.jsonl', lives.length]]);
+    const lines = await (await handleRequest(new Request('http://x/api/v1/bulk/live_t.jsonl'), site))!.text();
+    expect(lines.trim().split('\n').map((line) => JSON.parse(line))).toEqual(lives);
   });
 });
 
