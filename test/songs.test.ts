@@ -223,6 +223,9 @@ describe('search/song on the edge', () => {
   it('generic routes answer comma lists and versions like every type', async () => {
     const response = (await handleRequest(new Request('http://x/api/v1/live_t/56,999,11'), site))!;
     expect(((await response.json()) as { result: (LiveJson | null)[] }).result.map((l) => l?.id ?? null)).toEqual([56, null, 11]);
+    const info = await readJson(out, 'api/v1/info.json');
+    const pinned = (await handleRequest(new Request(`http://x/api/v1/song_t/1,999?version=${info.truth_version}`), site))!;
+    expect(await pinned.json()).toEqual({ result: [song(1), null] });
     const history = await readJson(out, 'api/v1/history/song_t/1.json');
     expect(history.versions[0].patch).toEqual([{ op: 'add', path: '', value: song(1) }]);
     const bulk = (await readJson(out, 'api/v1/bulk/index.json')).files as { name: string; count: number }[];
