@@ -299,7 +299,7 @@ export interface ChartSpec {
 }
 
 /** Charts of difficulties 1-4 (Easy to Expert), played as normal lives. */
-const everyday = (song: number, notes: number, release?: Record<number, SampleRelease>): ChartSpec[] =>
+export const everyday = (song: number, notes: number, release?: Record<number, SampleRelease>): ChartSpec[] =>
   [1, 2, 3, 4].map((difficulty) => ({
     song, difficulty, stars: [2, 4, 7, 9][difficulty - 1] + (song % 2), notes: Math.round(notes * [0.25, 0.4, 0.6, 1][difficulty - 1]), play: 'normal',
     ...(release?.[difficulty] !== undefined ? { release: release[difficulty] } : {}),

@@ -1,6 +1,6 @@
 /**
  * Writes the invented sample export (`npm run sample`), or a synthetic export at game
- * scale for benchmarks (`--cards 4000 --accessories 600`). Everything is derived
+ * scale for benchmarks (`--cards 4000 --accessories 600 --songs 600`). Everything is derived
  * from generator/sample/data.ts, so the output is byte-identical on every run.
  */
 import path from 'node:path';
@@ -15,7 +15,7 @@ import type { FileScheme } from '../input/fileCipher.ts';
 import {
   ACCESSORIES, ALBUM_SERIES, CARDS, CENTER_SKILLS, CHARACTERS, CURATED_SETS, EVENT_REWARDS, EVENTS, GACHAS,
   KEYED_RELEASE, MEMBER_TAGS, PAIRS, RARITIES, RELEASE_DATES, REMOVABLE_SKILLS, SKILLS, TRANSLATIONS,
-  SONGS, CHARTS, chartIdOf, unitIdOf, type AccessorySpec, type CardSpec, type RewardTable, type SampleRelease,
+  SONGS, CHARTS, chartIdOf, everyday, unitIdOf, type AccessorySpec, type CardSpec, type ChartSpec, type RewardTable, type SampleRelease, type SongSpec,
 } from './data.ts';
 
 export interface SampleOptions {
@@ -23,6 +23,8 @@ export interface SampleOptions {
   cards?: number;
   /** Total accessory count, likewise. */
   accessories?: number;
+  /** Total song count, likewise (each generated song with five charts, Easy to Master). */
+  songs?: number;
   /** 'sql': readable dumps (the shipped sample); 'sqlite': client layout db/<group>/<name>.db_. */
   format?: 'sql' | 'sqlite';
   /** Write pictures under assets/ (default true). */
@@ -410,12 +412,28 @@ function englishEventTables(): TableDump[] {
 
 const RELEASE_COLUMNS = { release_tag: 'TEXT', _encryption_release_id: 'INTEGER' };
 const RANKS = ['c', 'b', 'a', 's'] as const;
-/** live_difficulty_id of a chart's play: 1 normal, 2 special, 3 free, then the chart's id. */
-const PLAY_OFFSET = { normal: 10000, special: 20000, free: 30000 } as const;
+/** live_difficulty_id of a chart's play: 1 normal, 2 special, 3 free, then the chart's id (below 100,000: songs below 10,000). */
+const PLAY_OFFSET = { normal: 100000, special: 200000, free: 300000 } as const;
+
+interface SongsAndCharts {
+  songs: SongSpec[];
+  charts: ChartSpec[];
+}
+
+/** The curated songs and charts, then generated songs up to `count`, each with five charts (Easy to Master). */
+function songSpecs(count = SONGS.length): SongsAndCharts {
+  const songs = [...SONGS];
+  const charts = [...CHARTS];
+  for (let id = SONGS.length + 1; songs.length < count; id++) {
+    songs.push({ id, name: `うた${id}`, nameEn: `Song ${id}`, group: (id % 2) + 1, seconds: 90 + (id % 60) });
+    charts.push(...everyday(id, 300 + (id % 300)), { song: id, difficulty: 6, stars: 11 + (id % 2), notes: 600 + (id % 300), play: 'special' });
+  }
+  return { songs, charts };
+}
 
 /** The live database: songs, their lengths, charts with thresholds, and how each chart is played. */
-function liveTables(keys: Map<number, Buffer>): TableDump[] {
-  const plays = (kind: keyof typeof PLAY_OFFSET) => CHARTS.filter((c) => c.play === kind)
+function liveTables({ songs, charts }: SongsAndCharts, keys: Map<number, Buffer>): TableDump[] {
+  const plays = (kind: keyof typeof PLAY_OFFSET) => charts.filter((c) => c.play === kind)
     .map((c) => ({ live_difficulty_id: PLAY_OFFSET[kind] + chartIdOf(c), live_setting_id: chartIdOf(c) }));
   const cost = (chartId: number) => ({ capital_type: 1, capital_value: [5, 10, 15, 25, 25, 25][(chartId % 10) - 1] });
   return [
@@ -425,7 +443,7 @@ function liveTables(keys: Map<number, Buffer>): TableDump[] {
         live_track_id: 'INTEGER PRIMARY KEY', name: 'TEXT', name_en: 'TEXT', name_kana: 'TEXT', title_asset: 'TEXT', sound_asset: 'TEXT',
         member_category: 'INTEGER', unit_type_id: 'INTEGER', ...RELEASE_COLUMNS,
       },
-      rows: SONGS.map((s) => storedRow({
+      rows: songs.map((s) => storedRow({
         live_track_id: s.id, name: s.name, name_en: s.nameEnColumn ?? null, name_kana: `うた${s.id}`, title_asset: `assets/image/live/title/t_${s.id}.png`,
         sound_asset: `assets/sound/music/m_${s.id}.mp3`, member_category: s.group, unit_type_id: s.unitType ?? null, release_tag: null, _encryption_release_id: null,
       }, 'live_track_id', s.release, keys)),
@@ -433,7 +451,7 @@ function liveTables(keys: Map<number, Buffer>): TableDump[] {
     {
       name: 'live_time_m',
       columns: { live_track_id: 'INTEGER PRIMARY KEY', live_time: 'REAL' },
-      rows: SONGS.filter((s) => s.seconds !== undefined).map((s) => ({ live_track_id: s.id, live_time: s.seconds! })),
+      rows: songs.filter((s) => s.seconds !== undefined).map((s) => ({ live_track_id: s.id, live_time: s.seconds! })),
     },
     {
       name: 'live_setting_m',
@@ -442,7 +460,7 @@ function liveTables(keys: Map<number, Buffer>): TableDump[] {
         notes_setting_asset: 'TEXT', ...Object.fromEntries(RANKS.flatMap((r) => [[`${r}_rank_score`, 'INTEGER'], [`${r}_rank_combo`, 'INTEGER']])),
         ac_flag: 'INTEGER', swing_flag: 'INTEGER', lane_count: 'INTEGER', ...RELEASE_COLUMNS,
       },
-      rows: CHARTS.map((c) => storedRow({
+      rows: charts.map((c) => storedRow({
         live_setting_id: chartIdOf(c), live_track_id: c.song, difficulty: c.difficulty, stage_level: c.stars, attribute_icon_id: ((c.song - 1) % 3) + 1,
         notes_setting_asset: `${String(c.song).padStart(4, '0')}_${c.difficulty}.json`,
         ...Object.fromEntries(RANKS.flatMap((r, i) => [[`${r}_rank_score`, c.notes * 100 * (i + 1)], [`${r}_rank_combo`, Math.ceil(c.notes * [0.3, 0.5, 0.7, 1][i])]])),
@@ -473,11 +491,11 @@ function liveTables(keys: Map<number, Buffer>): TableDump[] {
 }
 
 /** The English client's live database: the song names it has. */
-function englishLiveTables(): TableDump[] {
+function englishLiveTables({ songs }: SongsAndCharts): TableDump[] {
   return [{
     name: 'live_track_m',
     columns: { live_track_id: 'INTEGER PRIMARY KEY', name: 'TEXT' },
-    rows: SONGS.filter((s) => s.nameEn).map((s) => ({ live_track_id: s.id, name: s.nameEn! })),
+    rows: songs.filter((s) => s.nameEn).map((s) => ({ live_track_id: s.id, name: s.nameEn! })),
   }];
 }
 
@@ -545,8 +563,9 @@ export async function writeSampleExport(dir: string, options: SampleOptions = {}
   await writeDatabase(dir, 'event', 'event_common', eventTables(), options);
   await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', englishTables(cards, accessories), options);
   await writeDatabase(path.join(dir, 'en'), 'event', 'event_common', englishEventTables(), options);
-  await writeDatabase(dir, 'live', 'live', liveTables(keys), options);
-  await writeDatabase(path.join(dir, 'en'), 'live', 'live', englishLiveTables(), options);
+  const songs = songSpecs(options.songs);
+  await writeDatabase(dir, 'live', 'live', liveTables(songs, keys), options);
+  await writeDatabase(path.join(dir, 'en'), 'live', 'live', englishLiveTables(songs), options);
   await fs.writeFile(path.join(dir, 'release_info.json'), json({ [KEYED_RELEASE]: sampleKey(KEYED_RELEASE).toString('base64') }));
   await fs.writeFile(path.join(dir, 'meta.json'), json({ truth_version: 'sample-2026.11', region: 'jp' }));
   await fs.writeFile(path.join(dir, 'release_dates.json'), json(RELEASE_DATES));
@@ -565,11 +584,12 @@ if (isMain) {
     .option('--out <dir>', 'output folder', 'input')
     .option('--cards <n>', 'total cards', (v) => Number.parseInt(v, 10))
     .option('--accessories <n>', 'total accessories', (v) => Number.parseInt(v, 10))
+    .option('--songs <n>', 'total songs (each generated one with five charts)', (v) => Number.parseInt(v, 10))
     .option('--format <format>', 'sql (readable dumps) or sqlite (client layout)', 'sql')
     .option('--no-images', 'skip pictures')
     .option('--encrypt <scheme>', 'with --format sqlite: encrypt as a device stores the files (jp-v3, ww-v2, tw-v1, cn-v4...)', parseScheme);
   program.parse();
   const opts = program.opts();
-  await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, format: opts.format, images: opts.images, encrypt: opts.encrypt });
+  await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, songs: opts.songs, format: opts.format, images: opts.images, encrypt: opts.encrypt });
   console.log(`sample export written to ${opts.out}`);
 }
