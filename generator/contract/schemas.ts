@@ -296,7 +296,7 @@ export const Song = named('Song', obj({
 export const ChartPlay = named('ChartPlay', obj({
   live_difficulty_id: Int,
   kind: Type.Union([Type.Literal('normal'), Type.Literal('special'), Type.Literal('free')], { description: 'the table: normal_live_m, special_live_m or free_live_m' }),
-  capital_type: Code('capital_type (what a play costs: 1 LP, 2 event tokens)'),
+  capital_type: Code('capital_type (what a play costs: 1 LP; any other code as the game stores it)'),
   capital_value: { ...nullable(Int), description: 'how much of it a play costs' },
   rotation_group_ids: { ...ints, description: 'the special_live_rotation_m groups that schedule it' },
 }, '(extra) One way a chart is played, with its cost.'));

@@ -271,7 +271,7 @@ export interface ChartPlay {
   /** live_difficulty_id */
   id: number;
   kind: 'normal' | 'special' | 'free';
-  /** capital_type (1 LP, 2 event tokens); null when the table has no such column (free lives). */
+  /** capital_type (1 LP; other codes as stored); null when the table has no such column (free lives). */
   costType: number | null;
   /** capital_value: how much of it a play costs. */
   cost: number | null;
