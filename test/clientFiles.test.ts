@@ -96,8 +96,8 @@ describe('an encrypted sample', () => {
       expect([...files.keys()]).toEqual([...plainFiles.keys()]);
       expect([...files].filter(([rel, bytes]) => !bytes.equals(plainFiles.get(rel)!)).map(([rel]) => rel)).toEqual([]);
       expect(report.databases.map((d) => [path.relative(input, d.file), d.encryption])).toEqual([
-        ['db/unit/unit.db_', describeScheme(scheme)], ['db/event/event_common.db_', describeScheme(scheme)],
-        ['en/db/unit/unit.db_', describeScheme(scheme)], ['en/db/event/event_common.db_', describeScheme(scheme)],
+        ['db/unit/unit.db_', describeScheme(scheme)], ['db/event/event_common.db_', describeScheme(scheme)], ['db/live/live.db_', describeScheme(scheme)],
+        ['en/db/unit/unit.db_', describeScheme(scheme)], ['en/db/event/event_common.db_', describeScheme(scheme)], ['en/db/live/live.db_', describeScheme(scheme)],
       ]);
       expect(await snapshot(input)).toEqual(before);
     });

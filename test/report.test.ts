@@ -56,7 +56,7 @@ describe('report.json beside the site', () => {
 
   it('names unreadable rows, warnings, timings of every stage and what changed', () => {
     expect(report).toMatchObject({
-      ok: true, error: null, unreadable: { unit_m: 1 }, unreadable_releases: { 8: { rows: 1, key_given: false } },
+      ok: true, error: null, unreadable: { unit_m: 1, live_track_m: 1, live_setting_m: 1 }, unreadable_releases: { 8: { rows: 3, key_given: false } },
       changed: published.files.size, unchanged: 0, removed: 0,
     });
     expect(report.warnings).toContain('sets.json: set rainbow-collection names ordinal 36, which is not a readable card');
@@ -75,7 +75,7 @@ describe('the CLI summary', () => {
     const first = await cli('--input', SAMPLE_INPUT, '--out', out);
     expect(first.stdout).toMatch(/^build: \d+ changed, 0 unchanged, 0 removed\n/);
     expect(first.stdout).toMatch(/\nfiles: .*card=35 .*card_list=1/);
-    expect(first.stdout).toMatch(/\nunreadable encrypted rows: unit_m=1 \(release_info\.json has no key for release 8\)\n/);
+    expect(first.stdout).toMatch(/\nunreadable encrypted rows: unit_m=1 live_track_m=1 live_setting_m=1 \(release_info\.json has no key for release 8\)\n/);
     expect(first.stdout).toMatch(/\ntimings: check=\d+ms read=\d+ms model=\d+ms images=\d+ms render=\d+ms search=\d+ms changes=\d+ms history=\d+ms bulk=\d+ms manifest=\d+ms write=\d+ms\n/);
     expect(first.stdout).toContain(`\nreport: ${publishLayout(out).report}\n`);
     // Not a terminal: the timings once, in the summary; nothing on stderr.
@@ -83,7 +83,7 @@ describe('the CLI summary', () => {
     const second = await cli('--input', SAMPLE_INPUT, '--out', out);
     expect(second.stdout).toMatch(/^build: 0 changed, \d+ unchanged, 0 removed \(up to date/);
     expect(second.stdout).toMatch(/\nfiles: .*card=35/);
-    expect(second.stdout).toMatch(/\nunreadable encrypted rows: unit_m=1 \(release_info\.json has no key for release 8\)\n/);
+    expect(second.stdout).toMatch(/\nunreadable encrypted rows: unit_m=1 live_track_m=1 live_setting_m=1 \(release_info\.json has no key for release 8\)\n/);
   });
 });
 

@@ -57,7 +57,7 @@ const EDGE_EXAMPLES: Record<string, { path: string; init?: RequestInit }[]> = {
     { path: '/api/v1/card/random.json?q=rarity:' },
   ],
   // The documented search examples (not the random orders, which differ per request), and a malformed query.
-  ...Object.fromEntries((['card', 'accessory', 'event'] as const).map((kind) => [`/api/v1/search/${kind}`, [
+  ...Object.fromEntries((['card', 'accessory', 'event', 'song'] as const).map((kind) => [`/api/v1/search/${kind}`, [
     ...EXAMPLES.filter((e) => e.kind === kind && e.order !== 'random').map((e) => ({ path: `/api/v1/${exampleUrl(e)}` })),
     { path: `/api/v1/search/${kind}?q=(&stubs=yes` },
   ]])),

@@ -10,7 +10,7 @@ type FieldChange = { field: string; from: Json; to: Json };
 /** The published kind each changelog type compares. */
 const KIND_OF: Record<ChangeType, PublishedKind> = {
   cards: 'card_t', skills: 'skill_t', center_skills: 'leader_skill_t', accessories: 'accessory_t',
-  characters: 'char_t', events: 'event_t', sets: 'set', pairs: 'pair',
+  characters: 'char_t', events: 'event_t', sets: 'set', pairs: 'pair', songs: 'song_t', charts: 'live_t',
 };
 
 const same = (object: JsonObject) => object;
@@ -85,6 +85,8 @@ export function diffSnapshots(from: Snapshot, to: Snapshot): ChangeListJson {
       events: of('events'),
       sets: typeChanges('sets', from, to, String),
       pairs: of('pairs'),
+      songs: of('songs'),
+      charts: of('charts'),
     },
   };
 }
@@ -103,7 +105,7 @@ export const isEmpty = (counts: Partial<ChangeCounts>): boolean =>
 const NAMES: Record<ChangeType, [one: string, many: string]> = {
   cards: ['card', 'cards'], skills: ['skill', 'skills'], center_skills: ['center skill', 'center skills'],
   accessories: ['accessory', 'accessories'], characters: ['character', 'characters'], events: ['event', 'events'],
-  sets: ['set', 'sets'], pairs: ['pair', 'pairs'],
+  sets: ['set', 'sets'], pairs: ['pair', 'pairs'], songs: ['song', 'songs'], charts: ['chart', 'charts'],
 };
 
 /** "24 cards added, 3 skills changed, ..." in type order, or "none". */

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { endpoints } from '../contract/endpoints.ts';
-import { CHANGE_TYPES, type ChangeIndexJson, type ChangeListJson } from '../contract/schemas.ts';
+import { CHANGE_TYPES, SONG_CHANGE_TYPES, type ChangeIndexJson, type ChangeListJson } from '../contract/schemas.ts';
 import { UserError } from '../errors.ts';
 import type { BuildReport } from '../report.ts';
 import { isJsonObject } from './published.ts';
@@ -10,8 +10,9 @@ import { snapshotOf, type Snapshot, type SiteReader } from './snapshot.ts';
 
 /** Reads published files of the folder `dir`; `label` names the site in errors (`--since <dir>`). */
 function folderReader(dir: string, label: string): SiteReader {
-  return (rel) => {
+  return (rel, optional = false) => {
     const file = path.join(dir, rel);
+    if (optional && !fs.existsSync(file)) return undefined;
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
@@ -43,11 +44,16 @@ export function siteSnapshot(dir: string, label: string): Snapshot {
   return snapshotOf(read, last?.truth_version === truthVersion ? last.date : null);
 }
 
-/** Whether `value` is the change list of `truthVersion` (a hand-edited or foreign file is not carried). */
-function isChangeList(value: unknown, truthVersion: string): value is ChangeListJson {
-  if (!isJsonObject(value) || !isJsonObject(value.from) || !isJsonObject(value.to) || !isJsonObject(value.types)) return false;
-  const types = value.types;
-  return value.to.truth_version === truthVersion && CHANGE_TYPES.every((type) => isJsonObject(types[type]));
+/**
+ * `value` as the change list of `truthVersion`, or null for a hand-edited or foreign file (not
+ * carried). A list from before songs gets the song types as empty: nothing changed in them.
+ */
+function changeListOf(value: unknown, truthVersion: string): ChangeListJson | null {
+  if (!isJsonObject(value) || !isJsonObject(value.from) || !isJsonObject(value.to) || !isJsonObject(value.types)) return null;
+  const types = { ...value.types };
+  for (const type of SONG_CHANGE_TYPES) types[type] ??= { added: [], removed: [], changed: [] };
+  const complete = value.to.truth_version === truthVersion && CHANGE_TYPES.every((type) => isJsonObject(types[type]));
+  return complete ? ({ ...value, types } as unknown as ChangeListJson) : null;
 }
 
 /**
@@ -66,8 +72,8 @@ export function siteHistory(dir: string, report: BuildReport): Map<string, Chang
   const indexed = Array.isArray(index) ? index.map((entry) => entry?.truth_version) : [];
   const lists = new Map<string, ChangeListJson>();
   for (const version of new Set([...indexed.filter((v) => versions.includes(v)), ...versions])) {
-    const list = read(endpoints.changes.file(version));
-    if (isChangeList(list, version)) lists.set(version, list);
+    const list = changeListOf(read(endpoints.changes.file(version)), version);
+    if (list) lists.set(version, list);
     else report.warn(`${path.join(dir, endpoints.changes.file(version))} is not a change list: not carried into the new site`);
   }
   return lists;

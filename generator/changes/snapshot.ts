@@ -5,7 +5,7 @@
  * its render stage returns; an older site's from its published files (--since, or a site
  * without build records). Both give the same texts (test/changes.test.ts checks it).
  */
-import { endpoints, objectEndpoint, OBJECT_TYPE_NAMES, type ObjectType } from '../contract/endpoints.ts';
+import { endpoints, objectEndpoint, OBJECT_TYPE_NAMES, SONG_TYPES, type ObjectType } from '../contract/endpoints.ts';
 import type { PairListJson, SetListJson } from '../contract/schemas.ts';
 import { jsonBytes } from '../render/files.ts';
 import { isJsonObject, noObjects, recordObject, type JsonObject, type PublishedKind, type PublishedObjects } from './published.ts';
@@ -34,14 +34,18 @@ export const sameText = (a: Buffer | undefined, b: Buffer | undefined): boolean 
 /** An object's text parsed. */
 export const parseText = (text: Buffer): JsonObject => JSON.parse(text.toString('utf8')) as JsonObject;
 
-/** A published file (path relative to the site root) parsed; throws when the site lacks it. */
-export type SiteReader = (rel: string) => unknown;
+/** A published file (path relative to the site root) parsed; throws when the site lacks it, unless `optional` (then undefined). */
+export type SiteReader = (rel: string, optional?: boolean) => unknown;
 
-/** Every object of a generic type: the ids of its list, each read from the pack of its block. */
+/**
+ * Every object of a generic type: the ids of its list, each read from the pack of its block. A
+ * site without a live database (or from before songs) has no song types: none of their objects.
+ */
 function readObjects(read: SiteReader, type: ObjectType, into: PublishedObjects): void {
   const { list, pack } = objectEndpoint[type];
   const packs = new Map<number, Record<string, JsonObject>>();
-  for (const { id } of (read(list.file()) as { result: { id: number }[] }).result) {
+  const listed = read(list.file(), SONG_TYPES.includes(type)) as { result: { id: number }[] } | undefined;
+  for (const { id } of listed?.result ?? []) {
     const block = packOf(id);
     if (!packs.has(block)) packs.set(block, (read(pack.file(block)) as { objects: Record<string, JsonObject> }).objects);
     const object = packs.get(block)![id];

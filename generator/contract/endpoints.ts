@@ -117,9 +117,13 @@ export const OBJECT_TYPES = {
   accessory_t: 'an accessory (accessory_id)',
   event_t: 'an event (event_id)',
   removable_skill_t: 'a School Idol Skill (unit_removable_skill_id)',
+  song_t: 'a song (live_track_id of the live database)',
+  live_t: 'a chart of a song (live_setting_id of the live database)',
 } as const;
 export type ObjectType = keyof typeof OBJECT_TYPES;
 export const OBJECT_TYPE_NAMES = Object.keys(OBJECT_TYPES) as ObjectType[];
+/** The types of the live database: published only when the export has one (an older site may lack them too). */
+export const SONG_TYPES: readonly ObjectType[] = ['song_t', 'live_t'];
 export const isObjectType = (name: string): name is ObjectType => Object.hasOwn(OBJECT_TYPES, name);
 
 /** An object's extensionless URL as a root-relative path: it resolves the same from every response. */
@@ -176,7 +180,7 @@ export const objectEndpoint = Object.fromEntries(OBJECT_TYPE_NAMES.map((type) =>
 const SEARCH_QUERY: QueryParameter[] = [...SHAPING, ...(Object.keys(SEARCH_PARAMETERS) as QueryParameter[])];
 
 /** The search route of one kind (answered by the edge from the kind's index and objects files). */
-function searchEndpoint<N extends ResponseName>(kind: 'card' | 'accessory' | 'event', response: N) {
+function searchEndpoint<N extends ResponseName>(kind: 'card' | 'accessory' | 'event' | 'song', response: N) {
   return declare({
     route: `/api/v1/search/${kind}`,
     summary: `The ${kind} objects a query matches, ordered and paged (docs/search.md)`,
@@ -315,11 +319,12 @@ export const endpoints = {
   searchCard: searchEndpoint('card', 'CardSearch'),
   searchAccessory: searchEndpoint('accessory', 'AccessorySearch'),
   searchEvent: searchEndpoint('event', 'EventSearch'),
+  searchSong: searchEndpoint('song', 'SongSearch'),
   searchIndex: declare({
     route: '/api/v1/search_index/{kind}.json',
     summary: 'The search index of a kind: one column per searchable value, a row per object (the data behind search and the browse page)',
     host: 'static',
-    parameters: [{ name: 'kind', description: 'card, accessory or event' }],
+    parameters: [{ name: 'kind', description: 'card, accessory, event or song' }],
     query: [],
     response: 'SearchIndex',
     extra: true,

@@ -7,6 +7,7 @@
  */
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { MAX_READ_TL_STRINGS } from './limits.ts';
+import { ATTRIBUTE_NAMES, DIFFICULTIES } from '../search/words.js';
 
 /** Named schemas, published as openapi.json components and referenced by `$ref`. */
 export const components: Record<string, TSchema> = {};
@@ -267,6 +268,76 @@ export const RemovableSkill = named('RemovableSkill', Type.Object({
   description: 'A School Idol Skill (unit_removable_skill_m): the fields above, then every other column of the table as stored.',
 }));
 
+/** "1 Easy, 2 Normal, ...": the words of the game's codes, for the documentation. */
+const codeWords = (words: [code: number | string, word: string][]) => words.map(([code, word]) => `${code} ${word}`).join(', ');
+
+/** The game's code of a live database column, null when the export lacks the column (docs/api.md gives the words). */
+const Code = (column: string) => ({ ...nullable(Int), description: `the game's ${column}; null when the export lacks it` });
+const rankThresholds = (what: 'score' | 'combo') => Object.fromEntries(['c', 'b', 'a', 's'].map((rank) =>
+  [`${rank}_rank_${what}`, { ...nullable(Int), description: `${what} for rank ${rank.toUpperCase()} (live_setting_m ${rank}_rank_${what})` }])) as Record<`${'c' | 'b' | 'a' | 's'}_rank_${typeof what}`, ReturnType<typeof nullable<typeof Int>>>;
+
+const songNames = {
+  name: { ...Str, description: 'the song\'s name (live_track_m name)' },
+  name_en: { ...nullable(Str), description: 'its English name: the English client\'s live_track_m, else the name_en column, else a crowd translation; null when unknown' },
+};
+
+export const Song = named('Song', obj({
+  id: { ...Int, description: 'live_track_id' },
+  ...songNames,
+  name_kana: nullable(Str),
+  member_category: Code('member_category (its group: 0 none, 1 μ\'s, 2 Aqours, 3 and up later groups; group_name names it)'),
+  group_name: { ...nullable(Str), description: 'the group\'s name: the group tag of the characters of its member_category; null when none' },
+  group_name_en: { ...nullable(Str), description: 'its English name, null when unknown' },
+  unit_type_id: { ...nullable(Int), description: 'the character of a solo song (char_t), else null' },
+  length: { ...nullable(Num), description: 'length in seconds (live_time_m); null when the export has none' },
+  live_ids: { ...ints, description: 'its charts (live_t), by difficulty then id' },
+}, '(extra) A song (song_t, live_track_m of the live database) and the ids of its charts.'));
+
+export const ChartPlay = named('ChartPlay', obj({
+  live_difficulty_id: Int,
+  kind: Type.Union([Type.Literal('normal'), Type.Literal('special'), Type.Literal('free')], { description: 'the table: normal_live_m, special_live_m or free_live_m' }),
+  capital_type: Code('capital_type (what a play costs: 1 LP; any other code as the game stores it)'),
+  capital_value: { ...nullable(Int), description: 'how much of it a play costs' },
+  rotation_group_ids: { ...ints, description: 'the special_live_rotation_m groups that schedule it' },
+}, '(extra) One way a chart is played, with its cost.'));
+
+export const Live = named('Live', obj({
+  id: { ...Int, description: 'live_setting_id' },
+  song_id: { ...Int, description: 'live_track_id: its song (song_t)' },
+  ...songNames,
+  difficulty: Code(`difficulty (${codeWords(DIFFICULTIES.map((d) => [d.code, d.about]))})`),
+  stars: Code('stage_level: the stars'),
+  attribute: Code(`attribute_icon_id (${codeWords(Object.entries(ATTRIBUTE_NAMES))})`),
+  ...rankThresholds('score'),
+  ...rankThresholds('combo'),
+  swing_flag: Code('swing_flag (1: swing notes)'),
+  ac_flag: Code('ac_flag (1: an arcade chart)'),
+  lane_count: Code('lane_count'),
+  plays: Type.Array(ChartPlay, { description: 'the ways it is played, in live_difficulty_id order' }),
+}, '(extra) A chart (live_t, live_setting_m of the live database): its song, difficulty, stars, attribute, rank thresholds, flags and plays.'));
+
+export const SongBrief = named('SongBrief', obj({
+  id: Int,
+  name: nullable(Str),
+  name_en: nullable(Str),
+  ref: Str,
+  member_category: nullable(Int),
+  group_name: nullable(Str),
+  group_name_en: nullable(Str),
+  length: nullable(Num),
+}, 'A song in list/song_t.'));
+
+export const LiveBrief = named('LiveBrief', obj({
+  id: Int,
+  name: nullable(Str),
+  name_en: nullable(Str),
+  ref: Str,
+  song_id: Int,
+  difficulty: nullable(Int),
+  stars: nullable(Int),
+  attribute: nullable(Int),
+}, 'A chart in list/live_t: name is its song\'s.'));
+
 const Id = Type.String({ pattern: '^[0-9]+$' });
 
 /** A pack file: the objects of one block of ids keyed by id, and where each one's JSON text lies in the file (format.ts PACK_SIZE). */
@@ -288,6 +359,8 @@ const SearchPage = <S extends TSchema>(name: string, schema: S) => named(name, o
 export const CardSearch = SearchPage('CardSearch', Card);
 export const AccessorySearch = SearchPage('AccessorySearch', Accessory);
 export const EventSearch = SearchPage('EventSearch', GameEvent);
+/** Song search answers charts (live_t): a row per chart, with its song's name. */
+export const SongSearch = SearchPage('SongSearch', Live);
 
 export const SearchIndex = named('SearchIndex', obj({
   kind: Str,
@@ -321,7 +394,9 @@ const CardChanges = obj({
 }, 'Cards by id, added and removed also by ordinal; a changed card carries its new ordinal.');
 
 /** The changelog's object types, in the order change lists name them. */
-export const CHANGE_TYPES = ['cards', 'skills', 'center_skills', 'accessories', 'characters', 'events', 'sets', 'pairs'] as const;
+export const CHANGE_TYPES = ['cards', 'skills', 'center_skills', 'accessories', 'characters', 'events', 'sets', 'pairs', 'songs', 'charts'] as const;
+/** The changelog types of the live database: change lists of sites from before songs lack them (read as no change). */
+export const SONG_CHANGE_TYPES: readonly ChangeType[] = ['songs', 'charts'];
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 
 export const Versions = named('Versions', obj({
@@ -365,6 +440,8 @@ export const ChangeList = named('ChangeList', obj({
     events: TypeChanges(Int),
     sets: TypeChanges(Str),
     pairs: TypeChanges(Int),
+    songs: TypeChanges(Int),
+    charts: TypeChanges(Int),
   }),
 }, '(extra) What a game update changed, per object type: ids in ascending order, changed objects in id order with their fields in name order.'));
 
@@ -467,6 +544,8 @@ export type Flag = Static<typeof Flag>;
 export type CardsJson = Static<typeof CardsResponse>;
 export type EventJson = Static<typeof GameEvent>;
 export type RemovableSkillJson = Static<typeof RemovableSkill>;
+export type SongJson = Static<typeof Song>;
+export type LiveJson = Static<typeof Live>;
 export type CardListJson = Static<typeof CardList>;
 export type SetListJson = Static<typeof SetList>;
 export type PairListJson = Static<typeof PairList>;
@@ -511,7 +590,7 @@ function objectResponses<T extends string, O extends TSchema, B extends TSchema>
  */
 export const RESPONSES = {
   Info, CardsResponse, CardList, SetList, PairList, AccessoriesResponse, AccessoryList, Happening, Translations, TranslationIndex,
-  ChangeList, ChangeIndex, Versions, History, OpenApi, ReadTlBody, CardSearch, AccessorySearch, EventSearch, SearchIndex,
+  ChangeList, ChangeIndex, Versions, History, OpenApi, ReadTlBody, CardSearch, AccessorySearch, EventSearch, SongSearch, SearchIndex,
   BulkIndex, BulkLines, SqliteFile, BulkPart, Checksum, FileManifest,
   CardPack: register('CardPack', Pack(Card)),
   ...objectResponses('card_t', Card, CardBrief),
@@ -521,4 +600,6 @@ export const RESPONSES = {
   ...objectResponses('accessory_t', Accessory, ObjectBrief),
   ...objectResponses('event_t', GameEvent, ObjectBrief),
   ...objectResponses('removable_skill_t', RemovableSkill, ObjectBrief),
+  ...objectResponses('song_t', Song, SongBrief),
+  ...objectResponses('live_t', Live, LiveBrief),
 };

@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { BULK_KINDS, endpoints, type BulkKind } from '../contract/endpoints.ts';
+import { BULK_KINDS, OBJECT_TYPE_NAMES, endpoints, type BulkKind, type ObjectType } from '../contract/endpoints.ts';
 import type { BulkIndexJson } from '../contract/schemas.ts';
 import { BULK_PART_BYTES, BULK_PART_LINES, bulkPartName } from '../format.ts';
 import { CHUNK, writeDigested, type FileDigest } from '../digest.ts';
@@ -38,12 +38,14 @@ type BulkEntry = BulkIndexJson['files'][number];
  * object as its route publishes it. card_t and accessory_t hold the objects of cards and
  * accessories (the database makes them views of those tables, ordered as their files are).
  */
-function bulkKinds({ objects, sets, pairs }: Rendered): { name: BulkKind; objects: readonly object[]; viewOf?: SqliteKind['viewOf'] }[] {
+function bulkKinds({ objects, objectTypes, sets, pairs }: Rendered): { name: BulkKind; objects: readonly object[]; viewOf?: SqliteKind['viewOf'] }[] {
   const byKind: Record<BulkKind, readonly object[]> = {
     ...objects, cards: [...objects.card_t].sort((a, b) => a.ordinal - b.ordinal), accessories: objects.accessory_t, sets, pairs,
   };
   const views: Partial<Record<BulkKind, SqliteKind['viewOf']>> = { card_t: { table: 'cards', orderBy: 'id' }, accessory_t: { table: 'accessories', orderBy: 'id' } };
-  return BULK_KINDS.map((name) => ({ name, objects: byKind[name], viewOf: views[name] }));
+  // Object types the site does not publish (songs without a live database) have no bulk file either.
+  const published = (name: BulkKind) => !(OBJECT_TYPE_NAMES as readonly string[]).includes(name) || objectTypes.includes(name as ObjectType);
+  return BULK_KINDS.filter(published).map((name) => ({ name, objects: byKind[name], viewOf: views[name] }));
 }
 
 /** The `updated_in` of each file of the previous site's bulk index, by name; none when it has no readable index. */

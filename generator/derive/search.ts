@@ -14,6 +14,7 @@ function objectsOf(kind: Kind, { objects }: Rendered): unknown[] {
     case 'card': return [...objects.card_t].sort((a, b) => a.ordinal - b.ordinal);
     case 'accessory': return objects.accessory_t;
     case 'event': return objects.event_t;
+    case 'song': return objects.live_t;
   }
 }
 
@@ -21,8 +22,10 @@ export function deriveSearch(rendered: Rendered, files: SiteFiles): void {
   const context: IndexContext = {
     characters: new Map(rendered.objects.char_t.map((c) => [c.id, c])),
     sets: new Map(rendered.sets.map((s) => [s.id, s.display_name])),
+    songs: new Map(rendered.objects.song_t.map((s) => [s.id, s])),
   };
-  for (const kind of KINDS) {
+  // Songs are searched only where the site publishes them (an export with a live database).
+  for (const kind of KINDS.filter((k) => k.name !== 'song' || rendered.objectTypes.includes('live_t'))) {
     addJson(files, endpoints.searchIndex.file(kind.name), buildIndex(kind, objectsOf(kind, rendered), context));
   }
 }

@@ -124,6 +124,7 @@ const HANDLERS = new Map<Endpoint, Handler>([
   [endpoints.searchCard, (route) => searchRoute(route, 'card')],
   [endpoints.searchAccessory, (route) => searchRoute(route, 'accessory')],
   [endpoints.searchEvent, (route) => searchRoute(route, 'event')],
+  [endpoints.searchSong, (route) => searchRoute(route, 'song')],
   [endpoints.card, (route, { ordinals }) => listedFile(route, 'card', ordinals)],
   [endpoints.accessory, (route, { ids }) => listedFile(route, 'accessory', ids)],
   [endpoints.happening, (route, { time }) => happening(route, time)],

@@ -80,9 +80,12 @@ const LISTED = {
 } as const satisfies Record<string, { source: Source; noun: string }>;
 
 /** Where a search kind's results are read: cards by ordinal, accessories by id, any other kind `<kind>` from its generic type `<kind>_t`. */
+/** The generic type of a search kind's results where it is not `<kind>_t`: a song search answers charts. */
+const SEARCH_RESULT_TYPES: Record<string, ObjectType> = { song: 'live_t' };
+
 export function searchSource(kind: string): Source {
   if (kind === 'card' || kind === 'accessory') return LISTED[kind].source;
-  const type = `${kind}_t`;
+  const type = SEARCH_RESULT_TYPES[kind] ?? `${kind}_t`;
   if (!isObjectType(type)) throw new Error(`search kind ${kind} has no object type ${type}`);
   return genericSource(type);
 }

@@ -8,7 +8,7 @@ import type { BuildReport } from '../report.ts';
 const EXTENSIONS = ['.db_', '.db', '.sqlite', '.db.sql', '.sql'];
 
 /** The databases the build reads, by their client names; every other file the client keeps is not used. */
-export const DATABASES = ['unit', 'event_common'] as const;
+export const DATABASES = ['unit', 'event_common', 'live'] as const;
 
 /** Folders of an export that never hold its own master databases. */
 const NOT_DATABASES = ['en/**', 'assets/**', 'translations/**', 'node_modules/**'];

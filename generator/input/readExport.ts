@@ -25,6 +25,10 @@ export interface GameExport {
   english: MasterDb | null;
   /** The English client's event_common under en/, when present: English event names. */
   englishEvents: MasterDb | null;
+  /** The live database (songs and their charts), when the export has it. */
+  live: MasterDb | null;
+  /** The English client's live database under en/, when present: English song names. */
+  englishLive: MasterDb | null;
   meta: Meta;
   releaseDates: Map<number, number>;
   sets: CuratedSet[];
@@ -84,9 +88,10 @@ export function readExport(root: string, report: BuildReport, inputDigest: strin
   const meta = readMeta(root);
   const unit = open(unitFile, 'unit', keys)!;
   const events = open(findDatabase(root, 'event_common', report), 'event_common', keys);
-  warnOtherClock(meta, [unit, events], report);
-  const [english, englishEvents] = [openEnglish('unit'), openEnglish('event_common')];
-  const databases = [unit, events, english, englishEvents].flatMap((db) => (db ? [path.relative(root, db.file).split(path.sep).join('/')] : []));
+  const live = open(findDatabase(root, 'live', report), 'live', keys);
+  warnOtherClock(meta, [unit, events, live], report);
+  const [english, englishEvents, englishLive] = [openEnglish('unit'), openEnglish('event_common'), openEnglish('live')];
+  const databases = [unit, events, live, english, englishEvents, englishLive].flatMap((db) => (db ? [path.relative(root, db.file).split(path.sep).join('/')] : []));
   report.noteUnreadFiles(unreadFiles(root, [...databases, ...curatedFiles(root)]));
   return {
     root,
@@ -94,6 +99,8 @@ export function readExport(root: string, report: BuildReport, inputDigest: strin
     events,
     english,
     englishEvents,
+    live,
+    englishLive,
     meta,
     releaseDates: readReleaseDates(root, meta),
     sets: readSets(root),
@@ -104,5 +111,5 @@ export function readExport(root: string, report: BuildReport, inputDigest: strin
 }
 
 export function closeExport(game: GameExport): void {
-  for (const db of [game.unit, game.events, game.english, game.englishEvents]) db?.close();
+  for (const db of [game.unit, game.events, game.english, game.englishEvents, game.live, game.englishLive]) db?.close();
 }

@@ -39,7 +39,7 @@ export function unreadFiles(root: string, read: string[]): UnreadFile[] {
     const second = seconds.get(file);
     if (second) return { file, reason: `a second ${second[0]} database; ${second[1]} is read instead` };
     const lookalike = lookalikeDatabase(file);
-    // A client database the build does not use (item.db_, live.db_): the game keeps many.
+    // A client database the build does not use (item.db_, card.db_): the game keeps many.
     if (!lookalike) return { file, reason: DATABASE_EXTENSION.test(file) ? 'a database the build does not use' : 'not a file the build reads' };
     const already = used.get((file.startsWith('en/') ? 'en/' : '') + lookalike);
     const hint = already

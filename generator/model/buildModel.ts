@@ -2,7 +2,7 @@
 import type { GameExport } from '../input/readExport.ts';
 import type { BuildReport } from '../report.ts';
 import type {
-  Accessory, Card, CardSet, CenterSkill, Character, Gacha, GameEvent, MemberTag, Pair, RemovableSkill, Skill,
+  Accessory, Card, CardSet, CenterSkill, Character, Gacha, GameEvent, MemberTag, Pair, RemovableSkill, Skill, Song,
 } from './types.ts';
 import { EnglishTexts } from './english.ts';
 import { buildCharacters, buildMemberTags } from './characters.ts';
@@ -16,6 +16,7 @@ import { warnDanglingRefs } from './danglingRefs.ts';
 import { buildEvents, buildGachas } from './happening.ts';
 import { linkEventRewards } from './eventRewards.ts';
 import { buildRemovableSkills } from './removableSkills.ts';
+import { buildSongs } from './songs.ts';
 import { num } from './values.ts';
 
 export interface Model {
@@ -36,6 +37,8 @@ export interface Model {
   /** In start order. */
   events: GameEvent[];
   gachas: Gacha[];
+  /** Songs in id order, each with its charts; null when the export has no live database (no song types are published). */
+  songs: Song[] | null;
   /** Crowd translations, original -> translation. */
   translations: Map<string, string>;
 }
@@ -82,8 +85,9 @@ export function buildModel(game: GameExport, report: BuildReport): Model {
   const accessories = buildAccessories(game.unit, english, { tags, characters, cards }, report);
   const removableSkills = buildRemovableSkills(game.unit, english);
   const gachas = buildGachas(game.gachas, english);
+  const songs = buildSongs(game.live, { english: new EnglishTexts(game.englishLive, game.translations), characters, tags }, report);
   return {
     truthVersion: game.meta.truthVersion ?? game.inputHash, tags, characters, skills, centerSkills, cards, sets, pairs, accessories,
-    removableSkills, events, gachas, translations: game.translations,
+    removableSkills, events, gachas, songs, translations: game.translations,
   };
 }

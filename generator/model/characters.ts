@@ -74,3 +74,15 @@ export function resolveTarget(
   const name: Text | null = referenceType === 3 ? characters.get(target)?.name ?? null : tags.get(target)?.name ?? null;
   return { referenceType, target, name };
 }
+
+/**
+ * The group tag of a member_category (a song's group): the largest display tag, not a school
+ * year, that its characters carry; null when no character of the category has one.
+ */
+export function groupTagOf(category: number | null, characters: Map<number, Character>, tags: Map<number, MemberTag>): MemberTag | null {
+  const candidates = [...characters.values()]
+    .filter((c) => category !== null && c.memberCategory === category)
+    .flatMap((c) => c.tagIds.map((id) => tags.get(id)))
+    .filter((t): t is MemberTag => !!t && t.display && !YEAR_TAGS.has(t.id));
+  return candidates.sort((a, b) => b.memberCount - a.memberCount || a.id - b.id)[0] ?? null;
+}

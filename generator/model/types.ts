@@ -237,3 +237,64 @@ export interface RemovableSkill {
 export interface Gacha extends Omit<CuratedGacha, 'name'> {
   name: Text;
 }
+
+/** A song: one row of the live database's live_track_m, with its charts. */
+export interface Song {
+  /** live_track_id */
+  id: number;
+  /** Secondary: the English client's live_track_m, else the name_en column, else a crowd translation. */
+  name: Text;
+  /** name_kana; null when the export lacks it. */
+  kana: string | null;
+  /** The game's group code (member_category: 1 μ's, 2 Aqours, ...); null when the export lacks it. */
+  memberCategory: number | null;
+  /** The group's name: the group tag of the characters of its member_category (characters.ts groupTagOf); null when none. */
+  group: Text | null;
+  /** unit_type_id: the character of a solo song; null for the others and where the export lacks it. */
+  unitTypeId: number | null;
+  /** Length in seconds (live_time_m); null when the export has no such row. */
+  length: number | null;
+  /** Its readable charts, by difficulty then id. */
+  charts: Chart[];
+}
+
+/** The four rank thresholds of a chart (c_rank_* to s_rank_*); null where the export lacks the column. */
+export interface RankThresholds {
+  c: number | null;
+  b: number | null;
+  a: number | null;
+  s: number | null;
+}
+
+/** One way a chart is played: a row of normal_live_m, special_live_m or free_live_m. */
+export interface ChartPlay {
+  /** live_difficulty_id */
+  id: number;
+  kind: 'normal' | 'special' | 'free';
+  /** capital_type (1 LP; other codes as stored); null when the table has no such column (free lives). */
+  costType: number | null;
+  /** capital_value: how much of it a play costs. */
+  cost: number | null;
+  /** The special_live_rotation_m groups that schedule it, in id order (special lives only). */
+  rotationGroups: number[];
+}
+
+/** A chart: one row of live_setting_m. Codes are the game's (difficulty 1 Easy ... 6 Master). */
+export interface Chart {
+  /** live_setting_id */
+  id: number;
+  song: Song;
+  difficulty: number | null;
+  /** stage_level */
+  stars: number | null;
+  /** attribute_icon_id */
+  attribute: number | null;
+  score: RankThresholds;
+  combo: RankThresholds;
+  /** swing_flag, ac_flag, lane_count: null in exports before these columns. */
+  swing: number | null;
+  ac: number | null;
+  lanes: number | null;
+  /** In live_difficulty_id order. */
+  plays: ChartPlay[];
+}

@@ -6,6 +6,7 @@ import { ATTRIBUTES, RARITIES, cardTile, config, el, icon, load, pagedList } fro
 import { accessoryTile, accessoryView, cardView, eventView, pairView, setView } from './views.js';
 import { renderChanges } from './changes.js';
 import { renderDownloads } from './downloads.js';
+import { renderSongs, songView } from './songs.js';
 import { QueryError, kindOf, orderNames, search } from '../search/query.js';
 import { EXAMPLES } from '../search/examples.js';
 
@@ -176,6 +177,11 @@ function renderChangeList(list) {
   return true;
 }
 
+function hideSongs() {
+  $('songs').hidden = true;
+  $('songs-link').hidden = true;
+}
+
 function renderFiles() {
   $('api-files').replaceChildren(...config.files.map((file) => el('li', {}, el('a', { href: file }, file))));
   $('downloads-index').href = config.bulkIndex;
@@ -199,6 +205,7 @@ const ROUTES = [
   [/^pair\/(\d+)$/, pairView, 'pair'],
   [/^accessory\/(\d+)$/, accessoryView, 'accessory'],
   [/^event\/(\d+)$/, eventView, 'event'],
+  [/^song\/(\d+)$/, songView, 'song'],
 ];
 
 let homeScroll = 0;
@@ -280,6 +287,7 @@ async function main() {
     optional('pairs', config.pairList, renderPairs),
     optional('accessories', config.accessoryList, renderAccessories),
     optional('events', config.eventList, renderEvents),
+    config.songList ? optional('songs', config.songList, renderSongs) : hideSongs(),
     optional('downloads', config.bulkIndex, (index) => renderDownloads(index, $('downloads-content'))),
   ]);
   document.body.dataset.ready = 'true';

@@ -13,6 +13,8 @@ const TYPES = {
   events: ['Events', (id) => `#event/${id}`],
   sets: ['Sets', (id) => `#set/${encodeURIComponent(id)}`],
   pairs: ['Pairs', (id) => `#pair/${id}`],
+  songs: ['Songs', (id) => `#song/${id}`],
+  charts: ['Charts', (id) => fill(config.object.live_t, id)],
 };
 
 const version = (side) => (side ? `${side.truth_version}${side.date === null || side.date === undefined ? '' : ` (${day(side.date)})`}` : 'nothing');

@@ -6,10 +6,10 @@ import { statChart } from './chart.js';
 import { historySection } from './history.js';
 import { centerSkillText, num, skillText } from './words.js';
 
-const jsonLinks = (files) => el('ul', { class: 'json-links' },
+export const jsonLinks = (files) => el('ul', { class: 'json-links' },
   files.filter(Boolean).map(([label, file]) => el('li', {}, el('a', { href: file }, label, ' ', el('code', {}, file)))));
 
-const section = (title, ...children) => el('section', { class: 'panel' }, el('h2', {}, title), ...children);
+export const section = (title, ...children) => el('section', { class: 'panel' }, el('h2', {}, title), ...children);
 
 /** Stubs by ordinal, for tiles and partner icons. */
 const stubsByOrdinal = async () => new Map((await load(config.cardList)).stubs.map((s) => [s.ordinal, s]));
@@ -17,7 +17,7 @@ const stubsByOrdinal = async () => new Map((await load(config.cardList)).stubs.m
 const tiles = (stubs) => el('ul', { class: 'cards' }, stubs.filter(Boolean).map(cardTile));
 
 /** The first object of a generic object file (`{"result": [obj]}`), null when it does not exist. */
-async function object(template, id) {
+export async function object(template, id) {
   try {
     return (await load(fill(template, id))).result[0] ?? null;
   } catch {

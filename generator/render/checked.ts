@@ -1,6 +1,6 @@
 /**
  * Nothing published that breaks its contract: before any file is rendered, every object the
- * site publishes (card, accessory, skill, center skill, character, event, School Idol Skill)
+ * site publishes (card, accessory, skill, center skill, character, event, School Idol Skill, song, chart)
  * is checked against its declared schema (contract/check.ts). Hostile values that the
  * model let through (Infinity, 1.5 or text in an integer field) fail that check; such an
  * object is left out of the whole site, its own files, lists and packs and the sets, pairs,
@@ -8,14 +8,15 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import type { Model } from '../model/buildModel.ts';
-import type { Card } from '../model/types.ts';
+import type { Card, Song } from '../model/types.ts';
 import type { BuildReport } from '../report.ts';
 import { misfit } from '../contract/check.ts';
-import { Accessory, Card as CardSchema, CenterSkill, Character, GameEvent, RemovableSkill, Skill } from '../contract/schemas.ts';
+import { Accessory, Card as CardSchema, CenterSkill, Character, GameEvent, Live, RemovableSkill, Skill, Song as SongSchema } from '../contract/schemas.ts';
 import { renderCenterSkill, renderSkill } from './cards.ts';
 import { renderAccessory } from './accessories.ts';
 import { renderCharacter, renderEventObject, renderRemovableSkill } from './objects.ts';
 import type { RenderContext } from './context.ts';
+import { renderLive, renderSong } from './songs.ts';
 
 const KIND = 'objects that do not fit their declared schema (left out)';
 
@@ -28,6 +29,13 @@ function fitting<I extends { id: number }>(
     if (problem) report.warn(`${table}: ${key} ${item.id}: ${problem}; it is left out`, KIND);
     return problem === null;
   });
+}
+
+/** The songs that fit, each with only its charts that fit (a song left out takes its charts with it). */
+function fittingSongs(songs: Song[], report: BuildReport): Song[] {
+  const charts = new Set(fitting(songs.flatMap((s) => s.charts), Live, renderLive, 'live_setting_m', 'live_setting_id', report));
+  return fitting(songs, SongSchema, renderSong, 'live_track_m', 'live_track_id', report)
+    .map((s) => (s.charts.every((c) => charts.has(c)) ? s : { ...s, charts: s.charts.filter((c) => charts.has(c)) }));
 }
 
 const byId = <I extends { id: number }>(items: I[]) => new Map(items.map((item) => [item.id, item]));
@@ -56,6 +64,7 @@ export function checkedContext(context: RenderContext, report: BuildReport): Ren
     characters: model.characters,
     accessories: [],
     removableSkills: fitting(model.removableSkills, RemovableSkill, renderRemovableSkill, 'unit_removable_skill_m', 'unit_removable_skill_id', report),
+    songs: model.songs && fittingSongs(model.songs, report),
   };
   const checked = { ...context, model: filtered };
   filtered.accessories = fitting(accessories, Accessory, (a) => renderAccessory(checked, a), 'accessory_m', 'accessory_id', report);

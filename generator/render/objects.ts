@@ -3,7 +3,8 @@
  * listings api/v1/list/<type>.json, for every type of contract/endpoints.ts OBJECT_TYPES.
  */
 import type { Card, Character, GameEvent, MemberTag, RemovableSkill, Text } from '../model/types.ts';
-import { objectEndpoint, objectRef, type ObjectType, type ResponseOf } from '../contract/endpoints.ts';
+import { OBJECT_TYPE_NAMES, SONG_TYPES, objectEndpoint, objectRef, type ObjectType, type ResponseOf } from '../contract/endpoints.ts';
+import type { Model } from '../model/buildModel.ts';
 import type { CardBriefJson, CharacterJson, EventJson, RemovableSkillJson } from '../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
 import { emitPacks } from './packs.ts';
@@ -11,6 +12,7 @@ import { renderCenterSkill, renderSkill, type CardRenderer } from './cards.ts';
 import type { RenderContext } from './context.ts';
 import { renderAccessory } from './accessories.ts';
 import { renderEvent } from './happening.ts';
+import { liveBrief, renderLive, renderSong, songBrief } from './songs.ts';
 
 type ObjectOf<T extends ObjectType> = NonNullable<ResponseOf<`${T}_result`>['result'][number]>;
 type BriefOf<T extends ObjectType> = Omit<ResponseOf<`${T}_list`>['result'][number], 'ref'>;
@@ -73,6 +75,9 @@ function publish<T extends ObjectType, I extends { id: number }>(files: SiteFile
   return rendered.map(([, json]) => json);
 }
 
+/** The generic types a model publishes: every one, but the song types only when the export has a live database. */
+export const objectTypesOf = (model: Model): ObjectType[] => OBJECT_TYPE_NAMES.filter((type) => model.songs || !SONG_TYPES.includes(type));
+
 /** The published objects of every generic type, in id order: what the derive stages read. */
 export type RenderedObjects = { [T in ObjectType]: ObjectOf<T>[] };
 
@@ -88,5 +93,8 @@ export function renderObjects(context: RenderContext, files: SiteFiles): Rendere
     accessory_t: publish(files, 'accessory_t', { items: model.accessories, render: (a) => renderAccessory(context, a), brief: named }),
     event_t: publish(files, 'event_t', { items: model.events, render: renderEventObject, brief: named }),
     removable_skill_t: publish(files, 'removable_skill_t', { items: model.removableSkills, render: renderRemovableSkill, brief: named }),
+    // Without a live database the song types are not published at all (objectTypesOf).
+    song_t: model.songs ? publish(files, 'song_t', { items: model.songs, render: renderSong, brief: songBrief }) : [],
+    live_t: model.songs ? publish(files, 'live_t', { items: model.songs.flatMap((s) => s.charts), render: renderLive, brief: liveBrief }) : [],
   };
 }

@@ -23,7 +23,7 @@ const indexFiles = (files: SiteFiles) =>
     .filter((rel) => files.has(rel));
 
 /** The page's scripts (ES modules, app.js the entry) and style, copied into site/. */
-const PAGE_FILES = ['app.js', 'dom.js', 'views.js', 'words.js', 'chart.js', 'changes.js', 'history.js', 'downloads.js', 'style.css'];
+const PAGE_FILES = ['app.js', 'dom.js', 'views.js', 'words.js', 'chart.js', 'changes.js', 'history.js', 'downloads.js', 'songs.js', 'style.css'];
 /**
  * The search module (generator/search/), which the edge runs too, copied into search/: beside
  * site/ as generator/search/ is beside generator/page/, so the page's imports resolve the same.
@@ -46,6 +46,9 @@ export function renderPage(files: SiteFiles): void {
     cardIcon: iconTemplates(imagePaths.cardIcon),
     accessoryIcon: iconTemplates(imagePaths.accessoryIcon),
     eventList: objectEndpoint.event_t.list.file(),
+    // A site without a live database has no songs: the page then asks for none.
+    songList: files.has(objectEndpoint.song_t.list.file()) ? objectEndpoint.song_t.list.file() : null,
+    liveList: objectEndpoint.live_t.list.file(),
     object: Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, template(objectEndpoint[type].object.file)])),
     changes: endpoints.latestChanges.file(),
     cardHistory: endpoints.history.file('card', '{}'),

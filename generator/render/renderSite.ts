@@ -6,7 +6,8 @@ import { renderSets, type RenderedSet } from './sets.ts';
 import { renderPairs, type RenderedPair } from './pairs.ts';
 import { renderAccessories } from './accessories.ts';
 import { renderPage } from './page.ts';
-import { renderObjects, type RenderedObjects } from './objects.ts';
+import { objectTypesOf, renderObjects, type RenderedObjects } from './objects.ts';
+import type { ObjectType } from '../contract/endpoints.ts';
 import { renderHappening } from './happening.ts';
 import { renderTranslations } from './translations.ts';
 import { renderNotFound } from './notFound.ts';
@@ -16,6 +17,8 @@ import { renderHostRules } from './hostRules.ts';
 /** The published objects the derive stages build on (search index, ...), so none reads files back. */
 export interface Rendered {
   objects: RenderedObjects;
+  /** The generic types the site publishes (the song types only with a live database). */
+  objectTypes: ObjectType[];
   /** set_list.json's entries, each with its set file's cards. */
   sets: RenderedSet[];
   /** pair_list.json's entries, each with its pair file's cards. */
@@ -39,5 +42,5 @@ export function renderSite(context: RenderContext, files: SiteFiles): Rendered {
   renderContract(files);
   renderHostRules(files);
   renderPage(files); // keep last: the page links the index files rendered above
-  return { objects, sets, pairs };
+  return { objects, objectTypes: objectTypesOf(context.model), sets, pairs };
 }

@@ -251,3 +251,73 @@ export const TRANSLATIONS: Record<string, Record<string, string>> = {
     'パンダ先生': 'Panda Sensei',
   },
 };
+
+/** How a sample row is stored: 'none' writes the text None in its release columns, a number encrypts it with that release id. */
+export type SampleRelease = 'none' | number;
+
+/**
+ * Songs (live_track_m), names invented. `nameEn` is the English client's name (en/live.sql),
+ * `nameEnColumn` the main export's own name_en column; `seconds` its live_time_m row (none
+ * when absent); `unitType` a solo song's singer.
+ */
+export interface SongSpec {
+  id: number;
+  name: string;
+  nameEn?: string;
+  nameEnColumn?: string;
+  group: number;
+  seconds?: number;
+  unitType?: number;
+  release?: SampleRelease;
+}
+
+export const SONGS: SongSpec[] = [
+  { id: 1, name: 'はじまりの歌', nameEn: 'Song of Beginnings', group: 1, seconds: 118.5 },
+  { id: 2, name: '星空ステップ', nameEnColumn: 'Starry Step', group: 1, seconds: 124 },
+  { id: 3, name: 'ノヴァ・ライト', nameEn: 'Nova Light', group: 2, seconds: 102.25 },
+  // The English client still writes it in Japanese: no English name; no live_time_m row either.
+  { id: 4, name: 'ないしょの約束', nameEn: 'ないしょの約束', group: 2 },
+  { id: 5, name: '未来のメロディ', nameEn: 'Melody of Tomorrow', group: 1, seconds: 131, release: KEYED_RELEASE },
+  // Locked: its charts name no readable song.
+  { id: 6, name: '秘密のステージ', group: 2, seconds: 99, release: 8 },
+  { id: 7, name: 'いつもの帰り道', nameEn: 'The Usual Way Home', group: 1, seconds: 110, unitType: 101, release: 'none' },
+];
+
+/** How a chart is played: a normal live (LP), a special one (in the daily rotation), a free one, or none listed. */
+export type PlayKind = 'normal' | 'special' | 'free' | 'none';
+
+/** A chart (live_setting_m): id song * 10 + difficulty. */
+export interface ChartSpec {
+  song: number;
+  difficulty: number;
+  stars: number;
+  notes: number;
+  swing?: number;
+  ac?: number;
+  play: PlayKind;
+  release?: SampleRelease;
+}
+
+/** Charts of difficulties 1-4 (Easy to Expert), played as normal lives. */
+export const everyday = (song: number, notes: number, release?: Record<number, SampleRelease>): ChartSpec[] =>
+  [1, 2, 3, 4].map((difficulty) => ({
+    song, difficulty, stars: [2, 4, 7, 9][difficulty - 1] + (song % 2), notes: Math.round(notes * [0.25, 0.4, 0.6, 1][difficulty - 1]), play: 'normal',
+    ...(release?.[difficulty] !== undefined ? { release: release[difficulty] } : {}),
+  }));
+
+export const CHARTS: ChartSpec[] = [
+  ...everyday(1, 480),
+  { song: 1, difficulty: 6, stars: 11, notes: 700, play: 'special' },
+  ...everyday(2, 520),
+  { song: 2, difficulty: 5, stars: 10, notes: 520, play: 'free' },
+  ...everyday(3, 450, { 4: 'none' }),
+  { song: 3, difficulty: 6, stars: 12, notes: 760, swing: 1, play: 'special' },
+  ...everyday(4, 400),
+  ...everyday(5, 540, { 3: 8 }),
+  { song: 5, difficulty: 6, stars: 12, notes: 820, ac: 1, play: 'special', release: KEYED_RELEASE },
+  ...everyday(6, 500),
+  ...everyday(7, 430).map((chart) => (chart.difficulty === 1 ? { ...chart, play: 'none' as const } : chart)),
+];
+
+/** The live_setting_id of a sample chart. */
+export const chartIdOf = (chart: ChartSpec): number => chart.song * 10 + chart.difficulty;

@@ -1,6 +1,6 @@
 /**
  * Writes the invented sample export (`npm run sample`), or a synthetic export at game
- * scale for benchmarks (`--cards 4000 --accessories 600`). Everything is derived
+ * scale for benchmarks (`--cards 4000 --accessories 600 --songs 600`). Everything is derived
  * from generator/sample/data.ts, so the output is byte-identical on every run.
  */
 import path from 'node:path';
@@ -17,7 +17,7 @@ import { SAMPLE_MARKER } from '../input/sampleMarker.ts';
 import {
   ACCESSORIES, ALBUM_SERIES, CARDS, CENTER_SKILLS, CHARACTERS, CURATED_SETS, EVENT_REWARDS, EVENTS, GACHAS,
   KEYED_RELEASE, MEMBER_TAGS, PAIRS, RARITIES, RELEASE_DATES, REMOVABLE_SKILLS, SKILLS, TRANSLATIONS,
-  unitIdOf, type AccessorySpec, type CardSpec, type RewardTable,
+  SONGS, CHARTS, chartIdOf, everyday, unitIdOf, type AccessorySpec, type CardSpec, type ChartSpec, type RewardTable, type SampleRelease, type SongSpec,
 } from './data.ts';
 
 export interface SampleOptions {
@@ -25,6 +25,8 @@ export interface SampleOptions {
   cards?: number;
   /** Total accessory count, likewise. */
   accessories?: number;
+  /** Total song count, likewise (each generated song with five charts, Easy to Master). */
+  songs?: number;
   /** 'sql': readable dumps (the shipped sample); 'sqlite': client layout db/<group>/<name>.db_. */
   format?: 'sql' | 'sqlite';
   /** Write pictures under assets/ (default true). */
@@ -110,14 +112,21 @@ function unitRow(spec: CardSpec, keys: Map<number, Buffer>): Row {
     ...cardStats(spec), rank_min: rankMin, rank_max: rankMax, disable_rank_up: dru,
     unit_level_up_pattern_id: spec.rarity, release_tag: null, _encryption_release_id: null,
   };
-  if (spec.release === 'none') return { ...row, release_tag: 'None', _encryption_release_id: 'None' };
   if (spec.release === 'decrypted') return { ...row, _encryption_release_id: 4 };
-  if (typeof spec.release !== 'number') return row;
-  // An encrypted row keeps only its id in the clear; the real values travel in release_tag.
+  return storedRow(row, 'unit_id', spec.release, keys);
+}
+
+/**
+ * A row as a release stores it: `None` in its release columns ('none'), or encrypted with the
+ * release's key (a number; only its `idColumn` stays in the clear), else as it is.
+ */
+function storedRow(row: Row, idColumn: string, release: SampleRelease | undefined, keys: Map<number, Buffer>): Row {
+  if (release === 'none') return { ...row, release_tag: 'None', _encryption_release_id: 'None' };
+  if (typeof release !== 'number') return row;
   const hidden: Row = Object.fromEntries(Object.keys(row).map((k) => [k, typeof row[k] === 'number' ? 0 : null]));
-  const key = keys.get(spec.release) ?? sampleKey(spec.release);
+  const key = keys.get(release) ?? sampleKey(release);
   const { release_tag: _t, _encryption_release_id: _r, ...values } = row;
-  return { ...hidden, unit_id: id, release_tag: encryptValues(values, key), _encryption_release_id: spec.release };
+  return { ...hidden, [idColumn]: row[idColumn], release_tag: encryptValues(values, key), _encryption_release_id: release };
 }
 
 /** One level-up pattern per rarity, rows 1..after_level_max. */
@@ -447,6 +456,95 @@ function englishEventTables(): TableDump[] {
   }];
 }
 
+const RELEASE_COLUMNS = { release_tag: 'TEXT', _encryption_release_id: 'INTEGER' };
+const RANKS = ['c', 'b', 'a', 's'] as const;
+/** live_difficulty_id of a chart's play: 1 normal, 2 special, 3 free, then the chart's id (below 100,000: songs below 10,000). */
+const PLAY_OFFSET = { normal: 100000, special: 200000, free: 300000 } as const;
+
+interface SongsAndCharts {
+  songs: SongSpec[];
+  charts: ChartSpec[];
+}
+
+/** The curated songs and charts, then generated songs up to `count`, each with five charts (Easy to Master). */
+function songSpecs(count = SONGS.length): SongsAndCharts {
+  const songs = [...SONGS];
+  const charts = [...CHARTS];
+  for (let id = SONGS.length + 1; songs.length < count; id++) {
+    songs.push({ id, name: `うた${id}`, nameEn: `Song ${id}`, group: (id % 2) + 1, seconds: 90 + (id % 60) });
+    charts.push(...everyday(id, 300 + (id % 300)), { song: id, difficulty: 6, stars: 11 + (id % 2), notes: 600 + (id % 300), play: 'special' });
+  }
+  return { songs, charts };
+}
+
+/** The live database: songs, their lengths, charts with thresholds, and how each chart is played. */
+function liveTables({ songs, charts }: SongsAndCharts, keys: Map<number, Buffer>): TableDump[] {
+  const plays = (kind: keyof typeof PLAY_OFFSET) => charts.filter((c) => c.play === kind)
+    .map((c) => ({ live_difficulty_id: PLAY_OFFSET[kind] + chartIdOf(c), live_setting_id: chartIdOf(c) }));
+  const cost = (chartId: number) => ({ capital_type: 1, capital_value: [5, 10, 15, 25, 25, 25][(chartId % 10) - 1] });
+  return [
+    {
+      name: 'live_track_m',
+      columns: {
+        live_track_id: 'INTEGER PRIMARY KEY', name: 'TEXT', name_en: 'TEXT', name_kana: 'TEXT', title_asset: 'TEXT', sound_asset: 'TEXT',
+        member_category: 'INTEGER', unit_type_id: 'INTEGER', ...RELEASE_COLUMNS,
+      },
+      rows: songs.map((s) => storedRow({
+        live_track_id: s.id, name: s.name, name_en: s.nameEnColumn ?? null, name_kana: `うた${s.id}`, title_asset: `assets/image/live/title/t_${s.id}.png`,
+        sound_asset: `assets/sound/music/m_${s.id}.mp3`, member_category: s.group, unit_type_id: s.unitType ?? null, release_tag: null, _encryption_release_id: null,
+      }, 'live_track_id', s.release, keys)),
+    },
+    {
+      name: 'live_time_m',
+      columns: { live_track_id: 'INTEGER PRIMARY KEY', live_time: 'REAL' },
+      rows: songs.filter((s) => s.seconds !== undefined).map((s) => ({ live_track_id: s.id, live_time: s.seconds! })),
+    },
+    {
+      name: 'live_setting_m',
+      columns: {
+        live_setting_id: 'INTEGER PRIMARY KEY', live_track_id: 'INTEGER', difficulty: 'INTEGER', stage_level: 'INTEGER', attribute_icon_id: 'INTEGER',
+        notes_setting_asset: 'TEXT', ...Object.fromEntries(RANKS.flatMap((r) => [[`${r}_rank_score`, 'INTEGER'], [`${r}_rank_combo`, 'INTEGER']])),
+        ac_flag: 'INTEGER', swing_flag: 'INTEGER', lane_count: 'INTEGER', ...RELEASE_COLUMNS,
+      },
+      rows: charts.map((c) => storedRow({
+        live_setting_id: chartIdOf(c), live_track_id: c.song, difficulty: c.difficulty, stage_level: c.stars, attribute_icon_id: ((c.song - 1) % 3) + 1,
+        notes_setting_asset: `${String(c.song).padStart(4, '0')}_${c.difficulty}.json`,
+        ...Object.fromEntries(RANKS.flatMap((r, i) => [[`${r}_rank_score`, c.notes * 100 * (i + 1)], [`${r}_rank_combo`, Math.ceil(c.notes * [0.3, 0.5, 0.7, 1][i])]])),
+        ac_flag: c.ac ?? 0, swing_flag: c.swing ?? 0, lane_count: 9, release_tag: null, _encryption_release_id: null,
+      }, 'live_setting_id', c.release, keys)),
+    },
+    {
+      name: 'normal_live_m',
+      columns: { live_difficulty_id: 'INTEGER PRIMARY KEY', live_setting_id: 'INTEGER', capital_type: 'INTEGER', capital_value: 'INTEGER', default_unlocked_flag: 'INTEGER' },
+      rows: plays('normal').map((p) => ({ ...p, ...cost(p.live_setting_id), default_unlocked_flag: 1 })),
+    },
+    {
+      name: 'special_live_m',
+      columns: { live_difficulty_id: 'INTEGER PRIMARY KEY', live_setting_id: 'INTEGER', capital_type: 'INTEGER', capital_value: 'INTEGER' },
+      rows: plays('special').map((p) => ({ ...p, ...cost(p.live_setting_id) })),
+    },
+    {
+      name: 'free_live_m',
+      columns: { live_difficulty_id: 'INTEGER PRIMARY KEY', live_setting_id: 'INTEGER', random_flag: 'INTEGER' },
+      rows: plays('free').map((p) => ({ ...p, random_flag: 1 })),
+    },
+    {
+      name: 'special_live_rotation_m',
+      columns: { rotation_group_id: 'INTEGER', live_difficulty_id: 'INTEGER', base_date: 'TEXT' },
+      rows: plays('special').map((p, i) => ({ rotation_group_id: 1, live_difficulty_id: p.live_difficulty_id, base_date: `2016/0${i + 1}/01 0:00:00` })),
+    },
+  ];
+}
+
+/** The English client's live database: the song names it has. */
+function englishLiveTables({ songs }: SongsAndCharts): TableDump[] {
+  return [{
+    name: 'live_track_m',
+    columns: { live_track_id: 'INTEGER PRIMARY KEY', name: 'TEXT' },
+    rows: songs.filter((s) => s.nameEn).map((s) => ({ live_track_id: s.id, name: s.nameEn! })),
+  }];
+}
+
 /** Writes a database as the format asks; returns its path. */
 async function writeDatabase(dir: string, group: string, name: string, tables: TableDump[], options: SampleOptions): Promise<string> {
   const sql = dumpSql(tables);
@@ -521,11 +619,14 @@ export async function writeSampleExport(dir: string, options: SampleOptions = {}
   await fs.rm(dir, { recursive: true, force: true });
   await fs.mkdir(dir, { recursive: true });
   const unit = unitTables(cards, accessories, keys);
+  const songs = songSpecs(options.songs);
   const written = [
     await writeDatabase(dir, 'unit', 'unit', options.generation === '2015' ? asGeneration2015(unit) : unit, options),
     await writeDatabase(dir, 'event', 'event_common', eventTables(), options),
     await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', englishTables(cards, accessories), options),
     await writeDatabase(path.join(dir, 'en'), 'event', 'event_common', englishEventTables(), options),
+    await writeDatabase(dir, 'live', 'live', liveTables(songs, keys), options),
+    await writeDatabase(path.join(dir, 'en'), 'live', 'live', englishLiveTables(songs), options),
   ];
   const curated: Record<string, unknown> = {
     'release_info.json': { [KEYED_RELEASE]: sampleKey(KEYED_RELEASE).toString('base64') },
@@ -548,12 +649,13 @@ if (isMain) {
     .option('--out <dir>', 'output folder', 'input')
     .option('--cards <n>', 'total cards', (v) => Number.parseInt(v, 10))
     .option('--accessories <n>', 'total accessories', (v) => Number.parseInt(v, 10))
+    .option('--songs <n>', 'total songs (each generated one with five charts)', (v) => Number.parseInt(v, 10))
     .option('--format <format>', 'sql (readable dumps) or sqlite (client layout)', 'sql')
     .option('--no-images', 'skip pictures')
     .option('--encrypt <scheme>', 'with --format sqlite: encrypt as a device stores the files (jp-v3, ww-v2, tw-v1, cn-v4...)', parseScheme)
     .option('--generation <generation>', 'current, or 2015 (the oldest unit database shape: unit_level_m)', parseGeneration, 'current');
   program.parse();
   const opts = program.opts();
-  await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, format: opts.format, images: opts.images, encrypt: opts.encrypt, generation: opts.generation });
+  await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, songs: opts.songs, format: opts.format, images: opts.images, encrypt: opts.encrypt, generation: opts.generation });
   console.log(`sample export written to ${opts.out}`);
 }

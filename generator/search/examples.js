@@ -4,7 +4,7 @@
 
 /**
  * @typedef {object} Example
- * @property {'card' | 'accessory' | 'event'} kind
+ * @property {'card' | 'accessory' | 'event' | 'song'} kind
  * @property {string} q
  * @property {string} [order]
  * @property {'asc' | 'desc'} [dir]
@@ -34,6 +34,11 @@ export const EXAMPLES = [
   { kind: 'card', q: 'hp>4 is:support', means: 'support cards with more than 4 stamina' },
   { kind: 'accessory', q: 'is:limited rarity:ur', order: 'smile', dir: 'desc', means: 'UR accessories that belong to a card, highest Smile first' },
   { kind: 'event', q: 'start>=2020 -type:1', order: 'start', dir: 'desc', means: 'events since 2020 that are not of type 1, newest first' },
+  { kind: 'song', q: 'difficulty:master stars>=11', order: 'combo', dir: 'desc', means: 'Master charts of 11 stars or more, most notes first' },
+  { kind: 'song', q: 'group:1 difficulty:expert attr:pure', means: 'Expert charts of μ\'s songs (member_category 1) of the Pure attribute' },
+  { kind: 'song', q: '"snow halation"', means: 'every chart of a song by its name (original, English or kana)' },
+  { kind: 'song', q: 'length<=120 combo>=400', order: 'length', means: 'charts of at least 400 notes in songs of two minutes or less, shortest first' },
+  { kind: 'song', q: 'diff:6 or is:swing', means: 'Master charts, and charts with swing notes (difficulty 6 is Master: the game\'s codes)' },
 ];
 
 /**

@@ -1,9 +1,9 @@
 // @ts-check
-// What can be searched: for cards, accessories and events, each field a query may name, what
+// What can be searched: for cards, accessories, events and songs (their charts), each field a query may name, what
 // it reads from the published object, the values it takes, and the compact index column it
 // is evaluated on. The build makes the index from the published objects with `indexRows`;
 // the edge and the browse page evaluate queries on it (query.js).
-import { CENTERS, EFFECTS, RARITIES, TRIGGERS, codesOf } from './words.js';
+import { CENTERS, DIFFICULTIES, EFFECTS, RARITIES, TRIGGERS, codesOf } from './words.js';
 
 /** @typedef {(columns: Record<string, unknown[]>, row: number) => boolean} Test */
 /** @typedef {(message: string) => Error} Problem */
@@ -22,7 +22,7 @@ import { CENTERS, EFFECTS, RARITIES, TRIGGERS, codesOf } from './words.js';
 
 /**
  * @typedef {object} Kind
- * @property {'card' | 'accessory' | 'event'} name
+ * @property {'card' | 'accessory' | 'event' | 'song'} name
  * @property {string} identity the field "#<n>" and the default order name
  * @property {Field[]} fields
  * @property {string[]} words index columns (lists of normalized texts) a bare word is looked for in
@@ -33,6 +33,7 @@ import { CENTERS, EFFECTS, RARITIES, TRIGGERS, codesOf } from './words.js';
  * @typedef {object} IndexContext
  * @property {Map<number, any>} characters char_t objects by id
  * @property {Map<string, string>} sets set display names by set id
+ * @property {Map<number, any>} songs song_t objects by id (the song kind's rows are its charts)
  */
 
 /**
@@ -372,8 +373,49 @@ const EVENT = {
   }),
 };
 
+/**
+ * Songs: a row per chart (live_t), with its song's name, group and length, so that one query's
+ * terms about a chart (difficulty, stars, combo) hold for the same chart.
+ * @type {Kind}
+ */
+const SONG = {
+  name: 'song',
+  identity: 'id',
+  words: ['name'],
+  fields: [
+    textField('name', 'the song\'s name, name_en or name_kana'),
+    namedCodeField('group', 'the song\'s group: group_name or group_name_en (the group tag of its characters)', 'member_category (1 μ\'s, 2 Aqours, ...)'),
+    codeField('difficulty', 'the chart\'s difficulty', DIFFICULTIES, { aliases: ['diff'] }),
+    numberField('stars', 'the chart\'s stars (stage_level)', { aliases: ['level'] }),
+    { ...attributeField, about: 'the chart\'s attribute (attribute_icon_id)' },
+    numberField('combo', 'the chart\'s full combo: s_rank_combo, its note count', { aliases: ['notes'] }),
+    numberField('length', 'the song\'s length in seconds (live_time_m; a song without one matches no length)', { aliases: ['seconds'] }),
+    numberField('song', 'the song\'s id (live_track_id)'),
+    numberField('id', 'the chart\'s id (live_setting_id)'),
+    isField({ swing: 'swing notes: swing_flag 1', ac: 'an arcade chart: ac_flag 1', special: 'played as a special live (special_live_m)' }),
+  ],
+  row: (live, { songs }) => {
+    const song = songs.get(live.song_id);
+    return {
+      id: live.id,
+      song: live.song_id,
+      name: texts([live.name, live.name_en, song?.name_kana]),
+      group: song?.member_category ?? null,
+      group_names: tagNames([{ name: song?.group_name, name_en: song?.group_name_en }]),
+      difficulty: live.difficulty,
+      stars: live.stars,
+      attribute: live.attribute,
+      combo: live.s_rank_combo,
+      length: song?.length ?? null,
+      is_swing: flag(live.swing_flag),
+      is_ac: flag(live.ac_flag),
+      is_special: flag(live.plays.some((/** @type {any} */ p) => p.kind === 'special')),
+    };
+  },
+};
+
 /** Every searchable kind, by its name in /api/v1/search/<kind>. */
-export const KINDS = [CARD, ACCESSORY, EVENT];
+export const KINDS = [CARD, ACCESSORY, EVENT, SONG];
 
 /**
  * The search index of one kind: its objects' columns, rows in the order of `objects` (the

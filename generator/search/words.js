@@ -111,3 +111,17 @@ export const codesOf = (table, word) => table.filter((entry) => entry.words.incl
  * @returns {W | undefined}
  */
 export const entryOf = (table, code) => table.find((entry) => entry.code === code);
+
+/**
+ * Chart difficulties (live_setting_m `difficulty`), as the game numbers them. 5 is the Expert
+ * chart with its notes placed at random (the game's "random" lives).
+ * @type {Word[]}
+ */
+export const DIFFICULTIES = [
+  { code: 1, words: ['easy'], about: 'Easy' },
+  { code: 2, words: ['normal'], about: 'Normal' },
+  { code: 3, words: ['hard'], about: 'Hard' },
+  { code: 4, words: ['expert'], about: 'Expert' },
+  { code: 5, words: ['random', 'expert random'], about: 'Expert random (notes placed at random)' },
+  { code: 6, words: ['master'], about: 'Master' },
+];

@@ -1,0 +1,104 @@
+/**
+ * Songs and their charts from the live database: live_track_m (songs), live_time_m (their
+ * lengths), live_setting_m (charts: difficulty, stars, attribute, rank thresholds) and the
+ * tables that say how a chart is played (normal_live_m, special_live_m, free_live_m, with
+ * special_live_rotation_m). Columns later exports added (name_en, swing_flag, ac_flag,
+ * lane_count, live_time_m itself) are null where an export lacks them.
+ */
+import { idOf, type DbRow, type MasterDb } from '../input/masterDb.ts';
+import type { BuildReport } from '../report.ts';
+import type { EnglishTexts } from './english.ts';
+import type { Character, Chart, ChartPlay, MemberTag, RankThresholds, Song } from './types.ts';
+import { groupTagOf } from './characters.ts';
+import { groupBy, numOrNull } from './values.ts';
+
+/** The tables of the ways a chart is played, by the kind each gives. */
+const PLAY_TABLES = { normal: 'normal_live_m', special: 'special_live_m', free: 'free_live_m' } as const;
+
+/** A column's number, null when the table lacks the column or the value is none. */
+const column = (row: DbRow, name: string): number | null => numOrNull(row[name]);
+
+const thresholds = (row: DbRow, what: 'score' | 'combo'): RankThresholds => ({
+  c: column(row, `c_rank_${what}`), b: column(row, `b_rank_${what}`), a: column(row, `a_rank_${what}`), s: column(row, `s_rank_${what}`),
+});
+
+/** Every play of every chart, by live_setting_id, each chart's in live_difficulty_id order. */
+function playsByChart(db: MasterDb): Map<number | null, ChartPlay[]> {
+  const rotations = groupBy(db.rows('special_live_rotation_m'), (row) => idOf(row.live_difficulty_id));
+  const plays = Object.entries(PLAY_TABLES).flatMap(([kind, table]) => db.keyedRows(table, 'live_difficulty_id').map((row) => {
+    const id = idOf(row.live_difficulty_id)!;
+    const groups = (rotations.get(id) ?? []).map((r) => idOf(r.rotation_group_id)).filter((g) => g !== null);
+    return {
+      chart: idOf(row.live_setting_id),
+      play: { id, kind: kind as ChartPlay['kind'], costType: column(row, 'capital_type'), cost: column(row, 'capital_value'), rotationGroups: [...new Set(groups)].sort((a, b) => a - b) },
+    };
+  }));
+  plays.sort((a, b) => a.play.id - b.play.id);
+  return new Map([...groupBy(plays, (p) => p.chart)].map(([chart, entries]) => [chart, entries.map((e) => e.play)]));
+}
+
+/** What a song links to beyond its own database: the English names, and the characters and tags that name its group. */
+export interface SongSources {
+  english: EnglishTexts;
+  characters: Map<number, Character>;
+  tags: Map<number, MemberTag>;
+}
+
+function readSong(row: DbRow, { english, characters, tags }: SongSources, lengths: Map<number | null, DbRow[]>): Song {
+  const id = idOf(row.live_track_id)!;
+  const memberCategory = column(row, 'member_category');
+  return {
+    id,
+    name: english.text(row.name, english.get('live_track_m', 'live_track_id', id), row.name_en),
+    kana: typeof row.name_kana === 'string' ? row.name_kana : null,
+    memberCategory,
+    group: groupTagOf(memberCategory, characters, tags)?.name ?? null,
+    unitTypeId: idOf(row.unit_type_id),
+    length: column(lengths.get(id)?.[0] ?? {}, 'live_time'),
+    charts: [],
+  };
+}
+
+function readChart(row: DbRow, song: Song, plays: Map<number | null, ChartPlay[]>): Chart {
+  const id = idOf(row.live_setting_id)!;
+  return {
+    id,
+    song,
+    difficulty: column(row, 'difficulty'),
+    stars: column(row, 'stage_level'),
+    attribute: column(row, 'attribute_icon_id'),
+    score: thresholds(row, 'score'),
+    combo: thresholds(row, 'combo'),
+    swing: column(row, 'swing_flag'),
+    ac: column(row, 'ac_flag'),
+    lanes: column(row, 'lane_count'),
+    plays: plays.get(id) ?? [],
+  };
+}
+
+const byDifficulty = (a: Chart, b: Chart) => (a.difficulty ?? Infinity) - (b.difficulty ?? Infinity) || a.id - b.id;
+
+/**
+ * Songs in id order, each with its readable charts; null (said once in the report) when the
+ * export has no live database or no live_track_m in it: then no song types are published.
+ */
+export function buildSongs(db: MasterDb | null, sources: SongSources, report: BuildReport): Song[] | null {
+  if (!db || !db.hasTable('live_track_m')) {
+    report.warn(db ? `${db.file}: no live_track_m table; no songs are published (song_t, live_t)` : 'no live database (live.db_, live.sql, ...): no songs are published (song_t, live_t)');
+    return null;
+  }
+  const lengths = groupBy(db.rows('live_time_m'), (row) => idOf(row.live_track_id));
+  const songs = new Map(db.keyedRows('live_track_m', 'live_track_id').map((row) => {
+    const song = readSong(row, sources, lengths);
+    return [song.id, song];
+  }));
+  if (!db.hasTable('live_setting_m')) report.warn(`${db.file}: no live_setting_m table; songs are published without charts (live_t is empty)`);
+  const plays = playsByChart(db);
+  for (const row of db.keyedRows('live_setting_m', 'live_setting_id')) {
+    const song = songs.get(idOf(row.live_track_id) ?? -1);
+    if (song) song.charts.push(readChart(row, song, plays));
+    else report.warn(`live_setting_m: live_setting_id ${String(row.live_setting_id)} names live_track_id ${String(row.live_track_id)}, no readable song; the chart is left out`, 'live_setting_m: charts of no readable song (left out)');
+  }
+  for (const song of songs.values()) song.charts.sort(byDifficulty);
+  return [...songs.values()].sort((a, b) => a.id - b.id);
+}

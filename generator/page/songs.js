@@ -1,0 +1,108 @@
+// The Songs section and the song view (#song/<id>): every song with its charts, from list/song_t
+// and list/live_t, filtered by group, difficulty and a query in the API's song search language
+// (search/query.js on search_index/song, whose rows are charts; the query lives in the page's
+// URL as song_q); a song's view shows each chart's rank thresholds and how it is played. Codes
+// are the game's; DIFFICULTIES (the search words) names them.
+'use strict';
+import { attributeName, config, el, facts, fill, load, pagedList, table } from './dom.js';
+import { jsonLinks, object, section } from './views.js';
+import { num } from './words.js';
+import { DIFFICULTIES } from '../search/words.js';
+import { QueryError, search } from '../search/query.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** "Master", "Expert random", or the code where the game added one we have no word for. */
+export const difficultyName = (code) => DIFFICULTIES.find((d) => d.code === code)?.about.replace(/ \(.*\)$/, '') ?? (code === null ? '?' : `difficulty ${code}`);
+const nameOf = (item) => item.name_en || item.name;
+const groupOf = (song) => song.group_name_en || song.group_name || (song.member_category === null ? 'no group' : `group ${song.member_category}`);
+const minutes = (seconds) => (seconds === null ? null : `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`);
+const chartLabel = (chart) => `${difficultyName(chart.difficulty)} ${chart.stars ?? '?'}★`;
+
+/** `<select>` options from [value, label] pairs, after an "all" option. */
+const fillSelect = (select, pairs) => select.replaceChildren(el('option', { value: '' }, 'all'), ...pairs.map(([value, label]) => el('option', { value: String(value) }, label)));
+
+function songTile([song, charts]) {
+  return el('li', {},
+    el('a', { href: `#song/${song.id}` },
+      el('span', { class: 'name' }, nameOf(song)),
+      el('span', { class: 'title' }, [groupOf(song), minutes(song.length)].filter(Boolean).join(' · ')),
+      el('span', { class: 'song-charts' }, charts.map((c) => el('span', { class: `song-chart difficulty-${c.difficulty}` }, chartLabel(c))))));
+}
+
+/** The ids of the charts `query` matches on the song index, null (with the error shown) when it is malformed. */
+function matchingCharts(index, query) {
+  const error = $('song-search-error');
+  try {
+    const rows = search(index, { q: query, order: 'id', dir: 'asc', seed: 0 });
+    error.hidden = true;
+    $('song-search').removeAttribute('aria-invalid');
+    return new Set(rows.map((row) => index.columns.id[row]));
+  } catch (problem) {
+    if (!(problem instanceof QueryError)) throw problem;
+    error.textContent = problem.message;
+    error.hidden = false;
+    $('song-search').setAttribute('aria-invalid', 'true');
+    return null;
+  }
+}
+
+/** The query in the page's URL (song_q), the rest of the URL kept. */
+function writeQuery(query) {
+  const params = new URLSearchParams(location.search);
+  if (query) params.set('song_q', query); else params.delete('song_q');
+  const search = params.toString();
+  history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}${location.hash}`);
+}
+
+/** Fills the Songs section; false (the section hides) when the site publishes no songs. */
+export async function renderSongs(songs) {
+  const [lives, index] = await Promise.all([load(config.liveList), load(fill(config.searchIndex, 'song'))]);
+  const charts = new Map();
+  for (const live of lives.result) charts.set(live.song_id, [...(charts.get(live.song_id) ?? []), live]);
+  const groups = new Map(songs.result.map((s) => [s.member_category, groupOf(s)]));
+  fillSelect($('song-group'), [...groups].filter(([code]) => code !== null).sort((a, b) => a[0] - b[0]));
+  const difficulties = [...new Set(lives.result.map((l) => l.difficulty))].filter((d) => d !== null).sort((a, b) => a - b);
+  fillSelect($('song-difficulty'), difficulties.map((d) => [d, difficultyName(d)]));
+  const box = $('song-search');
+  box.value = new URLSearchParams(location.search).get('song_q') ?? '';
+  const show = () => {
+    const [group, difficulty, query] = [$('song-group').value, $('song-difficulty').value, box.value];
+    writeQuery(query);
+    const matching = matchingCharts(index, query);
+    if (!matching) return;
+    // Chart terms (a difficulty, a query) keep the songs with a chart that meets them, showing those charts.
+    const byChart = difficulty !== '' || query.trim() !== '';
+    const shown = songs.result
+      .filter((s) => group === '' || String(s.member_category) === group)
+      .map((s) => [s, (charts.get(s.id) ?? []).filter((c) => (difficulty === '' || String(c.difficulty) === difficulty) && matching.has(c.id))])
+      .filter(([, own]) => !byChart || own.length);
+    $('song-count').textContent = `${shown.length} of ${songs.result.length} songs`;
+    pagedList($('song-list'), shown, songTile);
+    // Every chart shown, beyond the tiles on screen, for programs that read the page.
+    $('song-list').dataset.charts = shown.flatMap(([, own]) => own.map((c) => c.id)).join(',');
+  };
+  for (const id of ['song-group', 'song-difficulty']) $(id).addEventListener('change', show);
+  box.addEventListener('input', show);
+  show();
+  return songs.result.length > 0;
+}
+
+const ranks = (chart, what) => ['c', 'b', 'a', 's'].map((rank) => num(chart[`${rank}_rank_${what}`]));
+const playText = (play) => `${play.kind} live ${play.live_difficulty_id}${play.capital_value === null ? '' : `: ${play.capital_value} ${play.capital_type === 1 ? 'LP' : `of cost type ${play.capital_type}`}`}`;
+const flags = (chart) => [chart.swing_flag ? 'swing' : null, chart.ac_flag ? 'arcade' : null, chart.lane_count === null ? null : `${chart.lane_count} lanes`].filter(Boolean).join(', ');
+
+export async function songView(id) {
+  const song = await object(config.object.song_t, id);
+  if (!song) throw Object.assign(new Error(`song ${id} is not published`), { status: 404 });
+  const lives = (await Promise.all(song.live_ids.map((live) => object(config.object.live_t, live)))).filter(Boolean);
+  const rows = lives.map((c) => [difficultyName(c.difficulty), num(c.stars), attributeName.get(c.attribute) ?? num(c.attribute), ...ranks(c, 'score'), ...ranks(c, 'combo'), flags(c), c.plays.map(playText).join('; ')]);
+  return [
+    el('header', { class: 'view-head' }, el('div', {}, el('h1', { tabindex: '-1' }, nameOf(song)), el('p', { class: 'names' }, [song.name_en ? song.name : '', song.name_kana].filter(Boolean).join(' · ')))),
+    section('About', facts([['Group', groupOf(song)], ['Length', minutes(song.length)], ['Charts', String(lives.length)]])),
+    section('Charts', table('Charts with the score and combo each rank needs', [
+      'Difficulty', 'Stars', 'Attribute', 'Score C', 'Score B', 'Score A', 'Score S', 'Combo C', 'Combo B', 'Combo A', 'Combo S', 'Flags', 'Played as',
+    ], rows, { class: 'chart-thresholds' })),
+    section('JSON', jsonLinks([['Song', fill(config.object.song_t, song.id)], ...lives.map((c) => [`${chartLabel(c)} chart`, fill(config.object.live_t, c.id)])])),
+  ];
+}
