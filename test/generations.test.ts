@@ -87,7 +87,8 @@ describe('the 2015 generation as real exports have it: unit_level_m(unit_id, hp,
       hp_base: 6, stamina: [2, 3, 4, 5, 6], pure: [701, 702, 703, 704, 705],
       exp_given: [7, 8, 9, 9, 10], sell_price: [4, 9, 13, 18, 22], normal_max_level_exp: 100,
     });
-    expect(report.warnings).toEqual([]);
+    // Every value found: no warning about the unit tables (this export has no live database, which is said once).
+    expect(report.warnings.filter((w) => !w.startsWith('no live database'))).toEqual([]);
   });
 
   it('takes a product a hair below a whole number in floating point for that number', async () => {
