@@ -167,7 +167,7 @@ describe('every published file against its schema', () => {
     const { checked, failures, byRoute } = await validatedSite(out);
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThan(140);
-    for (const route of ['/api/v1/card/{ordinals}.json', '/api/v1/pair/{pair_id}.json', '/api/v1/card_t/{ids}', '/api/v1/event_t/{ids}', '/api/v1/removable_skill_t/{ids}']) {
+    for (const route of ['/api/v1/card/{ordinals}.json', '/api/v1/pair/{pair_id}.json', '/api/v1/pack/card_t/{block}.json', '/api/v1/pack/event_t/{block}.json', '/api/v1/pack/removable_skill_t/{block}.json']) {
       expect(byRoute.get(route), route).toBeGreaterThan(0);
     }
   });

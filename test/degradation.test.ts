@@ -3,9 +3,9 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import type { BuildReport } from '../generator/report.ts';
-import { endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
+import { endpoints } from '../generator/contract/endpoints.ts';
 import type { CardJson } from '../generator/contract/schemas.ts';
-import { buildInto, buildSample, copySample, readJson, tempDir, writeDb } from './helpers.ts';
+import { buildInto, buildSample, copySample, packedObject, readJson, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
 import { editDump } from './exportEdits.ts';
 
@@ -63,7 +63,7 @@ describe('a member tag that does not exist', () => {
     const { degraded, intact } = await both(1); // Hoshino Aoi: year 1, Stella, Lumina (tag 6, deleted)
     expect(intact.sub_affiliation).toBe(6);
     expect(degraded).toEqual({ ...intact, sub_affiliation: 0 });
-    const character = (await readJson(out, objectEndpoint.char_t.object.file(101))).result[0];
+    const character = await packedObject(out, 'char_t', 101);
     expect(character.tags.map((t: { id: number }) => t.id)).not.toContain(6);
   });
 

@@ -2,14 +2,17 @@
  * The edge handler called directly, reading the sample build from disk: every edge route,
  * its query parameters and errors, and the paths it passes through to the static host.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSample, readJson } from './helpers.ts';
+import { buildSample, packedObject, packedText, readJson } from './helpers.ts';
 import { handleRequest, type EdgeSite } from '../generator/edge/handler.ts';
 import { checkSitePath } from '../generator/edge/guard.ts';
 import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
 import { objectList } from '../generator/edge/objects.ts';
 import type { CardJson, CardListJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
 import { MAX_IDS } from '../generator/contract/limits.ts';
+import { objectEndpoint } from '../generator/contract/endpoints.ts';
 import { PACK_SIZE, packOf } from '../generator/format.ts';
 
 let out: string;
@@ -117,6 +120,12 @@ describe('reads behind comma lists', () => {
     return seen.sort();
   }
 
+  it('a generic object has no file of its own: one id reads its pack, and answers its bytes as the pack holds them', async () => {
+    expect(fs.existsSync(path.join(out, 'api/v1/skill_t'))).toBe(false);
+    expect(await readsFor('/api/v1/skill_t/1.json')).toEqual([objectEndpoint.skill_t.pack.file(packOf(1))]);
+    expect(await (await call('/api/v1/skill_t/1'))!.text()).toBe(`{"result":[${packedText(out, 'skill_t', 1)}]}`);
+  });
+
   it('a few ids read their single files', async () => {
     expect(await readsFor('/api/v1/card/3,1,2.json')).toEqual(['api/v1/card/1.json', 'api/v1/card/2.json', 'api/v1/card/3.json']);
   });
@@ -191,19 +200,17 @@ describe('/api/v1/<type>/<ids>', () => {
     expect(body.result[0]).toEqual(await cardFile(2));
   });
 
-  it('answers every type, extensionless or not, the same as the published file', async () => {
-    for (const type of ['card_t', 'char_t', 'skill_t', 'leader_skill_t', 'accessory_t']) {
+  it('answers every type, extensionless or not, with the object its pack publishes', async () => {
+    for (const type of ['card_t', 'char_t', 'skill_t', 'leader_skill_t', 'accessory_t'] as const) {
       const list = await readJson<ObjectListJson>(out, `api/v1/list/${type}.json`);
       const id = list.result[0].id;
-      const file = await readJson(out, `api/v1/${type}/${id}.json`);
-      expect(await ok(`/api/v1/${type}/${id}`), type).toEqual(file);
-      expect(await ok(`${list.result[0].ref},${id}.json`), type).toEqual({ result: [file.result[0], file.result[0]] });
+      const object = await packedObject(out, type, id);
+      expect(await ok(`/api/v1/${type}/${id}`), type).toEqual({ result: [object] });
+      expect(await ok(`/api/v1/${type}/${id}.json`), type).toEqual({ result: [object] });
+      expect(await ok(`${list.result[0].ref},${id}.json`), type).toEqual({ result: [object, object] });
     }
   });
 
-  it('passes the published <id>.json file itself through', async () => {
-    expect(await call('/api/v1/skill_t/1.json')).toBeNull();
-  });
 
   it('answers null entries with 200 when ids are missing, even every one', async () => {
     expect(await ok('/api/v1/char_t/5')).toEqual({ result: [null] });

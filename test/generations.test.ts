@@ -1,6 +1,8 @@
 /** Older generations and odd values of real exports: unit_level_m, member tags without display_flag, `None`, English from an older client. */
 import { describe, expect, it } from 'vitest';
 import { modelAt, renderInMemory, tempDir, writeDb } from './helpers.ts';
+import { objectEndpoint } from '../generator/contract/endpoints.ts';
+import { packOf } from '../generator/format.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { levelPattern, unitTables } from './fixtures.ts';
 import type { Row, TableDump } from '../generator/sample/sql.ts';
@@ -193,7 +195,7 @@ describe('English where the English export lacks it', () => {
       { member_tag_id: 6, name: 'Printemps', display_flag: 1 }, { member_tag_id: 7, name: 'ひみつ', display_flag: 0 },
     ]);
     const { json } = await render(replace(unitTables('legacy', { cards: [{}] }), tags), english);
-    const names = json('api/v1/char_t/10.json').result[0].tags.map((t: { id: number; name_en: string | null }) => [t.id, t.name_en]);
+    const names = json(objectEndpoint.char_t.pack.file(packOf(10))).objects[10].tags.map((t: { id: number; name_en: string | null }) => [t.id, t.name_en]);
     expect(names).toEqual([[2, '2nd year'], [4, "μ's"], [6, 'Printemps'], [7, null]]);
   });
 });

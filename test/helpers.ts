@@ -1,5 +1,5 @@
 /** Shared test fixtures: temporary folders, the sample build, and exports built from code. */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import fs from 'fs-extra';
 import { inject } from 'vitest';
@@ -21,12 +21,29 @@ import { tempDir } from './tempDirs.ts';
 import { snapshot } from './exportEdits.ts';
 import { SAMPLE_INPUT } from './globalSetup.ts';
 import { SAMPLE_MARKER } from '../generator/input/sampleMarker.ts';
+import { objectEndpoint, type ObjectType } from '../generator/contract/endpoints.ts';
+import { packOf } from '../generator/format.ts';
 
 export { SAMPLE_INPUT, tempDir };
 
 /** Read at once: the tests read thousands of small files, where a promise per read costs more than the read. */
 export async function readJson<T = any>(dir: string, rel: string): Promise<T> {
   return JSON.parse(readFileSync(path.join(dir, rel), 'utf8')) as T;
+}
+
+/** A generic object's JSON text exactly as its type's pack holds it (at the pack's offsets), null when the pack has none. */
+export function packedText(dir: string, type: ObjectType, id: number): string | null {
+  const file = path.join(dir, objectEndpoint[type].pack.file(packOf(id)));
+  if (!existsSync(file)) return null;
+  const bytes = readFileSync(file);
+  const { offsets } = JSON.parse(bytes.toString('utf8')) as { offsets: Record<string, [number, number]> };
+  return Object.hasOwn(offsets, id) ? bytes.subarray(...offsets[id]).toString('utf8') : null;
+}
+
+/** A generic object as its type's pack publishes it (what `<type>/<id>` answers), null when there is none. */
+export async function packedObject<T = any>(dir: string, type: ObjectType, id: number): Promise<T | null> {
+  const text = packedText(dir, type, id);
+  return text === null ? null : (JSON.parse(text) as T);
 }
 
 /** Builds `input` into a fresh temporary output folder. */
@@ -49,7 +66,12 @@ export function renderInMemory(input: string) {
     if (!bytes) throw new Error(`${rel} was not rendered`);
     return JSON.parse(bytes.toString('utf8')) as T;
   };
-  return { files, report, json };
+  /** A generic object from its type's pack (what `<type>/<id>` answers), null when none is published. */
+  const object = <T = any>(type: ObjectType, id: number): T | null => {
+    const pack = files.get(objectEndpoint[type].pack.file(packOf(id)));
+    return pack ? ((JSON.parse(pack.toString('utf8')) as { objects: Record<string, T> }).objects[id] ?? null) : null;
+  };
+  return { files, report, json, object };
 }
 
 /**

@@ -14,6 +14,8 @@ import { unitTables } from './fixtures.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 import { startServer } from '../generator/server/server.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
+import { handleRequest } from '../generator/edge/handler.ts';
+import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
 
 let out: string;
 let report: BuildReport;
@@ -91,6 +93,16 @@ describe('every image URL in card and accessory responses, over HTTP from the re
       for (const url of [site.url + rel, site.url + rel.replace(/\.json$/, '')]) {
         const found = imageRefs(json, url);
         if (found.length) dirsWithImages.add(path.dirname(rel));
+        refs.push(...found);
+      }
+    }
+    // Generic objects are answered by the edge from their packs, at /api/v1/<type>/<ids>, where their URLs resolve.
+    const site_ = { read: diskReader(out), readBytes: diskBytesReader(out) };
+    for (const type of ['card_t', 'accessory_t']) {
+      const ids = (await readJson(out, `api/v1/list/${type}.json`)).result.map((entry: { id: number }) => entry.id);
+      for (const url of [`${site.url}api/v1/${type}/${ids.join(',')}`, `${site.url}api/v1/${type}/${ids[0]}.json`]) {
+        const found = imageRefs(await (await handleRequest(new Request(url), site_))!.json(), url);
+        if (found.length) dirsWithImages.add(`api/v1/${type}`);
         refs.push(...found);
       }
     }

@@ -5,9 +5,9 @@
 import fs from 'fs-extra';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildInto, buildSample, copySample, readJson, writeDb } from './helpers.ts';
+import { buildInto, buildSample, copySample, packedObject, readJson, writeDb } from './helpers.ts';
 import { translationShard } from '../generator/format.ts';
-import { OBJECT_TYPE_NAMES } from '../generator/contract/endpoints.ts';
+import { OBJECT_TYPE_NAMES, type ObjectType } from '../generator/contract/endpoints.ts';
 import type { CardJson, CardListJson, CharacterJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
 
 type TranslationIndexJson = { shards: number };
@@ -21,31 +21,37 @@ beforeAll(async () => {
   ({ out } = await buildSample());
 });
 
-describe('/api/v1/<type>/<id>.json', () => {
-  it('publishes card_t by internal id, holding the same object as card/<ordinal>.json', async () => {
+/** The ids of every object a type's packs hold, in order. */
+const packedIds = (type: ObjectType) => files(out, `api/v1/pack/${type}`)
+  .flatMap((pack) => Object.keys(JSON.parse(fs.readFileSync(path.join(out, 'api/v1/pack', type, pack), 'utf8')).objects).map(Number))
+  .sort((a, b) => a - b);
+
+describe('generic objects, in the packs the edge answers <type>/<ids> from', () => {
+  it('publishes card_t by internal id, holding the same object as card/<ordinal>.json, and no file per object', async () => {
     const list = await readJson<CardListJson>(out, 'api/v1/card_list.json');
-    expect(files(out, 'api/v1/card_t')).toHaveLength(list.stubs.length);
+    expect(fs.existsSync(path.join(out, 'api/v1/card_t'))).toBe(false);
+    expect(packedIds('card_t')).toEqual(list.stubs.map((s) => s.id).sort((a, b) => a - b));
     for (const stub of list.stubs) {
       const byOrdinal = await readJson<{ cards: CardJson[] }>(out, `api/v1/card/${stub.ordinal}.json`);
-      expect(await readJson(out, `api/v1/card_t/${stub.id}.json`)).toEqual({ result: byOrdinal.cards });
+      expect(await packedObject(out, 'card_t', stub.id)).toEqual(byOrdinal.cards[0]);
     }
   });
 
   it('publishes skill_t and leader_skill_t as the objects embedded in cards', async () => {
     const card = (await readJson<{ cards: CardJson[] }>(out, 'api/v1/card/16.json')).cards[0];
-    expect(await readJson(out, `api/v1/skill_t/${card.skill!.id}.json`)).toEqual({ result: [card.skill] });
-    expect(await readJson(out, `api/v1/leader_skill_t/${card.center_skill!.id}.json`)).toEqual({ result: [card.center_skill] });
+    expect(await packedObject(out, 'skill_t', card.skill!.id)).toEqual(card.skill);
+    expect(await packedObject(out, 'leader_skill_t', card.center_skill!.id)).toEqual(card.center_skill);
   });
 
   it('publishes accessory_t as the object of accessory/<id>.json', async () => {
     for (const name of files(out, 'api/v1/accessory')) {
       const accessory = await readJson(out, `api/v1/accessory/${name}`);
-      expect(await readJson(out, `api/v1/accessory_t/${name}`)).toEqual({ result: accessory.accessories });
+      expect(await packedObject(out, 'accessory_t', Number.parseInt(name, 10))).toEqual(accessory.accessories[0]);
     }
   });
 
   it('publishes char_t with tags, school year, sub-unit and the internal ids of its cards', async () => {
-    const { result: [aoi] } = await readJson<{ result: CharacterJson[] }>(out, 'api/v1/char_t/101.json');
+    const aoi = (await packedObject<CharacterJson>(out, 'char_t', 101))!;
     const cards = (await readJson<CardListJson>(out, 'api/v1/card_list.json')).stubs.filter((c) => c.type_id === 101);
     expect(aoi).toMatchObject({ id: 101, name: '星野あおい', name_en: 'Hoshino Aoi', member_category: 1, year: 1, sub_affiliation: 6 });
     expect(aoi.tags.map((t) => t.id)).toEqual([1, 4, 6, 8]);
@@ -60,7 +66,7 @@ describe('/api/v1/list/<type>.json', () => {
   it('lists every published object of each type, in id order, with a ref to its extensionless URL', async () => {
     for (const type of OBJECT_TYPE_NAMES) {
       const list = await readJson<ObjectListJson>(out, `api/v1/list/${type}.json`);
-      const ids = files(out, `api/v1/${type}`).map((f) => Number.parseInt(f, 10)).sort((a, b) => a - b);
+      const ids = packedIds(type);
       expect(list.result.map((e) => e.id), type).toEqual(ids);
       for (const entry of list.result) expect(entry.ref).toBe(`/api/v1/${type}/${entry.id}`);
     }

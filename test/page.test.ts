@@ -8,11 +8,13 @@ import fs from 'fs-extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { BulkIndexJson, CardListJson, SetListJson } from '../generator/contract/schemas.ts';
-import { buildSample, readJson, tempDir } from './helpers.ts';
+import { buildSample, packedObject, readJson, tempDir } from './helpers.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 import { launchBrowser } from './browser.ts';
 import { handleRequest } from '../generator/edge/handler.ts';
-import { diskReader } from '../generator/server/diskSite.ts';
+import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
+import { objectEndpoint } from '../generator/contract/endpoints.ts';
+import { packOf } from '../generator/format.ts';
 import { EXAMPLES } from '../generator/search/examples.js';
 import { patchBetween } from '../generator/changes/history.ts';
 import { createHash } from 'node:crypto';
@@ -231,7 +233,7 @@ describe('card view (#card/<ordinal>)', () => {
     expect(await view.locator('#view h1').textContent()).toContain(subject.char_name);
     expect(await view.locator('.view-head img').count()).toBe(2);
     expect(await view.locator('.names').first().textContent()).toContain(subject.original_char_name);
-    const character = (await readJson(out, `api/v1/char_t/${subject.type_id}.json`)).result[0];
+    const character = await packedObject(out, 'char_t', subject.type_id);
     const facts = Object.fromEntries(await view.locator('.facts dt').evaluateAll((dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling!.textContent])));
     expect(facts.Character).toContain(character.name_en);
     expect(facts.Year).toBe(character.tags.find((t: any) => t.id === subject.year).name_en);
@@ -301,7 +303,12 @@ describe('card view (#card/<ordinal>)', () => {
     expect(await view.locator(`#view section:has(h2:text-is("Pair")) a[href="#card/${partner}"] img`).count()).toBe(1);
     const json = await view.locator('.json-links a').evaluateAll((as: HTMLAnchorElement[]) => as.map((a) => a.href));
     expect(json.length).toBe(5);
-    for (const href of json) expect((await fetch(href)).status, href).toBe(200);
+    // Files where a plain static host serves them; generic objects at their route, which the edge answers (from their packs).
+    const disk = { read: diskReader(out), readBytes: diskBytesReader(out) };
+    for (const href of json) {
+      const edge = await handleRequest(new Request(href), disk);
+      expect((edge ?? await fetch(href)).status, href).toBe(200);
+    }
   });
 
   it('shows the accessories that belong to a card and the events that reward it', async () => {
@@ -474,7 +481,7 @@ describe('set, pair, accessory and event views', () => {
     expect(await p.locator('#view h1').textContent()).toBe(full.name_en);
     expect(await p.locator('table.accessory-levels tbody tr').count()).toBe(full.smile.length);
     expect(await p.locator(`#view .cards a[href="#card/${accessory.unit_ordinal}"]`).count()).toBe(1);
-    const event = (await readJson(out, 'api/v1/event_t/1.json')).result[0];
+    const event = await packedObject(out, 'event_t', 1);
     await show(p, '#event/1');
     expect(await p.locator('#view h1').textContent()).toBe(event.name_en);
     expect(await p.locator('#view .cards a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(event.reward_ordinals.map((o: number) => `#card/${o}`));
@@ -517,7 +524,7 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     await edit('api/v1/card_list.json', (json) => { json.stubs.find((s: any) => s.ordinal === 22).title_en = HOSTILE; });
     await edit('api/v1/card/22.json', (json) => { json.cards[0].title_en = HOSTILE; json.cards[0].char_name = HOSTILE; });
     await edit('api/v1/card/set_list.json', (json) => { json.sets[0].display_name = HOSTILE; });
-    await edit('api/v1/event_t/1.json', (json) => { json.result[0].name_en = HOSTILE; });
+    await edit(objectEndpoint.event_t.pack.file(packOf(1)), (json) => { json.objects[1].name_en = HOSTILE; });
     const empty = { added: [], removed: [], changed: [] };
     await fs.writeJson(path.join(dir, CHANGES), {
       from: { truth_version: 'abc', date: 1700000000 },
@@ -556,7 +563,7 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
       .toEqual(['cards', 'skills', 'accessories', 'events', 'sets']);
     expect(await texts(p, '.change-group[data-type="cards"] li')).toEqual(['added #22', 'changed #2: skill.probability', 'removed #998']);
     const hrefs = await p.locator('.changes a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    expect(hrefs).toEqual(['#card/22', '#card/2', 'api/v1/skill_t/2.json', '#accessory/1', '#event/1', '#set/album-3']);
+    expect(hrefs).toEqual(['#card/22', '#card/2', 'api/v1/skill_t/2', '#accessory/1', '#event/1', '#set/album-3']);
     await p.click('.changes a[href="#card/2"]');
     await p.waitForSelector('#view:not([aria-busy]) .skill-text, #view:not([aria-busy]) h1');
     expect(await p.locator('#view h1').textContent()).toContain((await card(2)).char_name);

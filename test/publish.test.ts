@@ -381,7 +381,7 @@ describe('rebuilds rewrite only what changed', () => {
     const jsonlKinds = ['cards', 'card_t', ...(sets.length ? ['sets'] : []), ...(inPair ? ['pairs'] : [])];
     for (const kind of jsonlKinds) expect(changedParts(`${kind}.jsonl`)).toHaveLength(1);
     const expected = [
-      endpoints.card.file(5), endpoints.cardPack.file(packOf(5)), objectEndpoint.card_t.object.file(id), objectEndpoint.card_t.pack.file(packOf(id)),
+      endpoints.card.file(5), endpoints.cardPack.file(packOf(5)), objectEndpoint.card_t.pack.file(packOf(id)),
       ...sets.map((set) => endpoints.set.file(set)),
       // The change list of the same truth version now shows the new stats too.
       endpoints.latestChanges.file(), endpoints.changeIndex.file(), endpoints.changes.file('sample-2026.11'),

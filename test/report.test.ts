@@ -9,15 +9,16 @@ import { publishLayout } from '../generator/publish/layout.ts';
 import { NOT_FOUND_FILE, endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
 import { buildSample, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { snapshot } from './exportEdits.ts';
+import { packOf } from '../generator/format.ts';
 import { runCli as cli } from './cli.ts';
 
 
 describe('counts per endpoint', () => {
   it('files with a fixed path count as themselves, others by their folder', () => {
     expect([
-      endpoints.card.file(12), endpoints.cardList.file(), endpoints.setList.file(), endpoints.set.file('album-1'), objectEndpoint.card_t.object.file(1030),
+      endpoints.card.file(12), endpoints.cardList.file(), endpoints.setList.file(), endpoints.set.file('album-1'), objectEndpoint.card_t.pack.file(packOf(1030)),
       objectEndpoint.char_t.list.file(), endpoints.info.file(), NOT_FOUND_FILE, 'images/card/icon/1030t.webp', 'site/app.js', 'index.html',
-    ].map(endpointOf)).toEqual(['card', 'card_list', 'card/set_list', 'set', 'card_t', 'list/char_t', 'info', '404', 'images/card', 'site', 'index.html']);
+    ].map(endpointOf)).toEqual(['card', 'card_list', 'card/set_list', 'set', 'pack/card_t', 'list/char_t', 'info', '404', 'images/card', 'site', 'index.html']);
   });
 });
 

@@ -16,7 +16,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSample, readJson, tempDir } from './helpers.ts';
+import { buildSample, packedObject, readJson, tempDir } from './helpers.ts';
 import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
 import { HOSTS, WORKER_CONFIG, type Host, type HostName } from './hosts.ts';
 import { serveStatic } from './staticServer.ts';
@@ -24,7 +24,7 @@ import { compiled } from './bin.ts';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
 import { netlifyExcludedPaths, pagesRoutes } from '../generator/contract/hostRouting.ts';
 import { rawFileType } from '../generator/edge/routes.ts';
-import { allEndpoints, endpointOfFile, endpoints, type Endpoint, type QueryParameter } from '../generator/contract/endpoints.ts';
+import { OBJECT_TYPE_NAMES, allEndpoints, endpointOfFile, endpoints, objectEndpoint, type Endpoint, type ObjectType, type QueryParameter } from '../generator/contract/endpoints.ts';
 import { PAGES_COMPATIBILITY_DATE } from '../generator/render/hostRules.ts';
 import { config as edgeConfig } from '../netlify/edge-functions/api.ts';
 import type { BulkIndexJson, CardJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
@@ -120,6 +120,8 @@ async function declaredRequests(): Promise<{ path: string; init?: RequestInit }[
   const { truth_version: truthVersion } = await fs.readJson(path.join(out, endpoints.info.file()));
   return allEndpoints().flatMap((endpoint) => {
     const files = published.get(endpoint);
+    const type = OBJECT_TYPE_NAMES.find((t) => objectEndpoint[t].object === endpoint);
+    if (type) return genericRequests(type, truthVersion);
     if (endpoint.host === 'edge') {
       expect(EDGE_EXAMPLES[endpoint.route], `${endpoint.route}: an edge route; give it an example in EDGE_EXAMPLES`).toBeDefined();
       return EDGE_EXAMPLES[endpoint.route];
@@ -138,6 +140,16 @@ async function declaredRequests(): Promise<{ path: string; init?: RequestInit }[
     ];
     return [...new Set(paths)].map((p) => ({ path: p }));
   });
+}
+
+/** A generic type's object route (answered by the edge from packs): its first two ids alone, .json, as a list, with queries, versions and a missing id. */
+function genericRequests(type: ObjectType, truthVersion: string): { path: string }[] {
+  const ids = (fs.readJsonSync(path.join(out, objectEndpoint[type].list.file())) as ObjectListJson).result.map((entry) => entry.id);
+  const [first, second = first] = ids.map(String);
+  const route = `/api/v1/${type}/${first}`;
+  const queries = ['keys=id,ordinal', 'keys=', 'stubs=yes&datetime=iso8601', `version=${encodeURIComponent(truthVersion)}`, 'version=none'];
+  return [route, `${route}.json`, `/api/v1/${type}/${second},${first},`, `/api/v1/${type}/0${first}`, `/api/v1/${type}/999999999`, ...queries.map((q) => `${route}?${q}`)]
+    .filter((p) => first !== undefined || !p.includes('undefined')).map((p) => ({ path: p }));
 }
 
 /**
@@ -303,7 +315,7 @@ describe.each(HOST_NAMES)('on %s', (name) => {
 
     it('answer missing generic objects as null entries with 200, even when every id is missing', async () => {
       const [id] = await objectIds('char_t');
-      expect(await ok(`/api/v1/char_t/999999,${id},`)).toEqual({ result: [null, (await file(`api/v1/char_t/${id}.json`)).result[0]] });
+      expect(await ok(`/api/v1/char_t/999999,${id},`)).toEqual({ result: [null, await packedObject(out, 'char_t', id)] });
       expect(await ok('/api/v1/char_t/999999')).toEqual({ result: [null] });
     });
 
@@ -315,13 +327,12 @@ describe.each(HOST_NAMES)('on %s', (name) => {
   describe('/api/v1/card_t/<ids>', () => {
     it('answers one id as its published .json file', async () => {
       const [id] = await objectIds('card_t');
-      expect(await ok(`/api/v1/card_t/${id}`)).toEqual(await file(`api/v1/card_t/${id}.json`));
+      expect(await ok(`/api/v1/card_t/${id}`)).toEqual({ result: [await packedObject(out, 'card_t', id)] });
     });
 
     it('answers a comma list with one entry per id in request order', async () => {
       const [a, b] = await objectIds('card_t');
-      const [fileA, fileB] = [await file(`api/v1/card_t/${a}.json`), await file(`api/v1/card_t/${b}.json`)];
-      expect(await ok(`/api/v1/card_t/${b},${a}`)).toEqual({ result: [fileB.result[0], fileA.result[0]] });
+      expect(await ok(`/api/v1/card_t/${b},${a}`)).toEqual({ result: [await packedObject(out, 'card_t', b), await packedObject(out, 'card_t', a)] });
     });
   });
 
@@ -387,9 +398,9 @@ describe.each(HOST_NAMES)('on %s', (name) => {
       }
     });
 
-    it('a missing <type>/<id>.json is a JSON 404, not a rewrite to <id>.json.json', async () => {
-      for (const p of ['/api/v1/card_t/999999.json', '/api/v1/char_t/999999.json']) {
-        expect(await (await answered(p, 404)).json(), p).toEqual({ error: 'not found' });
+    it('a missing generic object is a null entry, .json or not, never a rewrite to <id>.json.json', async () => {
+      for (const p of ['/api/v1/card_t/999999.json', '/api/v1/char_t/999999.json', '/api/v1/char_t/999999']) {
+        expect(await ok(p), p).toEqual({ result: [null] });
       }
     });
 
@@ -430,7 +441,7 @@ describe.each(HOST_NAMES)('on %s', (name) => {
 
   describe('?keys=', () => {
     it('naming no key keeps every key', async () => {
-      const whole = await file('api/v1/card_t/1003.json');
+      const whole = { result: [await packedObject(out, 'card_t', 1003)] };
       for (const p of ['/api/v1/card_t/1003?keys=', '/api/v1/card_t/1003.json?keys=%20,', '/api/v1/card_t/1003,?keys=']) {
         expect(await ok(p), p).toEqual(whole);
       }

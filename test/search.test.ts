@@ -16,7 +16,7 @@ import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
 import { CENTERS, EFFECTS, TRIGGERS } from '../generator/search/words.js';
 import { kindOf } from '../generator/search/query.js';
 import type { AccessoryJson, CardJson, CharacterJson, EventJson, SetListJson } from '../generator/contract/schemas.ts';
-import { buildSample, readJson } from './helpers.ts';
+import { buildSample, packedObject, readJson } from './helpers.ts';
 
 fc.configureGlobal({ seed: 20261123 });
 
@@ -38,9 +38,9 @@ beforeAll(async () => {
   const accessoryIds = (await readJson(out, 'api/v1/accessory_list.json')).accessories as { id: number }[];
   accessories = await Promise.all(accessoryIds.map(async (a) => (await readJson(out, `api/v1/accessory/${a.id}.json`)).accessories[0]));
   const eventIds = (await readJson(out, 'api/v1/list/event_t.json')).result as { id: number }[];
-  events = await Promise.all(eventIds.map(async (e) => (await readJson(out, `api/v1/event_t/${e.id}.json`)).result[0]));
+  events = await Promise.all(eventIds.map((e) => packedObject(out, 'event_t', e.id)));
   const characterIds = (await readJson(out, 'api/v1/list/char_t.json')).result as { id: number }[];
-  characters = new Map(await Promise.all(characterIds.map(async (c) => [c.id, (await readJson(out, `api/v1/char_t/${c.id}.json`)).result[0]] as const)));
+  characters = new Map(await Promise.all(characterIds.map(async (c) => [c.id, await packedObject(out, 'char_t', c.id)] as const)));
   setNames = new Map((await readJson<SetListJson>(out, 'api/v1/card/set_list.json')).sets.map((s) => [s.id, s.display_name]));
   pageModule = await import(pathToFileURL(path.join(out, 'search/query.js')).href);
 });

@@ -8,7 +8,8 @@ import net from 'node:net';
 import path from 'node:path';
 import fs from 'fs-extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildInto, buildSample, readJson, tempDir, writeDb } from './helpers.ts';
+import { buildInto, buildSample, packedObject, readJson, tempDir, writeDb } from './helpers.ts';
+import { packOf } from '../generator/format.ts';
 import { unitTables } from './fixtures.ts';
 import type { CardListJson, HappeningJson } from '../generator/contract/schemas.ts';
 import { peakRssMb, startServerProcess, type ServerProcess } from './serverProcess.ts';
@@ -95,15 +96,15 @@ describe('static files', () => {
     const files = [
       'api/v1/card/1.json', 'api/v1/card_list.json', 'api/v1/card/set_list.json', 'api/v1/pair_list.json',
       'api/v1/accessory/1.json', 'api/v1/accessory_list.json', 'api/v1/info.json', 'api/v1/happening.json',
-      `api/v1/card_t/${list.stubs[0].id}.json`, 'api/v1/list/skill_t.json',
+      `api/v1/pack/card_t/${packOf(list.stubs[0].id)}.json`, 'api/v1/list/skill_t.json',
     ];
     for (const file of files) expect(await ok(`/${file}`)).toEqual(await readJson(out, file));
   });
 
-  it('rewrites extensionless URLs to their .json files', async () => {
+  it('answers extensionless URLs as their .json files, and generic objects from their packs', async () => {
     expect(await ok('/api/v1/info')).toEqual(await readJson(out, 'api/v1/info.json'));
     expect(await ok('/api/v1/list/char_t')).toEqual(await readJson(out, 'api/v1/list/char_t.json'));
-    expect(await ok('/api/v1/char_t/101')).toEqual(await readJson(out, 'api/v1/char_t/101.json'));
+    expect(await ok('/api/v1/char_t/101')).toEqual({ result: [await packedObject(out, 'char_t', 101)] });
   });
 
   it('leaves the page and pictures to http-server', async () => {

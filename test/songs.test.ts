@@ -31,8 +31,8 @@ function sampleRows(table: string, dump = path.join(SAMPLE_INPUT, 'live.sql')): 
 const plain = (rows: Row[]) => rows.filter((r) => r.release_tag === null || r.release_tag === 'None');
 
 const rendered = renderInMemory(SAMPLE_INPUT);
-const songs = rendered.json<{ result: { id: number }[] }>('api/v1/list/song_t.json').result.map((s) => rendered.json<{ result: SongJson[] }>(`api/v1/song_t/${s.id}.json`).result[0]);
-const lives = rendered.json<{ result: { id: number }[] }>('api/v1/list/live_t.json').result.map((l) => rendered.json<{ result: LiveJson[] }>(`api/v1/live_t/${l.id}.json`).result[0]);
+const songs = rendered.json<{ result: { id: number }[] }>('api/v1/list/song_t.json').result.map((s) => rendered.object<SongJson>('song_t', s.id)!);
+const lives = rendered.json<{ result: { id: number }[] }>('api/v1/list/live_t.json').result.map((l) => rendered.object<LiveJson>('live_t', l.id)!);
 const song = (id: number) => songs.find((s) => s.id === id);
 const live = (id: number) => lives.find((l) => l.id === id);
 
@@ -118,9 +118,8 @@ async function editedSample(edit: (input: string) => Promise<unknown>) {
 describe('the forms and generations of the live database', () => {
   it('a plain SQLite file in the client layout gives the same songs as the dump', async () => {
     const site = await editedSample((input) => dumpToClientDb(input, 'live'));
-    for (const file of ['api/v1/list/song_t.json', 'api/v1/list/live_t.json', 'api/v1/live_t/56.json', 'api/v1/song_t/2.json']) {
-      expect(site.json(file), file).toEqual(rendered.json(file));
-    }
+    for (const file of ['api/v1/list/song_t.json', 'api/v1/list/live_t.json']) expect(site.json(file), file).toEqual(rendered.json(file));
+    expect([site.object('live_t', 56), site.object('song_t', 2)]).toEqual([rendered.object('live_t', 56), rendered.object('song_t', 2)]);
   });
 
   it('an older export without live_time_m, name_en, swing_flag, ac_flag, lane_count, free lives or rotations publishes nulls, not zeros', async () => {
@@ -129,19 +128,19 @@ describe('the forms and generations of the live database', () => {
       ...['name_en', 'name_kana', 'unit_type_id'].map((c) => `ALTER TABLE live_track_m DROP COLUMN ${c}`),
       ...['swing_flag', 'ac_flag', 'lane_count'].map((c) => `ALTER TABLE live_setting_m DROP COLUMN ${c}`),
     ].join(';')));
-    const two = site.json('api/v1/song_t/2.json').result[0];
+    const two = site.object('song_t', 2);
     expect([two.name_en, two.name_kana, two.length, two.unit_type_id]).toEqual([null, null, null, null]);
-    const master = site.json('api/v1/live_t/36.json').result[0];
+    const master = site.object('live_t', 36);
     expect([master.swing_flag, master.ac_flag, master.lane_count, master.stars]).toEqual([null, null, null, 12]);
     expect(master.plays[0].rotation_group_ids).toEqual([]);
-    expect(site.json('api/v1/live_t/25.json').result[0].plays).toEqual([]);
-    expect(site.json('api/v1/song_t/1.json').result[0].name_en).toBe('Song of Beginnings');
+    expect(site.object('live_t', 25).plays).toEqual([]);
+    expect(site.object('song_t', 1).name_en).toBe('Song of Beginnings');
   });
 
   it('a value that breaks the contract leaves out that chart only, with a warning naming its row', async () => {
     const site = await editedSample((input) => editDump(input, 'live.sql', "UPDATE live_setting_m SET stage_level = 2.5 WHERE live_setting_id = 12"));
-    expect(site.files.has('api/v1/live_t/12.json')).toBe(false);
-    expect(site.json('api/v1/song_t/1.json').result[0].live_ids).toEqual([11, 13, 14, 16]);
+    expect(site.object('live_t', 12)).toBeNull();
+    expect(site.object('song_t', 1).live_ids).toEqual([11, 13, 14, 16]);
     expect(site.report.warnings.join('\n')).toMatch(/live_setting_m: live_setting_id 12: .*stars/);
   });
 
@@ -150,7 +149,7 @@ describe('the forms and generations of the live database', () => {
     expect([...noTracks.files.keys()].filter((rel) => rel.includes('song_t'))).toEqual([]);
     expect(noTracks.report.warnings.filter((w) => /live/.test(w))).toEqual([expect.stringMatching(/live\.sql: no live_track_m table; no songs are published/)]);
     const noCharts = await editedSample((input) => editDump(input, 'live.sql', 'DROP TABLE live_setting_m'));
-    expect(noCharts.json('api/v1/song_t/1.json').result[0].live_ids).toEqual([]);
+    expect(noCharts.object('song_t', 1).live_ids).toEqual([]);
     expect(noCharts.json('api/v1/list/live_t.json').result).toEqual([]);
     expect(noCharts.report.warnings.filter((w) => /live_setting_m/.test(w))).toEqual([expect.stringMatching(/no live_setting_m table; songs are published without charts/)]);
   });
@@ -161,12 +160,12 @@ describe('the forms and generations of the live database', () => {
       "UPDATE live_setting_m SET stage_level = 'None', s_rank_combo = NULL, attribute_icon_id = 'abc' WHERE live_setting_id = 12",
       "UPDATE live_track_m SET member_category = 'None', name = 'None' WHERE live_track_id = 2",
     ].join(';')));
-    expect(site.files.has('api/v1/live_t/11.json')).toBe(false);
+    expect(site.object('live_t', 11)).toBeNull();
     expect(site.report.warnings.join('\n')).toMatch(/live_setting_m: live_setting_id null is not a whole number/);
-    const twelve = site.json('api/v1/live_t/12.json').result[0];
+    const twelve = site.object('live_t', 12);
     const stored = sampleRows('live_setting_m').find((r) => r.live_setting_id === 12)!;
     expect([twelve.stars, twelve.s_rank_combo, twelve.attribute, twelve.c_rank_combo]).toEqual([null, null, null, stored.c_rank_combo]);
-    const two = site.json('api/v1/song_t/2.json').result[0];
+    const two = site.object('song_t', 2);
     expect([two.name, two.name_en, two.member_category, two.group_name]).toEqual(['', 'Starry Step', null, null]);
   });
 

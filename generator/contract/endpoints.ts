@@ -156,8 +156,8 @@ function objectEndpoints<T extends ObjectType>(type: T) {
   return {
     object: declare({
       route: `/api/v1/${type}/{ids}`,
-      summary: `${type}: ${about}; one result entry per id, null when it does not exist`,
-      host: 'static+edge',
+      summary: `${type}: ${about}; one result entry per id, null when it does not exist (answered by the edge from the type's packs)`,
+      host: 'edge',
       parameters: [{ name: 'ids', description: ID_LIST }],
       query: VERSIONED,
       response: `${type}_result` as const,

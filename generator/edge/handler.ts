@@ -71,14 +71,9 @@ async function listedFile(route: Route, kind: ListedKind, name: string): Promise
   return answerText(route, await objectList(route.site, kind, ids, texts));
 }
 
-/**
- * <type>/<ids>: one result entry per id, null for a missing one, always 200. The
- * published file <type>/<id>.json is served as it is.
- */
-async function generic(route: Route, type: ObjectType, name: string): Promise<Response | null> {
-  const file = name.endsWith('.json') ? name.slice(0, -'.json'.length) : null;
-  const ids = parseIds(file ?? name);
-  if (file !== null && isCanonicalId(file, ids) && !hasQuery(route)) return null;
+/** <type>/<ids> (and <type>/<id>.json): one result entry per id from the type's packs, null for a missing one, always 200. */
+async function generic(route: Route, type: ObjectType, name: string): Promise<Response> {
+  const ids = parseIds(name.endsWith('.json') ? name.slice(0, -'.json'.length) : name);
   const version = versionOf(route);
   const texts = version === null ? null : await objectsAt(route.site, type, ids, version);
   return answerText(route, await genericObjects(route.site, type, ids, texts));

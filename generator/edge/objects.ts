@@ -17,9 +17,9 @@ import { readBytes, readJson, type EdgeSite } from './siteReader.ts';
 /** Up to this many distinct ids, single files are read (each smaller than a pack). */
 const SINGLE_READS = 8;
 
-/** Where the objects of one kind are published: one file per id (holding a one-element list under `key`), and packs. */
+/** Where the objects of one kind are published: packs, and for cards and accessories one file per id (a one-element list under `key`). */
 export interface Source {
-  single: (id: number) => string;
+  single?: (id: number) => string;
   key: string;
   pack: (block: number) => string;
 }
@@ -47,8 +47,9 @@ function packObjects(pack: Uint8Array): (id: number) => Uint8Array | null {
 export async function readObjects(site: EdgeSite, source: Source, ids: number[]): Promise<(string | Uint8Array | null)[]> {
   const distinct = [...new Set(ids)];
   const found = new Map<number, string | Uint8Array | null>();
-  if (distinct.length <= SINGLE_READS) {
-    const files = await Promise.all(distinct.map((id) => readJson<Record<string, unknown[]>>(site, source.single(id))));
+  const { single } = source;
+  if (single && distinct.length <= SINGLE_READS) {
+    const files = await Promise.all(distinct.map((id) => readJson<Record<string, unknown[]>>(site, single(id))));
     distinct.forEach((id, i) => found.set(id, files[i] ? JSON.stringify(files[i]![source.key][0]) : null));
   } else {
     const blocks = [...new Set(distinct.map(packOf))];
@@ -69,8 +70,8 @@ export function listPieces(key: string, texts: (string | Uint8Array)[], more = '
   return pieces;
 }
 
-/** A generic object type's files. */
-export const genericSource = (type: ObjectType): Source => ({ single: objectEndpoint[type].object.file, key: 'result', pack: objectEndpoint[type].pack.file });
+/** A generic object type's files: its packs. */
+export const genericSource = (type: ObjectType): Source => ({ key: 'result', pack: objectEndpoint[type].pack.file });
 
 /** The kinds with comma lists, keyed by their folder under api/v1/. */
 const LISTED = {

@@ -93,9 +93,9 @@ const playText = (play) => `${play.kind} live ${play.live_difficulty_id}${play.c
 const flags = (chart) => [chart.swing_flag ? 'swing' : null, chart.ac_flag ? 'arcade' : null, chart.lane_count === null ? null : `${chart.lane_count} lanes`].filter(Boolean).join(', ');
 
 export async function songView(id) {
-  const song = await object(config.object.song_t, id);
+  const song = await object('song_t', id);
   if (!song) throw Object.assign(new Error(`song ${id} is not published`), { status: 404 });
-  const lives = (await Promise.all(song.live_ids.map((live) => object(config.object.live_t, live)))).filter(Boolean);
+  const lives = (await Promise.all(song.live_ids.map((live) => object('live_t', live)))).filter(Boolean);
   const rows = lives.map((c) => [difficultyName(c.difficulty), num(c.stars), attributeName.get(c.attribute) ?? num(c.attribute), ...ranks(c, 'score'), ...ranks(c, 'combo'), flags(c), c.plays.map(playText).join('; ')]);
   return [
     el('header', { class: 'view-head' }, el('div', {}, el('h1', { tabindex: '-1' }, nameOf(song)), el('p', { class: 'names' }, [song.name_en ? song.name : '', song.name_kana].filter(Boolean).join(' · ')))),

@@ -16,10 +16,10 @@ const stubsByOrdinal = async () => new Map((await load(config.cardList)).stubs.m
 
 const tiles = (stubs) => el('ul', { class: 'cards' }, stubs.filter(Boolean).map(cardTile));
 
-/** The first object of a generic object file (`{"result": [obj]}`), null when it does not exist. */
-export async function object(template, id) {
+/** A generic object from its type's pack (every host serves packs), null when it does not exist. */
+export async function object(type, id) {
   try {
-    return (await load(fill(template, id))).result[0] ?? null;
+    return (await load(fill(config.pack[type], Math.floor(id / config.packSize)))).objects[id] ?? null;
   } catch {
     return null;
   }
@@ -101,7 +101,7 @@ export async function cardView(ordinal) {
   const file = fill(config.card, ordinal);
   const card = (await load(file)).cards[0];
   const [stubs, character, setList] = await Promise.all([
-    stubsByOrdinal(), object(config.object.char_t, card.type_id), load(config.setList).catch(() => ({ sets: [] })),
+    stubsByOrdinal(), object('char_t', card.type_id), load(config.setList).catch(() => ({ sets: [] })),
   ]);
   const setName = new Map(setList.sets.map((s) => [s.id, s.display_name]));
   const title = card.title_en || card.title;
@@ -193,7 +193,7 @@ export async function accessoryView(id) {
 }
 
 export async function eventView(id) {
-  const event = await object(config.object.event_t, id);
+  const event = await object('event_t', id);
   if (!event) throw Object.assign(new Error(`event ${id} is not published`), { status: 404 });
   const stubs = await stubsByOrdinal();
   return [

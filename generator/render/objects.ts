@@ -63,13 +63,15 @@ export function renderRemovableSkill(skill: RemovableSkill): RemovableSkillJson 
   return { ...named, ...Object.fromEntries(Object.entries(skill.columns).filter(([column]) => !Object.hasOwn(named, column))) };
 }
 
-/** Publishes the objects of one type and returns them, in id order. */
+/**
+ * Publishes the objects of one type in its packs (the edge answers `<type>/<ids>` from them: no
+ * file per object, which would double a site's file count) and its list; returns them, in id order.
+ */
 function publish<T extends ObjectType, I extends { id: number }>(files: SiteFiles, type: T, source: ObjectSource<T, I>): ObjectOf<T>[] {
-  const { object, pack, list } = objectEndpoint[type];
+  const { pack, list } = objectEndpoint[type];
   const items = [...source.items].sort((a, b) => a.id - b.id);
   const rendered = items.map((item) => [item.id, source.render(item)] as const);
-  // TypeScript cannot relate `${T}_result` to ObjectOf<T> for a generic T; ObjectSource<T> checks each caller's renderer.
-  for (const [id, json] of rendered) emit(files, object, [id], { result: [json] } as ResponseOf<`${T}_result`>);
+  // TypeScript cannot relate the pack's objects to ObjectOf<T> for a generic T; ObjectSource<T> checks each caller's renderer.
   emitPacks(files, pack, rendered as [number, ResponseOf<`${T}_pack`>['objects'][string]][]);
   emit(files, list, [], { result: items.map((item) => ({ ...source.brief(item), ref: objectRef(type, item.id) })) } as ResponseOf<`${T}_list`>);
   return rendered.map(([, json]) => json);

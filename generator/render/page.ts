@@ -1,7 +1,7 @@
 /** public/index.html with its script and style: the card browser (sources in generator/page/). */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { RARITIES, imagePaths, type ImageFormat } from '../format.ts';
+import { PACK_SIZE, RARITIES, imagePaths, type ImageFormat } from '../format.ts';
 import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint } from '../contract/endpoints.ts';
 import type { SiteFiles } from './files.ts';
 
@@ -49,7 +49,10 @@ export function renderPage(files: SiteFiles): void {
     // A site without a live database has no songs: the page then asks for none.
     songList: files.has(objectEndpoint.song_t.list.file()) ? objectEndpoint.song_t.list.file() : null,
     liveList: objectEndpoint.live_t.list.file(),
-    object: Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, template(objectEndpoint[type].object.file)])),
+    // Generic objects: linked at their route (the edge answers it), read by the page from their packs (any host serves them).
+    object: Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, objectEndpoint[type].object.route.slice(1).replace('{ids}', '{}')])),
+    pack: Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, template(objectEndpoint[type].pack.file)])),
+    packSize: PACK_SIZE,
     changes: endpoints.latestChanges.file(),
     cardHistory: endpoints.history.file('card', '{}'),
     searchIndex: template(endpoints.searchIndex.file),
