@@ -354,6 +354,7 @@ const SearchPage = <S extends TSchema>(name: string, schema: S) => named(name, o
   page: extra(Int, 'this page\'s number, from 1'),
   page_size: extra(Int, 'results per page'),
   next: extra(nullable(Str), 'the next page\'s URL relative to this one, null on the last page'),
+  suggestion: extra(nullable(Str), 'when the query finds nothing, a query near it that finds something (null when none is found, and whenever the query finds something)'),
 }, '(extra) A page of search results, in the asked order.'));
 
 export const CardSearch = SearchPage('CardSearch', Card);

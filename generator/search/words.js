@@ -17,6 +17,12 @@
 /** @type {readonly (readonly [id: number, name: string])[]} */
 export const RARITIES = [[1, 'N'], [2, 'R'], [3, 'SR'], [5, 'SSR'], [4, 'UR']];
 
+/** Words a query may hold between others without meaning a field or text, so "all SSR from 2017" reads as "SSR 2017". */
+export const FILLERS = ['all', 'any', 'every', 'from', 'in', 'of', 'the', 'card', 'cards', 'released', 'with'];
+
+/** The years a bare number means as a release year (the game's service years). */
+export const BARE_YEARS = Array.from({ length: 2023 - 2013 + 1 }, (_, i) => String(2013 + i));
+
 /**
  * @typedef {object} Word
  * @property {number} code the game's code
