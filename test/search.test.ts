@@ -87,10 +87,10 @@ async function expectError(url: string, pattern: RegExp) {
 
 describe('bare words that mean a field', () => {
   const year = (c: CardJson) => (c.extra_data.release_date === null ? null : new Date(c.extra_data.release_date * 1000).getUTCFullYear());
-  const words = (text: string | null | undefined) => (text ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = (text: string | null | undefined): string[] => (text ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   it('a rarity, an attribute and a given or family name: "<given> ur smile" is char:<given> rarity:ur attr:smile', async () => {
     const ur = cards.find((c) => c.rarity === 4 && c.attribute === 1)!;
-    const [family, given] = words(ur.char_name);
+    const [family, given] = words(ur.char_name) as [string, string];
     const expected = await found(`char:${given} rarity:ur attr:smile`);
     expect(expected.length).toBeGreaterThan(0);
     expect(await found(`${given} UR Smile`)).toEqual(expected);
@@ -524,6 +524,7 @@ describe('worked examples', () => {
     const { status, body } = await get(`/api/v1/${exampleUrl(example)}`);
     expect(status, body.error).toBe(200);
     expect(body.total).toBeGreaterThanOrEqual(0);
+    if (example.same) expect(await found(example.q), `${example.q} = ${example.same}`).toEqual(await found(example.same));
   });
 });
 
