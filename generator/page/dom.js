@@ -55,6 +55,13 @@ export function load(path) {
   return cache.get(path);
 }
 
+/** A value in a few characters (What's new, history): lists joined, anything longer than `max` cut. */
+export function shortValue(value, max = 80) {
+  if (value === null || value === undefined) return '—';
+  const text = Array.isArray(value) && value.every((v) => typeof v !== 'object') ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 /** Unix seconds as a calendar date (UTC, so every visitor reads the same day). */
 export const day = (seconds) => (seconds === null || seconds === undefined ? 'unknown' : new Date(seconds * 1000).toISOString().slice(0, 10));
 
@@ -63,8 +70,11 @@ export const badges = (item) => [
   el('span', { class: `badge attribute a${item.attribute}` }, attributeName.get(item.attribute) ?? `attribute ${item.attribute}`),
 ];
 
-/** A card tile from a card_list stub: icon, name, title, badges; it opens the card's view. */
-export function cardTile(stub) {
+/**
+ * A card tile from a card_list stub: icon, name, title, badges, and `shown` (the value the list
+ * is ordered by) when given; it opens the card's view.
+ */
+export function cardTile(stub, shown = null) {
   const title = stub.title_en || stub.title;
   return el('li', { class: `card attr-${stub.attribute}` },
     el('a', { href: `#card/${stub.ordinal}` },
@@ -72,7 +82,8 @@ export function cardTile(stub) {
       el('span', { class: 'meta' },
         el('span', { class: 'name' }, stub.char_name),
         title ? el('span', { class: 'title' }, title) : null,
-        el('span', { class: 'tags' }, badges(stub), el('span', { class: 'ordinal' }, `#${stub.ordinal}`)))));
+        el('span', { class: 'tags' }, badges(stub), el('span', { class: 'ordinal' }, `#${stub.ordinal}`)),
+        shown ? el('span', { class: 'order-value' }, shown) : null)));
 }
 
 /**

@@ -14,7 +14,7 @@ export const section = (title, ...children) => el('section', { class: 'panel' },
 /** Stubs by ordinal, for tiles and partner icons. */
 const stubsByOrdinal = async () => new Map((await load(config.cardList)).stubs.map((s) => [s.ordinal, s]));
 
-const tiles = (stubs) => el('ul', { class: 'cards' }, stubs.filter(Boolean).map(cardTile));
+const tiles = (stubs) => el('ul', { class: 'cards' }, stubs.filter(Boolean).map((stub) => cardTile(stub)));
 
 /** The first object of a generic object file (`{"result": [obj]}`), null when it does not exist. */
 export async function object(template, id) {
@@ -53,6 +53,19 @@ function flags(card) {
   return [card.is_support_card && 'support card', card.is_costume_card && 'costume card',
     card.is_pre_transformed && 'always idolized', card.is_transform_disabled && !card.is_pre_transformed && 'cannot be idolized']
     .filter(Boolean).join(', ');
+}
+
+/**
+ * The stats fans look up first: Smile, Pure, Cool and stamina at the level cap, idolized and (for
+ * a card that can be idolized later) before; the values are the per-level arrays' entries there.
+ */
+function maxStats(card) {
+  const row = (label, level) => [label, ...['smile', 'pure', 'cool', 'stamina'].map((stat) => num(card[stat]?.[Math.min(level, card[stat]?.length ?? 0) - 1]))];
+  const idolized = card.transformed_max_level || card.smile.length;
+  const rows = [row(`Idolized, level ${idolized}`, idolized)];
+  if (!card.is_pre_transformed && !card.is_transform_disabled && card.normal_max_level < idolized) rows.push(row(`Not idolized, level ${card.normal_max_level}`, card.normal_max_level));
+  return el('section', { class: 'panel max-stats' }, el('h2', {}, 'Max stats'),
+    table('Stats at the level cap', ['', 'Smile', 'Pure', 'Cool', 'Stamina'], rows, { class: 'max-stat-table' }));
 }
 
 function skillSection(skill) {
@@ -115,6 +128,7 @@ export async function cardView(ordinal) {
         el('h1', { tabindex: '-1' }, title ? `${title}: ${card.char_name}` : card.char_name),
         el('p', { class: 'names' }, [card.title && card.title_en && card.title !== card.title_en ? `${card.title} · ` : '', names]),
         el('p', { class: 'tags' }, badges(card), el('span', { class: 'ordinal' }, `#${card.ordinal} · id ${card.id}`)))),
+    maxStats(card),
     section('About', facts([
       ...characterFacts(card, character),
       ['Released', releaseText(card, stubs)],
