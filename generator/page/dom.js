@@ -118,8 +118,11 @@ export const facts = (pairs) => el('dl', { class: 'facts' },
   pairs.filter(([, value]) => value !== null && value !== undefined && value !== '')
     .flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]));
 
-/** A table with a caption, header row and body rows (cells are text or nodes). */
-export const table = (caption, head, rows, attrs = {}) => el('div', { class: 'table-wrap' },
+/**
+ * A table with a caption, header row and body rows (cells are text or nodes), in a box that
+ * scrolls sideways on a narrow screen: a named region in the tab order, so a keyboard scrolls it too.
+ */
+export const table = (caption, head, rows, attrs = {}) => el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
   el('table', attrs,
     el('caption', {}, caption),
     el('thead', {}, el('tr', {}, head.map((h) => el('th', { scope: 'col' }, h)))),
