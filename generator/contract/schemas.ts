@@ -70,7 +70,9 @@ const CardEvent = obj({
 const CardImages = obj({
   icon: nullable(Str),
   icon_idolized: nullable(Str),
-}, '(extra) Icon URLs (PNG; a WebP lies beside each) relative to the response; null where none is published.');
+  art: nullable(Str),
+  art_idolized: nullable(Str),
+}, '(extra) Picture URLs: icons of this site relative to the response (PNG; a WebP lies beside each), else absolute URLs on the image host the build names (docs/page.md), as is the card\'s art; null where there is none.');
 
 export const Card = named('Card', obj({
   id: Int,

@@ -2,7 +2,7 @@
 // static host; the paths come from the build (site-config in index.html). Views are hash routes
 // (#card/<ordinal>, ...), so they are deep links and the back button works without a server.
 'use strict';
-import { ATTRIBUTES, RARITIES, cardTile, config, day, el, icon, load, pagedList } from './dom.js';
+import { ATTRIBUTES, RARITIES, cardTile, config, day, el, icon, load, pagedList, stubIcon } from './dom.js';
 import { accessoryTile, accessoryView, cardView, eventView, pairView, setView } from './views.js';
 import { renderChanges } from './changes.js';
 import { renderDownloads } from './downloads.js';
@@ -222,7 +222,7 @@ async function renderPairs(list) {
   const stubs = new Map((await load(config.cardList)).stubs.map((c) => [c.ordinal, c]));
   return pagedList($('pair-list'), list.pairs, (pair) => el('li', {},
     el('a', { href: `#pair/${pair.pair}` },
-      strip(pair.ordinals.map((ordinal) => icon(config.cardIcon, stubs.get(ordinal)?.icon, stubs.get(ordinal)?.char_name ?? '', '?'))),
+      strip(pair.ordinals.map((ordinal) => stubIcon(stubs.get(ordinal), stubs.get(ordinal)?.char_name ?? '', '?'))),
       el('span', { class: 'name' }, pair.ordinals.map((o) => stubs.get(o)?.char_name ?? `#${o}`).join(' + ')),
       el('code', {}, pair.ordinals.map((o) => `#${o}`).join(' + ')))));
 }

@@ -1,6 +1,7 @@
 // DOM and data helpers shared by the page's views. Text from the data only ever becomes text
 // nodes or attribute values, never HTML.
 'use strict';
+import { hostUrl } from './imageHost.js';
 
 export const config = JSON.parse(document.getElementById('site-config').textContent);
 
@@ -28,16 +29,25 @@ export function el(tag, attrs = {}, ...children) {
 
 const placeholder = (alt, text) => el('span', { class: 'icon placeholder', role: 'img', 'aria-label': `${alt} (no picture)` }, text);
 
-/** A picture by URL (PNG, WebP beside it), or a lettered placeholder when there is none. */
+/** True for a URL on this site (whose pictures have a WebP beside each PNG), false for an image host's. */
+const ownPicture = (url) => new URL(url, document.baseURI).origin === location.origin;
+
+/** A picture by URL (this site's: PNG with the WebP beside it; an image host's: as it is), or a lettered placeholder when there is none. */
 export function pictureAt(png, alt, text = '?') {
   if (!png) return placeholder(alt, text);
   return el('picture', { class: 'icon' },
-    el('source', { type: 'image/webp', srcset: png.replace(/\.png$/, '.webp') }),
+    ownPicture(png) && /\.png$/.test(png) ? el('source', { type: 'image/webp', srcset: png.replace(/\.png$/, '.webp') }) : null,
     el('img', { src: png, alt, width: 64, height: 64, loading: 'lazy', decoding: 'async' }));
 }
 
 /** An icon by its published name (card_list `icon`, set previews, accessory_list `icon`). */
 export const icon = (templates, name, alt, text) => pictureAt(name === null || name === undefined ? null : fill(templates.png, name), alt, text);
+
+/** A card stub's icon: the site's own (its `icon` name), else the image host's when the build names one, else a placeholder. */
+export function stubIcon(stub, alt, text) {
+  if (stub?.icon || !config.imageHost || !stub) return icon(config.cardIcon, stub?.icon, alt, text);
+  return pictureAt(hostUrl(config.imageHost, { id: stub.id, ordinal: stub.ordinal, kind: 'icon', idolized: false }), alt, text);
+}
 
 /** A URL inside a response (relative to that response's file) as a URL relative to the page. */
 export const fromFile = (file, url) => (url ? new URL(url, new URL(file, document.baseURI)).href : null);
@@ -78,7 +88,7 @@ export function cardTile(stub, shown = null) {
   const title = stub.title_en || stub.title;
   return el('li', { class: `card attr-${stub.attribute}` },
     el('a', { href: `#card/${stub.ordinal}` },
-      icon(config.cardIcon, stub.icon, stub.char_name, rarityName.get(stub.rarity) ?? '?'),
+      stubIcon(stub, stub.char_name, rarityName.get(stub.rarity) ?? '?'),
       el('span', { class: 'meta' },
         el('span', { class: 'name' }, stub.char_name),
         title ? el('span', { class: 'title' }, title) : null,

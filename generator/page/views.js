@@ -1,7 +1,7 @@
 // The detail views behind the hash routes (#card/<ordinal>, #set/<id>, #pair/<id>,
 // #accessory/<id>, #event/<id>). Each reads only published static files.
 'use strict';
-import { badges, cardTile, config, day, el, facts, fill, fromFile, icon, load, pictureAt, table } from './dom.js';
+import { badges, cardTile, config, day, el, facts, fill, fromFile, load, pictureAt, stubIcon, table } from './dom.js';
 import { statChart } from './chart.js';
 import { historySection } from './history.js';
 import { centerSkillText, num, skillText } from './words.js';
@@ -68,6 +68,14 @@ function maxStats(card) {
     table('Stats at the level cap', ['', 'Smile', 'Pure', 'Cool', 'Stamina'], rows, { class: 'max-stat-table' }));
 }
 
+/** The card's art, where the build names an image host (responses carry no art of their own). */
+function artSection(card, file) {
+  const pictures = [[card.images?.art, 'not idolized'], [card.images?.art_idolized, 'idolized']].filter(([url]) => url);
+  if (!pictures.length) return null;
+  return section('Art', el('div', { class: 'art' }, pictures.map(([url, state]) =>
+    el('figure', {}, el('img', { src: fromFile(file, url), alt: `${card.char_name}, ${state}`, loading: 'lazy', decoding: 'async' }), el('figcaption', {}, state)))));
+}
+
 function skillSection(skill) {
   if (!skill) return section('Skill', el('p', {}, 'This card has no skill.'));
   const levels = skill.probability.map((_, i) => i);
@@ -129,6 +137,7 @@ export async function cardView(ordinal) {
         el('p', { class: 'names' }, [card.title && card.title_en && card.title !== card.title_en ? `${card.title} · ` : '', names]),
         el('p', { class: 'tags' }, badges(card), el('span', { class: 'ordinal' }, `#${card.ordinal} · id ${card.id}`)))),
     maxStats(card),
+    artSection(card, file),
     section('About', facts([
       ...characterFacts(card, character),
       ['Released', releaseText(card, stubs)],
@@ -170,7 +179,7 @@ export async function pairView(id) {
   if (!pair) throw Object.assign(new Error(`pair ${id} is not in ${config.pairList}`), { status: 404 });
   const stubs = await stubsByOrdinal();
   return [
-    el('header', { class: 'view-head' }, el('div', { class: 'icons' }, pair.ordinals.map((o) => icon(config.cardIcon, stubs.get(o)?.icon, `card #${o}`, '?'))),
+    el('header', { class: 'view-head' }, el('div', { class: 'icons' }, pair.ordinals.map((o) => stubIcon(stubs.get(o), `card #${o}`, '?'))),
       el('div', {}, el('h1', { tabindex: '-1' }, `Pair ${pair.pair}`), el('p', { class: 'names' }, 'Two cards whose art forms one picture.'))),
     section('Cards', tiles(pair.ordinals.map((o) => stubs.get(o)))),
     section('JSON', jsonLinks([['Pair', fill(config.pair, pair.pair)]])),
