@@ -23,46 +23,42 @@ export { FILLERS };
 /** @typedef {(columns: Record<string, unknown[]>, row: number) => boolean} Test */
 
 /** A text as its words: runs of letters and digits (so "μ's" is "μ s", "cyaron!" is "cyaron"). */
-export const wordsOf = (/** @type {string} */ text) => normalize(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+export const wordsOf = (/** @type {string} */ text) => normalize(text).match(WORD) ?? [];
+const WORD = /[\p{L}\p{N}]+/gu;
 
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-/** A query word matches a word of a text: whole, or a part of it in a script written without spaces. */
-const wordMatches = (/** @type {string} */ query, /** @type {string} */ word) => query === word || (UNSPACED.test(query) && word.includes(query));
+const escape = (/** @type {string} */ text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** True when `phrase` (query words) appears in `words` whole and in order. */
-function hasPhrase(/** @type {string[]} */ words, /** @type {string[]} */ phrase) {
-  for (let i = 0; i + phrase.length <= words.length; i++) {
-    if (phrase.every((q, j) => wordMatches(q, words[i + j]))) return true;
-  }
-  return false;
+/**
+ * A regular expression finding `phrase` (query words) in a normalized text, whole and in order:
+ * a word is a whole word of the text, or a part of one in a script written without spaces.
+ * @param {string[]} phrase
+ */
+function phraseRegex(phrase) {
+  const words = phrase.map((w) => (UNSPACED.test(w) ? `[\\p{L}\\p{N}]*${escape(w)}[\\p{L}\\p{N}]*` : escape(w)));
+  return new RegExp(`(?<![\\p{L}\\p{N}])${words.join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'u');
 }
 
-/** The words of each text of a list column, made once per index. @type {WeakMap<unknown[], string[][][]>} */
-const columnWords = new WeakMap();
-/** @param {unknown[]} values a decoded list column: one list of texts per row */
-function wordsPerRow(values) {
-  let rows = columnWords.get(values);
-  if (!rows) {
-    /** @type {Map<unknown, string[][]>} */
-    const lists = new Map();
-    rows = values.map((texts) => {
-      let list = lists.get(texts);
-      if (!list) lists.set(texts, (list = /** @type {string[]} */ (texts).map(wordsOf)));
-      return list;
-    });
-    columnWords.set(values, rows);
-  }
-  return rows;
+/**
+ * A test: some text of one of `columns` (list columns of `index`) holds `phrase` as whole words.
+ * Each distinct list of texts (a dictionary entry) is looked at once, not once per row.
+ * @param {SearchIndex} index @param {string[]} columns @param {string[]} phrase @returns {Test}
+ */
+export function phraseTest(index, columns, phrase) {
+  const re = phraseRegex(phrase);
+  const has = (/** @type {unknown} */ texts) => /** @type {string[]} */ (texts).some((t) => re.test(t));
+  const found = columns.map((c) => /** @type {unknown[][] | undefined} */ (index.dictionaries[c])?.map(has) ?? null);
+  return (cols, row) => columns.some((c, i) => {
+    const byEntry = found[i];
+    return byEntry ? byEntry[/** @type {number} */ (index.columns[c][row])] : has(cols[c][row]);
+  });
 }
-
-/** A test: some text of one of `columns` holds `phrase` as whole words. @param {string[]} columns @param {string[]} phrase @returns {Test} */
-export const phraseTest = (columns, phrase) => (cols, row) => columns.some((c) => wordsPerRow(cols[c])[row].some((words) => hasPhrase(words, phrase)));
 
 /**
  * @typedef {object} Lexicon what bare words can mean in one index
- * @property {Map<string, Test>} phrases known phrases (words joined by one space) and their tests
+ * @property {Map<string, () => Test>} phrases known phrases (words joined by one space), each with the maker of its test
  * @property {number} longest the most words of a known phrase
- * @property {string[]} known every word a bare word may be corrected to (for suggestions)
+ * @property {() => string[]} known every word a bare word may be corrected to (for suggestions), made on first use
  */
 
 /** @type {WeakMap<SearchIndex, Lexicon>} */
@@ -70,61 +66,70 @@ const lexicons = new WeakMap();
 
 /**
  * The lexicon of an index: the kind's field words (rarity, attribute, year), then the names in
- * its name columns (group, sub-unit, character), the first meaning of a phrase winning.
+ * its name columns (group, sub-unit, character), the first meaning of a phrase winning. Tests
+ * are made when a query uses them, so a query pays only for the words it holds.
  * @param {Kind} kind @param {SearchIndex} index
  */
 export function lexiconOf(kind, index) {
   let lexicon = lexicons.get(index);
   if (lexicon) return lexicon;
-  /** @type {Map<string, Test>} */
+  /** @type {Map<string, () => Test>} */
   const phrases = new Map();
-  const add = (/** @type {string} */ phrase, /** @type {() => Test} */ test) => { if (phrase && !phrases.has(phrase)) phrases.set(phrase, test()); };
+  const add = (/** @type {string} */ phrase, /** @type {() => Test} */ test) => { if (phrase && !phrases.has(phrase)) phrases.set(phrase, once(test)); };
   for (const { field, words } of kind.bare?.values ?? []) {
     const f = kind.fields.find((x) => x.name === field);
     if (!f) throw new Error(`no ${kind.name} field ${field}`);
     for (const word of words) add(word, () => f.compile(':', word, (m) => new Error(m)));
   }
-  /** Every word of the texts of the words columns, for corrections. */
-  const known = new Set(phrases.keys());
+  const textsOf = (/** @type {string} */ column) => /** @type {string[][]} */ (index.dictionaries[column] ?? []).flat();
   for (const column of kind.bare?.names ?? []) {
-    for (const texts of index.dictionaries[column] ?? []) {
-      for (const text of /** @type {string[]} */ (texts)) {
-        const words = wordsOf(text);
-        add(words.join(' '), () => phraseTest([column], words));
-        // A character is also found by each word of its name (given or family name).
-        if (column === kind.bare?.person) for (const word of words) add(word, () => phraseTest([column], [word]));
-        for (const word of words) known.add(word);
-      }
+    for (const text of textsOf(column)) {
+      const words = wordsOf(text);
+      add(words.join(' '), () => phraseTest(index, [column], words));
+      // A character is also found by each word of its name (given or family name).
+      if (column === kind.bare?.person) for (const word of words) add(word, () => phraseTest(index, [column], [word]));
     }
   }
-  for (const column of kind.words) for (const texts of index.dictionaries[column] ?? []) for (const text of /** @type {string[]} */ (texts)) for (const w of wordsOf(text)) known.add(w);
+  // Index texts are normalized already: their words need no second normalization. Known phrases come first, then names and titles.
+  const known = once(() => {
+    const words = new Set([...phrases.keys()].filter((w) => !w.includes(' ')));
+    for (const column of [...(kind.bare?.names ?? []), ...kind.words]) for (const text of textsOf(column)) for (const w of text.match(WORD) ?? []) words.add(w);
+    return [...words];
+  });
   const longest = Math.max(1, ...[...phrases.keys()].map((p) => p.split(' ').length));
-  lexicon = { phrases, longest, known: [...known].sort() };
+  lexicon = { phrases, longest, known };
   lexicons.set(index, lexicon);
   return lexicon;
+}
+
+/** @template T @param {() => T} make @returns {() => T} */
+function once(make) {
+  /** @type {{ value: T } | null} */
+  let made = null;
+  return () => (made ??= { value: make() }).value;
 }
 
 /**
  * The tests a run of bare words stands for (ANDed; none matches everything): known phrases,
  * longest first; fillers skipped; the remaining words of one bare word as one text phrase.
- * @param {{ text: string }[]} run @param {Lexicon} lexicon @param {string[]} textColumns
+ * @param {{ text: string }[]} run @param {Lexicon} lexicon @param {SearchIndex} index @param {string[]} textColumns
  * @returns {Test[]}
  */
-export function runTests(run, lexicon, textColumns) {
+export function runTests(run, lexicon, index, textColumns) {
   const tokens = run.flatMap((word, at) => wordsOf(word.text).map((w) => ({ w, at })));
   /** @type {Test[]} */
   const tests = [];
   /** @type {{ w: string, at: number }[]} */
   let text = [];
   const flush = () => {
-    if (text.length) tests.push(phraseTest(textColumns, text.map((t) => t.w)));
+    if (text.length) tests.push(phraseTest(index, textColumns, text.map((t) => t.w)));
     text = [];
   };
   for (let i = 0; i < tokens.length;) {
     const found = knownAt(tokens.map((t) => t.w), i, lexicon);
     if (found) {
       flush();
-      tests.push(found.test);
+      tests.push(found.test());
       i += found.length;
     } else if (FILLERS.includes(tokens[i].w)) {
       flush();
@@ -147,13 +152,14 @@ function knownAt(words, i, lexicon) {
   return null;
 }
 
-/** Edits (insert, delete, replace) between two words, counted up to `limit` + 1. */
+/** Edits (insert, delete, replace) between two words, counted up to `limit` + 1 (it stops once a row passes the limit). */
 function distance(/** @type {string} */ a, /** @type {string} */ b, /** @type {number} */ limit) {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    if (Math.min(...current) > limit) return limit + 1;
     previous = current;
   }
   return previous[b.length];
@@ -167,13 +173,13 @@ function distance(/** @type {string} */ a, /** @type {string} */ b, /** @type {n
 export function correction(word, lexicon) {
   const w = normalize(word);
   if (w.length >= 3) {
-    const longer = lexicon.known.find((k) => k.length > w.length && k.startsWith(w));
+    const longer = lexicon.known().find((k) => k.length > w.length && k.startsWith(w));
     if (longer) return longer;
   }
   const limit = w.length <= 4 ? 1 : 2;
   let best = null;
   let bestDistance = limit + 1;
-  for (const k of lexicon.known) {
+  for (const k of lexicon.known()) {
     const d = distance(w, k, limit);
     if (d < bestDistance) [best, bestDistance] = [k, d];
   }

@@ -279,7 +279,7 @@ function resolveAnd(items, kind, index) {
   /** @type {{ text: string }[]} */
   let run = [];
   const flush = () => {
-    out.push(...runTests(run, lexicon, kind.words).map((test) => term(test)));
+    out.push(...runTests(run, lexicon, index, kind.words).map((test) => term(test)));
     run = [];
   };
   for (let i = 0; i < items.length; i++) {
@@ -289,7 +289,7 @@ function resolveAnd(items, kind, index) {
       continue;
     }
     flush();
-    if (item.type === 'bare') out.push(term(textTest(kind, item.text)));
+    if (item.type === 'bare') out.push(term(textTest(kind, index, item.text)));
     else if (item.type === 'term' && item.written?.field.text) {
       const { field, op } = item.written;
       let value = item.written.value;
@@ -309,9 +309,9 @@ function resolveAnd(items, kind, index) {
 }
 
 /** A quoted phrase (or a bare word of no letters): its words whole and in order in a name or title; a part of one when it has no words. */
-function textTest(/** @type {Kind} */ kind, /** @type {string} */ text) {
+function textTest(/** @type {Kind} */ kind, /** @type {SearchIndex} */ index, /** @type {string} */ text) {
   const words = wordsOf(text);
-  if (words.length) return phraseTest(kind.words, words);
+  if (words.length) return phraseTest(index, kind.words, words);
   return /** @type {Test} */ ((cols, row) => kind.words.some((c) => /** @type {string[][]} */ (cols[c])[row].some((t) => t.includes(text))));
 }
 
@@ -459,7 +459,7 @@ export function suggest(index, q) {
   for (const item of items) {
     if (item.type !== 'bare' || item.quoted) continue;
     const words = wordsOf(item.text);
-    if (words.length !== 1 || FILLERS.includes(words[0]) || lexicon.known.includes(words[0])) continue;
+    if (words.length !== 1 || FILLERS.includes(words[0]) || lexicon.known().includes(words[0])) continue;
     const fixed = correction(words[0], lexicon);
     if (fixed) fixes.set(item, fixed);
   }
