@@ -1,7 +1,7 @@
 // The detail views behind the hash routes (#card/<ordinal>, #set/<id>, #pair/<id>,
 // #accessory/<id>, #event/<id>). Each reads only published static files.
 'use strict';
-import { badges, cardTile, config, day, el, facts, fill, fromFile, load, pictureAt, stubIcon, table } from './dom.js';
+import { badges, cardTile, config, day, el, facts, fill, fromFile, icon, load, pictureAt, stubIcon, table } from './dom.js';
 import { statChart } from './chart.js';
 import { historySection } from './history.js';
 import { centerSkillText, num, skillText } from './words.js';
