@@ -100,6 +100,7 @@ describe('bare words that mean a field', () => {
   it('a year is the release year, and filler words are skipped: "all SSR from <year>"', async () => {
     const ssr = cards.find((c) => c.rarity === 5 && year(c) !== null)!;
     await expectMatches(`all SSR from ${year(ssr)}`, (c) => c.rarity === 5 && year(c) === year(ssr));
+    expect(await found(`all SSRs from ${year(ssr)}`)).toEqual(await found(`rarity:ssr released:${year(ssr)}`));
     expect(await found('all cards')).toEqual(cards.map((c) => c.ordinal));
   });
   it('an attribute word means the attribute, even where a title says it; quoted, it is text', async () => {
@@ -135,6 +136,19 @@ describe('bare words that mean a field', () => {
     expect(ordinals('unit:"guilty kiss"')).toEqual(expected);
     expect(ordinals('guilty kiss')).toEqual(expected);
     expect(ordinals('unit:guilty kiss ur')).toEqual(expected.filter((o: number) => cards.find((c) => c.ordinal === o)!.rarity === 4));
+  });
+  it('romanized names find a character whose export has only its Japanese name (the table of main characters)', async () => {
+    const index = structuredClone(await readJson(out, 'api/v1/search_index/card.json'));
+    const japanese = [['高坂穂乃果'], ['高坂雪穂'], ['西木野真姫']];
+    index.dictionaries.char = (index.dictionaries.char as string[][]).map((_, i) => japanese[i % 3]);
+    const ordinals = (q: string) => pageModule.search(index, { q, order: 'ordinal', dir: 'asc', seed: null }).map((row: number) => index.columns.ordinal[row]);
+    const having = (names: string[]) => index.columns.ordinal.filter((_: number, row: number) => names.includes(index.dictionaries.char[index.columns.char[row]][0]));
+    expect(ordinals('honoka')).toEqual(having(['高坂穂乃果']));
+    expect(ordinals('kousaka honoka')).toEqual(having(['高坂穂乃果']));
+    expect(ordinals('kousaka')).toEqual(having(['高坂穂乃果', '高坂雪穂'])); // a family name stands for the whole family
+    expect(ordinals('kosaka')).toEqual(ordinals('kousaka')); // another spelling of it
+    expect(ordinals('maki ur')).toEqual(ordinals('char:西木野真姫 rarity:ur'));
+    expect(pageModule.suggest(index, 'honok')).toBe('honoka');
   });
   it('a query that finds nothing answers with a suggestion that finds something; one that finds something with null', async () => {
     const given = cards.map((c) => words(c.char_name)[1]).find((w) => w.length >= 5)!;

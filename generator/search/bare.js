@@ -15,7 +15,7 @@
 //   - `field:value` on a text field takes the bare words after it while the longer value is
 //     still a part of some value of that field (`unit:guilty kiss`).
 import { normalize } from './kinds.js';
-import { FILLERS } from './words.js';
+import { CHARACTER_NAMES, FILLERS } from './words.js';
 
 export { FILLERS };
 
@@ -30,22 +30,23 @@ const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 const escape = (/** @type {string} */ text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * A regular expression finding `phrase` (query words) in a normalized text, whole and in order:
- * a word is a whole word of the text, or a part of one in a script written without spaces.
- * @param {string[]} phrase
+ * A regular expression finding one of `phrases` (each query words) in a normalized text, whole
+ * and in order: a word is a whole word of the text, or a part of one in a script written without spaces.
+ * @param {string[][]} phrases
  */
-function phraseRegex(phrase) {
-  const words = phrase.map((w) => (UNSPACED.test(w) ? `[\\p{L}\\p{N}]*${escape(w)}[\\p{L}\\p{N}]*` : escape(w)));
-  return new RegExp(`(?<![\\p{L}\\p{N}])${words.join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'u');
+function phraseRegex(phrases) {
+  const pattern = (/** @type {string[]} */ phrase) => phrase.map((w) => (UNSPACED.test(w) ? `[\\p{L}\\p{N}]*${escape(w)}[\\p{L}\\p{N}]*` : escape(w))).join('[^\\p{L}\\p{N}]+');
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${phrases.map(pattern).join('|')})(?![\\p{L}\\p{N}])`, 'u');
 }
 
 /**
- * A test: some text of one of `columns` (list columns of `index`) holds `phrase` as whole words.
- * Each distinct list of texts (a dictionary entry) is looked at once, not once per row.
- * @param {SearchIndex} index @param {string[]} columns @param {string[]} phrase @returns {Test}
+ * A test: some text of one of `columns` (list columns of `index`) holds `phrase` as whole words
+ * (or one of several phrases, given as a list of them). Each distinct list of texts (a
+ * dictionary entry) is looked at once, not once per row.
+ * @param {SearchIndex} index @param {string[]} columns @param {string[] | string[][]} phrase @returns {Test}
  */
 export function phraseTest(index, columns, phrase) {
-  const re = phraseRegex(phrase);
+  const re = phraseRegex(Array.isArray(phrase[0]) ? /** @type {string[][]} */ (phrase) : [/** @type {string[]} */ (phrase)]);
   const has = (/** @type {unknown} */ texts) => /** @type {string[]} */ (texts).some((t) => re.test(t));
   const found = columns.map((c) => /** @type {unknown[][] | undefined} */ (index.dictionaries[c])?.map(has) ?? null);
   return (cols, row) => columns.some((c, i) => {
@@ -64,6 +65,9 @@ export function phraseTest(index, columns, phrase) {
 /** @type {WeakMap<SearchIndex, Lexicon>} */
 const lexicons = new WeakMap();
 
+/** The table's romanized names by the Japanese name's words run together. */
+const ROMANIZED = new Map(CHARACTER_NAMES.map(([japanese, ...romanized]) => [wordsOf(japanese).join(''), romanized]));
+
 /**
  * The lexicon of an index: the kind's field words (rarity, attribute, year), then the names in
  * its name columns (group, sub-unit, character), the first meaning of a phrase winning. Tests
@@ -76,19 +80,33 @@ export function lexiconOf(kind, index) {
   /** @type {Map<string, () => Test>} */
   const phrases = new Map();
   const add = (/** @type {string} */ phrase, /** @type {() => Test} */ test) => { if (phrase && !phrases.has(phrase)) phrases.set(phrase, once(test)); };
-  for (const { field, words } of kind.bare?.values ?? []) {
+  for (const { field, words, plurals } of kind.bare?.values ?? []) {
     const f = kind.fields.find((x) => x.name === field);
     if (!f) throw new Error(`no ${kind.name} field ${field}`);
-    for (const word of words) add(word, () => f.compile(':', word, (m) => new Error(m)));
+    for (const word of words) {
+      const test = () => f.compile(':', word, (m) => new Error(m));
+      add(word, test);
+      if (plurals && word.length > 1) add(`${word}s`, test);
+    }
   }
   const textsOf = (/** @type {string} */ column) => /** @type {string[][]} */ (index.dictionaries[column] ?? []).flat();
+  /** Romanized names and their words (the table's), with the Japanese names they stand for. @type {Map<string, string[][]>} */
+  const romanized = new Map();
   for (const column of kind.bare?.names ?? []) {
+    const person = column === kind.bare?.person;
     for (const text of textsOf(column)) {
       const words = wordsOf(text);
       add(words.join(' '), () => phraseTest(index, [column], words));
+      if (!person) continue;
       // A character is also found by each word of its name (given or family name).
-      if (column === kind.bare?.person) for (const word of words) add(word, () => phraseTest(index, [column], [word]));
+      for (const word of words) add(word, () => phraseTest(index, [column], [word]));
+      for (const name of ROMANIZED.get(words.join('')) ?? []) {
+        for (const key of [name, ...name.split(' ')]) romanized.set(key, [...(romanized.get(key) ?? []), words]);
+      }
     }
+    // Then the table's romanized names of the Japanese names the data holds, a shared family name standing for each.
+    for (const [key, names] of romanized) add(key, () => phraseTest(index, [column], names));
+    romanized.clear();
   }
   // Index texts are normalized already: their words need no second normalization. Known phrases come first, then names and titles.
   const known = once(() => {

@@ -33,7 +33,7 @@ import { BARE_YEARS, CENTERS, DIFFICULTIES, EFFECTS, RARITIES, TRIGGERS, codesOf
 
 /**
  * @typedef {object} BareWords
- * @property {{ field: string, words: string[] }[]} values field values a bare word means (`ur` is rarity:ur)
+ * @property {{ field: string, words: string[], plurals?: boolean }[]} values field values a bare word means (`ur` is rarity:ur; with `plurals`, `urs` too)
  * @property {string[]} names list columns whose texts, said as bare words, mean their field (group and character names)
  * @property {string} person the names column whose single words mean it too (a given or family name)
  */
@@ -260,7 +260,7 @@ const CARD = {
   words: ['char', 'title'],
   bare: {
     values: [
-      { field: 'rarity', words: RARITIES.map(([, word]) => word.toLowerCase()) },
+      { field: 'rarity', words: RARITIES.map(([, word]) => word.toLowerCase()), plurals: true },
       { field: 'attribute', words: ['smile', 'pure', 'cool'] },
       { field: 'released', words: BARE_YEARS },
     ],
