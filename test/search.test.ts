@@ -161,6 +161,8 @@ describe('bare words that mean a field', () => {
     expect(dropped.body).toMatchObject({ total: 0, suggestion: given });
     expect((await get(`/api/v1/search/card?q=${given}`)).body.suggestion).toBeNull();
     expect((await get('/api/v1/search/card?q=zzzzzzzzzz')).body).toMatchObject({ total: 0, suggestion: null });
+    const ordinal = cards.at(-1)!.ordinal;
+    expect((await get(`/api/v1/search/card?q=${ordinal}`)).body).toMatchObject({ total: 0, suggestion: `#${ordinal}` });
   });
 });
 

@@ -438,8 +438,8 @@ const MAX_TRIES = 12;
 
 /**
  * A query near `q` that finds something in `index`, or null: first its unknown bare words
- * corrected (`hono` -> `honoka`, `kotory` -> `kotori`), then one term left out (the last one
- * first). For a query that finds nothing; a malformed one gets none.
+ * corrected (`hono` -> `honoka`, `kotory` -> `kotori`, a number `12` -> `#12`), then one term
+ * left out (the last one first). For a query that finds nothing; a malformed one gets none.
  * @param {SearchIndex} index @param {string} q @returns {string | null}
  */
 export function suggest(index, q) {
@@ -460,7 +460,8 @@ export function suggest(index, q) {
     if (item.type !== 'bare' || item.quoted) continue;
     const words = wordsOf(item.text);
     if (words.length !== 1 || FILLERS.includes(words[0]) || lexicon.known().includes(words[0])) continue;
-    const fixed = correction(words[0], lexicon);
+    // A number that is no year is most likely an ordinal (or id): "1725" -> "#1725".
+    const fixed = /^\d+$/.test(words[0]) ? `#${words[0]}` : correction(words[0], lexicon);
     if (fixed) fixes.set(item, fixed);
   }
   const candidates = [
