@@ -673,12 +673,13 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
   it('for everyone: axe finds no serious or critical violation, nothing scrolls sideways at 360 px, every card opens from the keyboard', async () => {
     const a11y = await newPage(errors);
     await a11y.setViewportSize({ width: 360, height: 740 });
-    const views: [string, string][] = [['list', ''], ['search', '?q=rarity%3Aur#cards'], ['What\'s new', '#new'], ['card view', '#card/2'], ['history view', '#card/2']];
+    const views: [string, string][] = [['list', ''], ['search', '?q=rarity%3Aur&order=smile&dir=desc#cards'], ['search that finds nothing', '?q=hoshin'], ['What\'s new', '#new'], ['card view', '#card/2'], ['history view', '#card/2']];
     for (const [name, at] of views) {
       await a11y.goto(`${copy.url}${at}`);
       await a11y.waitForSelector('body[data-ready="true"]');
       if (at.startsWith('#card/')) await a11y.waitForSelector('#view:not([aria-busy]) .card-history');
       if (name === 'What\'s new') await a11y.click('.change-details summary');
+      if (name === 'search that finds nothing') expect(await a11y.locator('#search-suggestion').isVisible()).toBe(true);
       await a11y.addScriptTag({ path: AXE });
       const violations = await a11y.evaluate(async () => (await (window as any).axe.run(document, { resultTypes: ['violations'] })).violations
         .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
