@@ -9,7 +9,7 @@ import { renderDownloads } from './downloads.js';
 import { renderSongs, songView } from './songs.js';
 import { QueryError, kindOf, orderNames, search, suggest } from '../search/query.js';
 import { indexColumns } from '../search/kinds.js';
-import { EFFECTS, entryOf } from '../search/words.js';
+import { CENTERS, EFFECTS, TRIGGERS, entryOf } from '../search/words.js';
 import { EXAMPLES } from '../search/examples.js';
 
 const $ = (id) => document.getElementById(id);
@@ -101,12 +101,15 @@ function pickerChoices(list, index) {
   };
 }
 
+/** The word tables of the code fields, so a tile says "trigger: notes", not "trigger 3". */
+const CODE_WORDS = { skill: EFFECTS, trigger: TRIGGERS, center: CENTERS };
+
 /** A value of the list's order field for a tile ("Smile 5120", "released 2016-04-01"), null for orders the tile already shows. */
 function orderValue(field, value) {
   if (value === null || value === undefined || ['ordinal', 'random', 'rarity', 'attribute'].includes(field)) return null;
   if (field === 'released') return `released ${day(value)}`;
-  if (field === 'skill') return `skill: ${entryOf(EFFECTS, value)?.words[0] ?? value}`;
-  return `${field} ${value}`;
+  const table = CODE_WORDS[field];
+  return table ? `${field}: ${entryOf(table, value)?.words[0] ?? value}` : `${field} ${value}`;
 }
 
 function renderCards(list, index) {
