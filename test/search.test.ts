@@ -136,6 +136,7 @@ describe('bare words that mean a field', () => {
     expect(ordinals('unit:"guilty kiss"')).toEqual(expected);
     expect(ordinals('guilty kiss')).toEqual(expected);
     expect(ordinals('unit:guilty kiss ur')).toEqual(expected.filter((o: number) => cards.find((c) => c.ordinal === o)!.rarity === 4));
+    expect(ordinals('-unit:guilty kiss')).toEqual(index.columns.ordinal.filter((o: number) => !expected.includes(o)));
   });
   it('romanized names find a character whose export has only its Japanese name (the table of main characters)', async () => {
     const index = structuredClone(await readJson(out, 'api/v1/search_index/card.json'));

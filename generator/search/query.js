@@ -289,23 +289,38 @@ function resolveAnd(items, kind, index) {
       continue;
     }
     flush();
+    const negated = item.type === 'not' ? item.item : null;
     if (item.type === 'bare') out.push(term(textTest(kind, index, item.text)));
-    else if (item.type === 'term' && item.written?.field.text) {
-      const { field, op } = item.written;
-      let value = item.written.value;
-      const texts = textsOf(index, field.column);
-      for (;;) {
-        const next = items[i + 1];
-        const longer = next?.type === 'bare' && !next.quoted ? `${value} ${next.text}` : null;
-        if (longer === null || !texts.some((t) => t.includes(longer))) break;
-        value = longer;
-        i++;
-      }
-      out.push(value === item.written.value ? item : term(field.compile(op, value, (m) => new Error(m))));
-    } else out.push(item.type === 'term' ? item : resolve(item, kind, index));
+    else if (item.type === 'term' || negated?.type === 'term') {
+      const [extended, taken] = extendedTerm(/** @type {Node} */ (negated ?? item), items.slice(i + 1), index);
+      out.push(negated ? { type: 'not', item: extended } : extended);
+      i += taken;
+    } else out.push(resolve(item, kind, index));
   }
   flush();
   return out;
+}
+
+/**
+ * A text field's term with the bare words after it taken into its value while the longer value
+ * is still a part of one of the field's texts (`unit:guilty kiss`, `-unit:guilty kiss`), and
+ * how many words it took; any other term as it is.
+ * @param {Node} node a term @param {Node[]} after the terms after it @param {SearchIndex} index
+ * @returns {[Node, number]}
+ */
+function extendedTerm(node, after, index) {
+  if (node.type !== 'term' || !node.written?.field.text) return [node, 0];
+  const { field, op } = node.written;
+  const texts = textsOf(index, field.column);
+  let value = node.written.value;
+  let taken = 0;
+  for (const next of after) {
+    const longer = next.type === 'bare' && !next.quoted ? `${value} ${next.text}` : null;
+    if (longer === null || !texts.some((t) => t.includes(longer))) break;
+    value = longer;
+    taken++;
+  }
+  return [taken ? term(field.compile(op, value, (m) => new Error(m))) : node, taken];
 }
 
 /** A quoted phrase (or a bare word of no letters): its words whole and in order in a name or title; a part of one when it has no words. */
