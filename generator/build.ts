@@ -20,6 +20,7 @@ import { deriveBulk } from './derive/bulk.ts';
 import { deriveFileManifest } from './derive/fileManifest.ts';
 import { PublishSession } from './publish/publishBuild.ts';
 import { UserError } from './errors.ts';
+import { baseTemplate, templateProblem } from './page/imageHost.js';
 import { BuildReport, type ProgressListener } from './report.ts';
 
 export interface BuildOptions {
@@ -34,6 +35,11 @@ export interface BuildOptions {
    * may share one (a CI cache, a test run). Default: $SIF_IMAGE_CACHE, else `.cache/images/<name>` beside `out`.
    */
   imageCache?: string;
+  /**
+   * An image host's URL template (generator/page/imageHost.js: `{id}`, `{ordinal}`, `{kind}`,
+   * `{t}`, `{idolized}`): cards' pictures the export lacks (its art always) are named there.
+   */
+  imageHost?: string | null;
   /** Hears each stage's progress (the CLI's progress display). */
   progress?: ProgressListener;
 }
@@ -48,6 +54,18 @@ function requireInputFolder(input: string, given: string): void {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UserError(`--input ${given}: ${code === 'ENOENT' ? 'no such folder' : `cannot be read (${code ?? String(error)})`}`);
   }
+}
+
+/**
+ * The image host's template from the CLI's options: --image-url as it is, --image-base as a
+ * host laid out as this site's images/ folder; null for neither. A malformed one is a UserError.
+ */
+export function imageHostTemplate({ imageUrl, imageBase }: { imageUrl?: string; imageBase?: string }): string | null {
+  if (imageUrl !== undefined && imageBase !== undefined) throw new UserError('--image-url and --image-base name the same thing: give one');
+  const template = imageUrl ?? (imageBase === undefined ? null : baseTemplate(imageBase));
+  const problem = template === null ? null : templateProblem(template);
+  if (problem) throw new UserError(`${imageUrl === undefined ? '--image-base' : '--image-url'}: ${problem}`);
+  return template;
 }
 
 function folders(options: BuildOptions): { input: string; out: string } {
@@ -77,7 +95,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   try {
     // --since compares with another site, so it runs every stage even when the input is unchanged.
     const rerun = options.since !== undefined;
-    const { upToDate, inputDigest } = await report.stage('check', () => session.check(input, { force: options.force, rerun }));
+    const { upToDate, inputDigest } = await report.stage('check', () => session.check(input, { force: options.force, rerun, options: { imageHost: options.imageHost ?? null } }));
     if (!upToDate) {
       const game = await report.stage('read', () => {
         const read = readExport(input, report, inputDigest);
@@ -99,7 +117,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       report.coverage = modelCoverage(model);
       const images = await report.stage('images', () => encodeImages(model, { input, ...imageCacheOf(options, session.layout.images) }, report));
       const files = session.files();
-      const context = checkedContext(renderContext(model, images.published), report);
+      const context = checkedContext(renderContext(model, images.published, options.imageHost ?? null), report);
       const rendered = await report.stage('render', () => renderSite(context, files));
       session.renderingDone();
       await report.stage('search', () => deriveSearch(rendered, files));

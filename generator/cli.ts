@@ -1,6 +1,6 @@
 /** `npm run build [-- --input <dir> --out <dir>]`: generate the static API from a game export. */
 import { Command } from 'commander';
-import { build } from './build.ts';
+import { build, imageHostTemplate } from './build.ts';
 import { StageError, explain } from './errors.ts';
 import { progressDisplay } from './progress.ts';
 import { publishLayout } from './publish/layout.ts';
@@ -12,10 +12,13 @@ const program = new Command('build')
   .option('-o, --out <dir>', 'output folder (replaced atomically)', 'public')
   .option('-f, --force', 'rebuild even when the input and generator are unchanged')
   .option('-s, --since <dir>', 'publish the changes since the site in <dir> (instead of since the previous build)')
-  .action(async (options: { input: string; out: string; force?: boolean; since?: string }) => {
+  .option('--image-url <template>', 'name cards\' pictures the export lacks (art, missing icons) on an image host: a URL with {id} or {ordinal}, and {kind} (icon or art), {t} ("t" when idolized) or {idolized} (1 or 0); docs/page.md')
+  .option('--image-base <url>', 'the same for a host laid out as this site\'s images/ folder: <url>/card/<kind>/<id>[t].png')
+  .action(async (options: { input: string; out: string; force?: boolean; since?: string; imageUrl?: string; imageBase?: string }) => {
     const layout = publishLayout(options.out);
     try {
-      const report = await build({ ...options, progress: progressDisplay(process.stderr) });
+      const { imageUrl, imageBase, ...rest } = options;
+      const report = await build({ ...rest, imageHost: imageHostTemplate({ imageUrl, imageBase }), progress: progressDisplay(process.stderr) });
       console.log(buildSummary(report, layout.report));
     } catch (error) {
       // A user error is one clear line; a bug shows its stack (errors.ts explain). What became of

@@ -68,12 +68,12 @@ describe('images on card objects', () => {
   it('points at the published icons, null where the input lacks the picture or it is unreadable', async () => {
     const images = async (ordinal: number) => (await cardOf(out, ordinal)).images;
     const url = (ordinal: number, t: '' | 't') => `../../../images/card/icon/${unitIdOf(ordinal)}${t}.png`;
-    expect(await images(10)).toEqual({ icon: url(10, ''), icon_idolized: url(10, 't') });
-    expect(await images(9)).toEqual({ icon: null, icon_idolized: null }); // no pictures in the sample
-    expect(await images(20)).toEqual({ icon: url(20, ''), icon_idolized: null }); // idolized picture missing
-    expect(await images(27)).toEqual({ icon: url(27, ''), icon_idolized: null }); // idolized picture truncated
-    expect(await images(30)).toEqual({ icon: null, icon_idolized: url(30, 't') });
-    expect(await images(28)).toEqual({ icon: url(28, ''), icon_idolized: null });
+    expect(await images(10)).toEqual({ icon: url(10, ''), icon_idolized: url(10, 't'), art: null, art_idolized: null });
+    expect(await images(9)).toEqual({ icon: null, icon_idolized: null, art: null, art_idolized: null }); // no pictures in the sample
+    expect(await images(20)).toEqual({ icon: url(20, ''), icon_idolized: null, art: null, art_idolized: null }); // idolized picture missing
+    expect(await images(27)).toEqual({ icon: url(27, ''), icon_idolized: null, art: null, art_idolized: null }); // idolized picture truncated
+    expect(await images(30)).toEqual({ icon: null, icon_idolized: url(30, 't'), art: null, art_idolized: null });
+    expect(await images(28)).toEqual({ icon: url(28, ''), icon_idolized: null, art: null, art_idolized: null });
   });
 });
 
@@ -192,7 +192,7 @@ describe('missing and unreadable pictures', () => {
     expect(lines).toEqual([`images: the export has no pictures (nothing under input/assets), so all ${bareReport.images.missing} image URLs are null`]);
     expect(bareReport.images.missing).toBeGreaterThan(50);
     expect(bareReport.images.published).toBe(0);
-    expect((await cardOf(bare, 10)).images).toEqual({ icon: null, icon_idolized: null });
+    expect((await cardOf(bare, 10)).images).toEqual({ icon: null, icon_idolized: null, art: null, art_idolized: null });
     expect(await fs.pathExists(path.join(bare, 'images'))).toBe(false);
   });
 
@@ -207,10 +207,10 @@ describe('missing and unreadable pictures', () => {
     await fs.outputFile(path.join(input, 'assets/image/big.png'), await picture(512, 256));
     await fs.outputFile(path.join(input, 'assets/image/small.png'), await picture(40, 40));
     const { out: dir, report: fixtureReport } = await buildInto(input);
-    expect((await cardOf(dir, 1)).images).toEqual({ icon: '../../../images/card/icon/1.png', icon_idolized: '../../../images/card/icon/1t.png' });
+    expect((await cardOf(dir, 1)).images).toEqual({ icon: '../../../images/card/icon/1.png', icon_idolized: '../../../images/card/icon/1t.png', art: null, art_idolized: null });
     expect(await sharp(iconFile(dir, '1')).metadata()).toMatchObject({ width: 128, height: 64 });
     expect(await sharp(iconFile(dir, '1t')).metadata()).toMatchObject({ width: 40, height: 40 }); // never enlarged
-    expect((await cardOf(dir, 2)).images).toEqual({ icon: null, icon_idolized: null });
+    expect((await cardOf(dir, 2)).images).toEqual({ icon: null, icon_idolized: null, art: null, art_idolized: null });
     expect(fixtureReport.warnings).toContainEqual(expect.stringMatching(/^images: 1 picture unreadable, .*card 2 icon \(\.\.\/unit\.sql: outside input\/assets\)/));
     expect(fixtureReport.warnings).toContainEqual(expect.stringMatching(/^images: 1 picture missing .*card 2 idolized icon \(the database names no asset\)/));
   });

@@ -350,9 +350,14 @@ describe.each(HOST_NAMES)('on %s', (name) => {
       const smile = (c: CardJson) => c.smile[c.smile.length - 1];
       const expected = all.filter((c) => c.rarity !== 1 && c.attribute !== 3).sort((a, b) => smile(b) - smile(a) || a.ordinal - b.ordinal);
       const body = await ok(`/api/v1/search/card?q=${encodeURIComponent('-rarity:n -attr:cool')}&order=smile&dir=desc&page_size=3`);
-      expect(body).toEqual({ result: expected.slice(0, 3), total: expected.length, page: 1, page_size: 3, next: 'card?q=-rarity%3An+-attr%3Acool&order=smile&dir=desc&page_size=3&page=2' });
+      expect(body).toEqual({ result: expected.slice(0, 3), total: expected.length, page: 1, page_size: 3, next: 'card?q=-rarity%3An+-attr%3Acool&order=smile&dir=desc&page_size=3&page=2', suggestion: null });
       const { cards } = await ok<{ cards: CardJson[] }>('/api/v1/card/random.json?q=rarity:ur');
       expect(cards[0].rarity).toBe(4);
+      // Bare words: a rarity, an attribute and a family name; a word that finds nothing gets a suggestion.
+      const family = all[0].char_name.split(' ')[0].toLowerCase();
+      const byWords = await ok(`/api/v1/search/card?q=${encodeURIComponent(`${family} smile`)}&page_size=100`);
+      expect(byWords.result.map((c: CardJson) => c.ordinal)).toEqual(all.filter((c) => c.char_name.toLowerCase().split(' ').includes(family) && c.attribute === 1).map((c) => c.ordinal));
+      expect(await ok(`/api/v1/search/card?q=${family.slice(0, -1)}`)).toMatchObject({ total: 0, suggestion: family });
     });
 
     it('answers a malformed query with a 400 naming the column, on accessories and events too', async () => {

@@ -85,6 +85,88 @@ async function expectError(url: string, pattern: RegExp) {
   expect(body.error).toMatch(pattern);
 }
 
+describe('bare words that mean a field', () => {
+  const year = (c: CardJson) => (c.extra_data.release_date === null ? null : new Date(c.extra_data.release_date * 1000).getUTCFullYear());
+  const words = (text: string | null | undefined): string[] => (text ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  it('a rarity, an attribute and a given or family name: "<given> ur smile" is char:<given> rarity:ur attr:smile', async () => {
+    const ur = cards.find((c) => c.rarity === 4 && c.attribute === 1)!;
+    const [family, given] = words(ur.char_name) as [string, string];
+    const expected = await found(`char:${given} rarity:ur attr:smile`);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(await found(`${given} UR Smile`)).toEqual(expected);
+    expect(await found(`${family} ur smile`)).toEqual(expected);
+    await expectMatches(family, (c) => words(c.char_name).includes(family));
+  });
+  it('a year is the release year, and filler words are skipped: "all SSR from <year>"', async () => {
+    const ssr = cards.find((c) => c.rarity === 5 && year(c) !== null)!;
+    await expectMatches(`all SSR from ${year(ssr)}`, (c) => c.rarity === 5 && year(c) === year(ssr));
+    expect(await found(`all SSRs from ${year(ssr)}`)).toEqual(await found(`rarity:ssr released:${year(ssr)}`));
+    expect(await found('all cards')).toEqual(cards.map((c) => c.ordinal));
+  });
+  it('an attribute word means the attribute, even where a title says it; quoted, it is text', async () => {
+    expect(cards.some((c) => c.attribute !== 1 && words(c.title_en).includes('smile')), 'a title says smile on a card of another attribute').toBe(true);
+    await expectMatches('smile', (c) => c.attribute === 1);
+    await expectMatches('"smile"', (c) => [c.char_name, c.title, c.title_en].some((t) => words(t).includes('smile')));
+  });
+  it('a group or sub-unit name means its field', async () => {
+    const character = [...characters.values()].find((c) => c.tags.some((t) => t.display && t.id > 3))!;
+    const group = character.tags.find((t) => t.display && t.id > 3 && t.name_en)!.name_en!.toLowerCase();
+    expect(await found(`${group} sr`)).toEqual(await found(`group:${group} rarity:sr`));
+    expect((await found(group)).length).toBeGreaterThan(0);
+  });
+  it('a character\'s original name, or a part of it, means the character', async () => {
+    const family = [...cards[0].original_char_name].slice(0, 2).join('');
+    await expectMatches(family, (c) => c.original_char_name.includes(family) || (c.title ?? '').includes(family));
+  });
+  it('other words match whole words of names and titles, not letters inside a word', async () => {
+    const whole = cards.flatMap((c) => words(c.title_en)).find((w) => w.length >= 4 && cards.some((c) => (c.title_en ?? '').toLowerCase().match(new RegExp(`${w}\\p{L}`, 'u'))))!;
+    expect(whole, 'a title word that is also the start of a longer word').toBeTruthy();
+    await expectMatches(whole, (c) => words(c.title_en).includes(whole) || words(c.title).includes(whole) || words(c.char_name).includes(whole));
+    await expectMatches(`title:${whole}`, (c) => has(c.title_en, whole) || has(c.title, whole));
+  });
+  it('a field value takes the bare words after it while it names something: unit:guilty kiss', async () => {
+    const index = structuredClone(await readJson(out, 'api/v1/search_index/card.json'));
+    const units = index.dictionaries.unit_names as string[][];
+    const at = units.findIndex((names) => names.length > 0);
+    units[at] = ['guilty kiss'];
+    const ordinals = (q: string) => pageModule.search(index, { q, order: 'ordinal', dir: 'asc', seed: null }).map((row: number) => index.columns.ordinal[row]);
+    const expected = index.columns.ordinal.filter((_: number, row: number) => index.columns.unit_names[row] === at);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(ordinals('unit:guilty kiss')).toEqual(expected);
+    expect(ordinals('unit:"guilty kiss"')).toEqual(expected);
+    expect(ordinals('guilty kiss')).toEqual(expected);
+    expect(ordinals('unit:guilty kiss ur')).toEqual(expected.filter((o: number) => cards.find((c) => c.ordinal === o)!.rarity === 4));
+    expect(ordinals('-unit:guilty kiss')).toEqual(index.columns.ordinal.filter((o: number) => !expected.includes(o)));
+  });
+  it('romanized names find a character whose export has only its Japanese name (the table of main characters)', async () => {
+    const index = structuredClone(await readJson(out, 'api/v1/search_index/card.json'));
+    const japanese = [['高坂穂乃果'], ['高坂雪穂'], ['西木野真姫']];
+    index.dictionaries.char = (index.dictionaries.char as string[][]).map((_, i) => japanese[i % 3]);
+    const ordinals = (q: string) => pageModule.search(index, { q, order: 'ordinal', dir: 'asc', seed: null }).map((row: number) => index.columns.ordinal[row]);
+    const having = (names: string[]) => index.columns.ordinal.filter((_: number, row: number) => names.includes(index.dictionaries.char[index.columns.char[row]][0]));
+    expect(ordinals('honoka')).toEqual(having(['高坂穂乃果']));
+    expect(ordinals('kousaka honoka')).toEqual(having(['高坂穂乃果']));
+    expect(ordinals('kousaka')).toEqual(having(['高坂穂乃果', '高坂雪穂'])); // a family name stands for the whole family
+    expect(ordinals('kosaka')).toEqual(ordinals('kousaka')); // another spelling of it
+    expect(ordinals('maki ur')).toEqual(ordinals('char:西木野真姫 rarity:ur'));
+    expect(pageModule.suggest(index, 'honok')).toBe('honoka');
+  });
+  it('a query that finds nothing answers with a suggestion that finds something; one that finds something with null', async () => {
+    const given = cards.map((c) => words(c.char_name)[1]).find((w) => w.length >= 5)!;
+    const partial = given.slice(0, -1);
+    const missing = await get(`/api/v1/search/card?q=${encodeURIComponent(partial)}`);
+    expect(missing.body).toMatchObject({ total: 0, suggestion: given });
+    const rarities = new Set(cards.filter((c) => words(c.char_name).includes(given)).map((c) => c.rarity));
+    const absent = ['ur', 'ssr', 'sr', 'r', 'n'].find((r) => !rarities.has({ n: 1, r: 2, sr: 3, ur: 4, ssr: 5 }[r]!))!;
+    const dropped = await get(`/api/v1/search/card?q=${encodeURIComponent(`${given} rarity:${absent}`)}`);
+    expect(dropped.body).toMatchObject({ total: 0, suggestion: given });
+    expect((await get(`/api/v1/search/card?q=${given}`)).body.suggestion).toBeNull();
+    expect((await get('/api/v1/search/card?q=zzzzzzzzzz')).body).toMatchObject({ total: 0, suggestion: null });
+    const ordinal = cards.at(-1)!.ordinal;
+    expect((await get(`/api/v1/search/card?q=${ordinal}`)).body).toMatchObject({ total: 0, suggestion: `#${ordinal}` });
+  });
+});
+
 describe('card fields', () => {
   it('each has its describe block in this file (field <name>)', () => {
     const tested = ['rarity', 'attribute', 'char', 'title', 'group', 'unit', 'year', 'skill', 'trigger', 'center', 'smile', 'pure', 'cool', 'hp', 'released', 'set', 'id', 'ordinal', 'is'];
@@ -419,7 +501,7 @@ describe('/api/v1/search/<kind>', () => {
     expect(body.result).toEqual(all.slice(10, 20));
     const end = await get(`/api/v1/search/card?q=-rarity:ur&page_size=10&page=${Math.ceil(all.length / 10)}`);
     expect(end.body.next).toBeNull();
-    expect((await get('/api/v1/search/card?page=99')).body).toEqual({ result: [], total: cards.length, page: 99, page_size: 20, next: null });
+    expect((await get('/api/v1/search/card?page=99')).body).toEqual({ result: [], total: cards.length, page: 99, page_size: 20, next: null, suggestion: null });
   });
   it('orders by a numeric or date field, missing values last, ties by ordinal', async () => {
     const bySmile = [...cards].sort((a, b) => last(b.smile) - last(a.smile) || a.ordinal - b.ordinal).map((c) => c.ordinal);
@@ -459,6 +541,7 @@ describe('worked examples', () => {
     const { status, body } = await get(`/api/v1/${exampleUrl(example)}`);
     expect(status, body.error).toBe(200);
     expect(body.total).toBeGreaterThanOrEqual(0);
+    if (example.same) expect(await found(example.q), `${example.q} = ${example.same}`).toEqual(await found(example.same));
   });
 });
 

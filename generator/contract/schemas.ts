@@ -70,7 +70,9 @@ const CardEvent = obj({
 const CardImages = obj({
   icon: nullable(Str),
   icon_idolized: nullable(Str),
-}, '(extra) Icon URLs (PNG; a WebP lies beside each) relative to the response; null where none is published.');
+  art: nullable(Str),
+  art_idolized: nullable(Str),
+}, '(extra) Picture URLs: icons of this site relative to the response (PNG; a WebP lies beside each), else absolute URLs on the image host the build names (docs/page.md), as is the card\'s art; null where there is none.');
 
 export const Card = named('Card', obj({
   id: Int,
@@ -354,6 +356,7 @@ const SearchPage = <S extends TSchema>(name: string, schema: S) => named(name, o
   page: extra(Int, 'this page\'s number, from 1'),
   page_size: extra(Int, 'results per page'),
   next: extra(nullable(Str), 'the next page\'s URL relative to this one, null on the last page'),
+  suggestion: extra(nullable(Str), 'when the query finds nothing, a query near it that finds something (null when none is found, and whenever the query finds something)'),
 }, '(extra) A page of search results, in the asked order.'));
 
 export const CardSearch = SearchPage('CardSearch', Card);

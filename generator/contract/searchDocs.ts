@@ -47,7 +47,7 @@ export function examplesMarkdown(): string[] {
   return [
     '| kind | query | order | finds | URL |',
     '| --- | --- | --- | --- | --- |',
-    ...EXAMPLES.map((e) => `| ${e.kind} | ${code(e.q)} | ${e.order ? `${e.order} ${e.dir ?? 'asc'}` : '-'} | ${cell(e.means)} | \`/api/v1/${exampleUrl(e)}\` |`),
+    ...EXAMPLES.map((e) => `| ${e.kind} | ${code(e.q)} | ${e.order ? `${e.order} ${e.dir ?? 'asc'}` : '-'} | ${cell(e.same ? `${e.means}; the same as \`${e.same}\`` : e.means)} | \`/api/v1/${exampleUrl(e)}\` |`),
     '',
   ];
 }

@@ -7,7 +7,7 @@
  * parameters reshape it.
  */
 import { endpoints } from '../contract/endpoints.ts';
-import { QueryError, kindOf, parseQuery, search, searchParameters, type SearchParameters } from '../search/query.js';
+import { QueryError, kindOf, parseQuery, search, searchParameters, suggest, type SearchParameters } from '../search/query.js';
 import type { Kind, SearchIndex } from '../search/kinds.js';
 import { HttpError, type JsonPieces } from './http.ts';
 import { listPieces, readObjects, searchSource } from './objects.ts';
@@ -74,8 +74,9 @@ export async function searchPage(site: EdgeSite, kindName: SearchKind, url: URL)
   const start = (options.page - 1) * options.pageSize;
   const texts = await objectTexts(site, kind, index, rows.slice(start, start + options.pageSize));
   const next = start + options.pageSize < rows.length ? JSON.stringify(nextLink(url, kind, options)) : 'null';
+  const suggestion = JSON.stringify(rows.length ? null : suggest(index, options.q));
   return {
-    pieces: listPieces('result', texts, `,"total":${rows.length},"page":${options.page},"page_size":${options.pageSize},"next":${next}`),
+    pieces: listPieces('result', texts, `,"total":${rows.length},"page":${options.page},"page_size":${options.pageSize},"next":${next},"suggestion":${suggestion}`),
     random,
   };
 }

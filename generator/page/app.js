@@ -2,12 +2,14 @@
 // static host; the paths come from the build (site-config in index.html). Views are hash routes
 // (#card/<ordinal>, ...), so they are deep links and the back button works without a server.
 'use strict';
-import { ATTRIBUTES, RARITIES, cardTile, config, el, icon, load, pagedList } from './dom.js';
+import { ATTRIBUTES, RARITIES, cardTile, config, day, el, icon, load, pagedList, stubIcon } from './dom.js';
 import { accessoryTile, accessoryView, cardView, eventView, pairView, setView } from './views.js';
 import { renderChanges } from './changes.js';
 import { renderDownloads } from './downloads.js';
 import { renderSongs, songView } from './songs.js';
-import { QueryError, kindOf, orderNames, search } from '../search/query.js';
+import { QueryError, kindOf, orderNames, search, suggest } from '../search/query.js';
+import { indexColumns } from '../search/kinds.js';
+import { CENTERS, EFFECTS, TRIGGERS, entryOf } from '../search/words.js';
 import { EXAMPLES } from '../search/examples.js';
 
 const $ = (id) => document.getElementById(id);
@@ -75,15 +77,56 @@ function orderOptions(select, names) {
   select.replaceChildren(...names.map((name) => el('option', { value: name }, name)));
 }
 
+// Pickers (character, group, skill) write one `field:value` term into the query, as the chips
+// do, so the URL stays the query and a link shares what was picked.
+
+/** A picker's term in a query: `field:word` or `field:"some words"`. */
+const pickedTerm = (field) => new RegExp(`(^|\\s)${field}:("[^"]*"|[^\\s()"]+)(?=\\s|$)`, 'i');
+const pickedValue = (query, field) => pickedTerm(field).exec(query)?.[2].replace(/^"|"$/g, '').toLowerCase() ?? '';
+
+/** `query` with the picker's term of `field` replaced by one for `value` (empty: removed). */
+function withPicked(query, field, value) {
+  const rest = query.replace(pickedTerm(field), ' ').replace(/\s+/g, ' ').trim();
+  return [rest, value ? `${field}:${/[\s()]/.test(value) ? `"${value}"` : value}` : ''].filter(Boolean).join(' ');
+}
+
+/** The picker's choices: [value the term says, label], sorted by label, each once. */
+function pickerChoices(list, index) {
+  const unique = (pairs) => [...new Map(pairs.filter(([value]) => value)).entries()].sort((a, b) => a[1].localeCompare(b[1]));
+  return {
+    char: unique(list.stubs.map((s) => [s.char_name.toLowerCase(), s.char_name])),
+    // Group tag names as the index holds them (normalized): the last is the English or romanized one.
+    group: unique((index.dictionaries.group_names ?? []).map((names) => [names.at(-1), names.at(-1)])),
+    skill: unique(EFFECTS.map((e) => [e.words[0], e.words[0]])),
+  };
+}
+
+/** The word tables of the code fields, so a tile says "trigger: notes", not "trigger 3". */
+const CODE_WORDS = { skill: EFFECTS, trigger: TRIGGERS, center: CENTERS };
+
+/** A value of the list's order field for a tile ("Smile 5120", "released 2016-04-01"), null for orders the tile already shows. */
+function orderValue(field, value) {
+  if (value === null || value === undefined || ['ordinal', 'random', 'rarity', 'attribute'].includes(field)) return null;
+  if (field === 'released') return `released ${day(value)}`;
+  const table = CODE_WORDS[field];
+  return table ? `${field}: ${entryOf(table, value)?.words[0] ?? value}` : `${field} ${value}`;
+}
+
 function renderCards(list, index) {
   const stubs = new Map(list.stubs.map((stub) => [stub.ordinal, stub]));
   const ordinals = index.columns.ordinal;
+  const columns = indexColumns(index);
   const kind = kindOf('card');
   const state = searchFromUrl();
   state.order = state.order.toLowerCase() || kind.identity;
   state.dir = state.dir.toLowerCase() === 'desc' ? 'desc' : 'asc';
   const box = $('search');
-  box.value = state.q;
+  // What a person typed while the data loaded wins over the URL's query, and is searched now.
+  if (box.value.trim()) state.q = box.value;
+  else box.value = state.q;
+  const pickers = [$('pick-char'), $('pick-group'), $('pick-skill')];
+  const choices = pickerChoices(list, index);
+  for (const picker of pickers) picker.append(...choices[picker.dataset.field].map(([value, label]) => el('option', { value }, label)));
   orderOptions($('order'), orderNames(kind));
   $('order').value = state.order;
   $('dir').value = state.dir;
@@ -91,6 +134,10 @@ function renderCards(list, index) {
     for (const field of Object.keys(CHIP_WORDS)) {
       const on = chipValues(state.q, field);
       for (const button of $(`${field === 'attr' ? 'attribute' : field}-filter`).children) button.setAttribute('aria-pressed', String(on.has(button.dataset.value)));
+    }
+    for (const picker of pickers) {
+      const value = pickedValue(state.q, picker.dataset.field);
+      picker.value = [...picker.options].some((o) => o.value === value) ? value : '';
     }
     writeUrl(state);
     let rows;
@@ -105,8 +152,14 @@ function renderCards(list, index) {
     }
     $('search-error').hidden = true;
     box.removeAttribute('aria-invalid');
-    const matches = rows.map((row) => stubs.get(ordinals[row])).filter(Boolean);
-    pagedList($('card-grid'), matches, cardTile);
+    const field = kind.fields.find((f) => f.name === state.order);
+    const matches = rows.filter((row) => stubs.has(ordinals[row]))
+      .map((row) => ({ ...stubs.get(ordinals[row]), shown: field ? orderValue(field.name, columns[field.column][row]) : null }));
+    pagedList($('card-grid'), matches, (stub) => cardTile(stub, stub.shown));
+    const suggestion = matches.length ? null : suggest(index, state.q);
+    $('search-suggestion').hidden = suggestion === null;
+    $('suggestion-link').textContent = suggestion ?? '';
+    $('suggestion-link').dataset.query = suggestion ?? '';
     const count = $('card-count');
     count.textContent = matches.length === list.stubs.length ? `${list.stubs.length} cards` : `${matches.length} of ${list.stubs.length} cards`;
     count.dataset.total = String(matches.length);
@@ -121,6 +174,18 @@ function renderCards(list, index) {
     box.value = state.q = withChips(state.q, field, values);
     update();
   };
+  for (const picker of pickers) {
+    picker.addEventListener('change', () => {
+      box.value = state.q = withPicked(state.q, picker.dataset.field, picker.value);
+      update();
+    });
+  }
+  $('suggestion-link').addEventListener('click', (event) => {
+    event.preventDefault();
+    box.value = state.q = event.currentTarget.dataset.query;
+    update();
+    box.focus();
+  });
   chips('rarity-filter', 'rarity', RARITIES, list.stubs, 'rarity', toggle);
   chips('attribute-filter', 'attr', ATTRIBUTES, list.stubs, 'attribute', toggle);
   box.addEventListener('input', () => {
@@ -160,8 +225,8 @@ async function renderPairs(list) {
   const stubs = new Map((await load(config.cardList)).stubs.map((c) => [c.ordinal, c]));
   return pagedList($('pair-list'), list.pairs, (pair) => el('li', {},
     el('a', { href: `#pair/${pair.pair}` },
-      strip(pair.ordinals.map((ordinal) => icon(config.cardIcon, stubs.get(ordinal)?.icon, stubs.get(ordinal)?.char_name ?? '', '?'))),
-      el('span', { class: 'name' }, `Pair ${pair.pair}`),
+      strip(pair.ordinals.map((ordinal) => stubIcon(stubs.get(ordinal), stubs.get(ordinal)?.char_name ?? '', '?'))),
+      el('span', { class: 'name' }, pair.ordinals.map((o) => stubs.get(o)?.char_name ?? `#${o}`).join(' + ')),
       el('code', {}, pair.ordinals.map((o) => `#${o}`).join(' + ')))));
 }
 
@@ -170,8 +235,9 @@ const renderAccessories = (list) => pagedList($('accessory-list'), list.accessor
 const renderEvents = (list) => pagedList($('event-list'), list.result, (event) => el('li', {},
   el('a', { href: `#event/${event.id}` }, el('span', { class: 'name' }, event.name_en || event.name), el('code', {}, `event ${event.id}`))));
 
-function renderChangeList(list) {
-  $('new-content').replaceChildren(...renderChanges(list));
+async function renderChangeList(list) {
+  const stubs = new Map((await load(config.cardList)).stubs.map((c) => [c.ordinal, c]));
+  $('new-content').replaceChildren(...renderChanges(list, stubs));
   $('new').hidden = false;
   $('new-link').hidden = false;
   return true;

@@ -1,6 +1,7 @@
 // DOM and data helpers shared by the page's views. Text from the data only ever becomes text
 // nodes or attribute values, never HTML.
 'use strict';
+import { hostUrl } from './imageHost.js';
 
 export const config = JSON.parse(document.getElementById('site-config').textContent);
 
@@ -28,16 +29,25 @@ export function el(tag, attrs = {}, ...children) {
 
 const placeholder = (alt, text) => el('span', { class: 'icon placeholder', role: 'img', 'aria-label': `${alt} (no picture)` }, text);
 
-/** A picture by URL (PNG, WebP beside it), or a lettered placeholder when there is none. */
+/** True for a URL on this site (whose pictures have a WebP beside each PNG), false for an image host's. */
+const ownPicture = (url) => new URL(url, document.baseURI).origin === location.origin;
+
+/** A picture by URL (this site's: PNG with the WebP beside it; an image host's: as it is), or a lettered placeholder when there is none. */
 export function pictureAt(png, alt, text = '?') {
   if (!png) return placeholder(alt, text);
   return el('picture', { class: 'icon' },
-    el('source', { type: 'image/webp', srcset: png.replace(/\.png$/, '.webp') }),
+    ownPicture(png) && /\.png$/.test(png) ? el('source', { type: 'image/webp', srcset: png.replace(/\.png$/, '.webp') }) : null,
     el('img', { src: png, alt, width: 64, height: 64, loading: 'lazy', decoding: 'async' }));
 }
 
 /** An icon by its published name (card_list `icon`, set previews, accessory_list `icon`). */
 export const icon = (templates, name, alt, text) => pictureAt(name === null || name === undefined ? null : fill(templates.png, name), alt, text);
+
+/** A card stub's icon: the site's own (its `icon` name), else the image host's when the build names one, else a placeholder. */
+export function stubIcon(stub, alt, text) {
+  if (stub?.icon || !config.imageHost || !stub) return icon(config.cardIcon, stub?.icon, alt, text);
+  return pictureAt(hostUrl(config.imageHost, { id: stub.id, ordinal: stub.ordinal, kind: 'icon', idolized: false }), alt, text);
+}
 
 /** A URL inside a response (relative to that response's file) as a URL relative to the page. */
 export const fromFile = (file, url) => (url ? new URL(url, new URL(file, document.baseURI)).href : null);
@@ -55,6 +65,13 @@ export function load(path) {
   return cache.get(path);
 }
 
+/** A value in a few characters (What's new, history): lists joined, anything longer than `max` cut. */
+export function shortValue(value, max = 80) {
+  if (value === null || value === undefined) return '—';
+  const text = Array.isArray(value) && value.every((v) => typeof v !== 'object') ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 /** Unix seconds as a calendar date (UTC, so every visitor reads the same day). */
 export const day = (seconds) => (seconds === null || seconds === undefined ? 'unknown' : new Date(seconds * 1000).toISOString().slice(0, 10));
 
@@ -63,16 +80,20 @@ export const badges = (item) => [
   el('span', { class: `badge attribute a${item.attribute}` }, attributeName.get(item.attribute) ?? `attribute ${item.attribute}`),
 ];
 
-/** A card tile from a card_list stub: icon, name, title, badges; it opens the card's view. */
-export function cardTile(stub) {
+/**
+ * A card tile from a card_list stub: icon, name, title, badges, and `shown` (the value the list
+ * is ordered by) when given; it opens the card's view.
+ */
+export function cardTile(stub, shown = null) {
   const title = stub.title_en || stub.title;
   return el('li', { class: `card attr-${stub.attribute}` },
     el('a', { href: `#card/${stub.ordinal}` },
-      icon(config.cardIcon, stub.icon, stub.char_name, rarityName.get(stub.rarity) ?? '?'),
+      stubIcon(stub, stub.char_name, rarityName.get(stub.rarity) ?? '?'),
       el('span', { class: 'meta' },
         el('span', { class: 'name' }, stub.char_name),
         title ? el('span', { class: 'title' }, title) : null,
-        el('span', { class: 'tags' }, badges(stub), el('span', { class: 'ordinal' }, `#${stub.ordinal}`)))));
+        el('span', { class: 'tags' }, badges(stub), el('span', { class: 'ordinal' }, `#${stub.ordinal}`)),
+        shown ? el('span', { class: 'order-value' }, shown) : null)));
 }
 
 /**
@@ -107,8 +128,11 @@ export const facts = (pairs) => el('dl', { class: 'facts' },
   pairs.filter(([, value]) => value !== null && value !== undefined && value !== '')
     .flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]));
 
-/** A table with a caption, header row and body rows (cells are text or nodes). */
-export const table = (caption, head, rows, attrs = {}) => el('div', { class: 'table-wrap' },
+/**
+ * A table with a caption, header row and body rows (cells are text or nodes), in a box that
+ * scrolls sideways on a narrow screen: a named region in the tab order, so a keyboard scrolls it too.
+ */
+export const table = (caption, head, rows, attrs = {}) => el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
   el('table', attrs,
     el('caption', {}, caption),
     el('thead', {}, el('tr', {}, head.map((h) => el('th', { scope: 'col' }, h)))),

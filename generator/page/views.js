@@ -1,7 +1,7 @@
 // The detail views behind the hash routes (#card/<ordinal>, #set/<id>, #pair/<id>,
 // #accessory/<id>, #event/<id>). Each reads only published static files.
 'use strict';
-import { badges, cardTile, config, day, el, facts, fill, fromFile, icon, load, pictureAt, table } from './dom.js';
+import { badges, cardTile, config, day, el, facts, fill, fromFile, icon, load, pictureAt, stubIcon, table } from './dom.js';
 import { statChart } from './chart.js';
 import { historySection } from './history.js';
 import { centerSkillText, num, skillText } from './words.js';
@@ -14,7 +14,7 @@ export const section = (title, ...children) => el('section', { class: 'panel' },
 /** Stubs by ordinal, for tiles and partner icons. */
 const stubsByOrdinal = async () => new Map((await load(config.cardList)).stubs.map((s) => [s.ordinal, s]));
 
-const tiles = (stubs) => el('ul', { class: 'cards' }, stubs.filter(Boolean).map(cardTile));
+const tiles = (stubs) => el('ul', { class: 'cards' }, stubs.filter(Boolean).map((stub) => cardTile(stub)));
 
 /** A generic object from its type's pack (every host serves packs), null when it does not exist. */
 export async function object(type, id) {
@@ -53,6 +53,27 @@ function flags(card) {
   return [card.is_support_card && 'support card', card.is_costume_card && 'costume card',
     card.is_pre_transformed && 'always idolized', card.is_transform_disabled && !card.is_pre_transformed && 'cannot be idolized']
     .filter(Boolean).join(', ');
+}
+
+/**
+ * The stats fans look up first: Smile, Pure, Cool and stamina at the level cap, idolized and (for
+ * a card that can be idolized later) before; the values are the per-level arrays' entries there.
+ */
+function maxStats(card) {
+  const row = (label, level) => [label, ...['smile', 'pure', 'cool', 'stamina'].map((stat) => num(card[stat]?.[Math.min(level, card[stat]?.length ?? 0) - 1]))];
+  const idolized = card.transformed_max_level || card.smile.length;
+  const rows = [row(`Idolized, level ${idolized}`, idolized)];
+  if (!card.is_pre_transformed && !card.is_transform_disabled && card.normal_max_level < idolized) rows.push(row(`Not idolized, level ${card.normal_max_level}`, card.normal_max_level));
+  return el('section', { class: 'panel max-stats' }, el('h2', {}, 'Max stats'),
+    table('Stats at the level cap', ['', 'Smile', 'Pure', 'Cool', 'Stamina'], rows, { class: 'max-stat-table' }));
+}
+
+/** The card's art, where the build names an image host (responses carry no art of their own). */
+function artSection(card, file) {
+  const pictures = [[card.images?.art, 'not idolized'], [card.images?.art_idolized, 'idolized']].filter(([url]) => url);
+  if (!pictures.length) return null;
+  return section('Art', el('div', { class: 'art' }, pictures.map(([url, state]) =>
+    el('figure', {}, el('img', { src: fromFile(file, url), alt: `${card.char_name}, ${state}`, loading: 'lazy', decoding: 'async' }), el('figcaption', {}, state)))));
 }
 
 function skillSection(skill) {
@@ -115,6 +136,8 @@ export async function cardView(ordinal) {
         el('h1', { tabindex: '-1' }, title ? `${title}: ${card.char_name}` : card.char_name),
         el('p', { class: 'names' }, [card.title && card.title_en && card.title !== card.title_en ? `${card.title} · ` : '', names]),
         el('p', { class: 'tags' }, badges(card), el('span', { class: 'ordinal' }, `#${card.ordinal} · id ${card.id}`)))),
+    maxStats(card),
+    artSection(card, file),
     section('About', facts([
       ...characterFacts(card, character),
       ['Released', releaseText(card, stubs)],
@@ -156,7 +179,7 @@ export async function pairView(id) {
   if (!pair) throw Object.assign(new Error(`pair ${id} is not in ${config.pairList}`), { status: 404 });
   const stubs = await stubsByOrdinal();
   return [
-    el('header', { class: 'view-head' }, el('div', { class: 'icons' }, pair.ordinals.map((o) => icon(config.cardIcon, stubs.get(o)?.icon, `card #${o}`, '?'))),
+    el('header', { class: 'view-head' }, el('div', { class: 'icons' }, pair.ordinals.map((o) => stubIcon(stubs.get(o), `card #${o}`, '?'))),
       el('div', {}, el('h1', { tabindex: '-1' }, `Pair ${pair.pair}`), el('p', { class: 'names' }, 'Two cards whose art forms one picture.'))),
     section('Cards', tiles(pair.ordinals.map((o) => stubs.get(o)))),
     section('JSON', jsonLinks([['Pair', fill(config.pair, pair.pair)]])),

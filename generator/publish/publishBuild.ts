@@ -164,9 +164,10 @@ export class PublishSession {
    * generator, site intact, no `force`): the stored report is replayed and nothing else
    * needs to run. Returns the input's digest for the read stage.
    */
-  check(input: string, { force = false, rerun = false } = {}): { upToDate: boolean; inputDigest: string } {
+  /** `options`: the build options the site depends on besides its input (an image host). */
+  check(input: string, { force = false, rerun = false, options = {} as Record<string, unknown> } = {}): { upToDate: boolean; inputDigest: string } {
     const digest = inputDigest(input);
-    return { upToDate: this.begin(buildFingerprint(digest), { force, rerun }), inputDigest: digest };
+    return { upToDate: this.begin(buildFingerprint(digest, options), { force, rerun }), inputDigest: digest };
   }
 
   /**

@@ -10,7 +10,8 @@ export interface RenderContext {
   cards: CardRenderer;
 }
 
-export function renderContext(model: Model, publishedImages: ReadonlySet<string>): RenderContext {
-  const images = new ImageLinks(publishedImages);
+/** `imageHost`: the URL template of an image host (BuildOptions.imageHost), null for none. */
+export function renderContext(model: Model, publishedImages: ReadonlySet<string>, imageHost: string | null = null): RenderContext {
+  const images = new ImageLinks(publishedImages, imageHost);
   return { model, images, cards: cardRenderer(images) };
 }

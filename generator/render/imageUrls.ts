@@ -1,17 +1,30 @@
 /**
- * How published pictures are named in responses: URLs in objects, bare icon names in lists
- * and previews. Only pictures the image stage published are ever named.
+ * How pictures are named in responses: URLs in objects, bare icon names in lists and previews.
+ * Pictures of this site are named only when the image stage published them; with an image
+ * host (`host`, a template: page/imageHost.js), a card's pictures the site lacks are named on
+ * that host: its icons where the export has none, its art always (exports carry no art).
  */
 import type { Accessory, Card } from '../model/types.ts';
 import { OBJECT_TO_ROOT, imagePaths } from '../format.ts';
 import type { CardJson } from '../contract/schemas.ts';
+import { hostUrl } from '../page/imageHost.js';
 
 /** A site path as a URL relative to a response at api/v1/<type>/<file>. */
 const objectUrl = (sitePath: string | null): string | null => sitePath && OBJECT_TO_ROOT + sitePath;
 
 export class ImageLinks {
-  /** `published`: site paths of the published PNGs (images/encodeImages.ts). */
-  constructor(private readonly published: ReadonlySet<string>) {}
+  /** `published`: site paths of the published PNGs (images/encodeImages.ts); `host`: an image host's URL template, or null. */
+  constructor(private readonly published: ReadonlySet<string>, readonly host: string | null = null) {}
+
+  /**
+   * The card's picture of `kind` on the image host, null without a host or where the card has
+   * no such picture: no unidolized one for a pre-transformed card, no idolized one for a card
+   * that cannot be idolized (the rule of the site's own icons, images/jobs.ts).
+   */
+  private hosted(card: Card, kind: 'icon' | 'art', idolized: boolean): string | null {
+    const exists = idolized ? card.preTransformed || !card.transformDisabled : !card.preTransformed;
+    return this.host && exists ? hostUrl(this.host, { id: card.id, ordinal: card.ordinal, kind, idolized }) : null;
+  }
 
   private cardIcon(card: Card, idolized: boolean): string | null {
     const png = imagePaths.cardIcon(imagePaths.cardIconName(card.id, idolized));
@@ -24,7 +37,12 @@ export class ImageLinks {
   }
 
   cardImages(card: Card): CardJson['images'] {
-    return { icon: objectUrl(this.cardIcon(card, false)), icon_idolized: objectUrl(this.cardIcon(card, true)) };
+    return {
+      icon: objectUrl(this.cardIcon(card, false)) ?? this.hosted(card, 'icon', false),
+      icon_idolized: objectUrl(this.cardIcon(card, true)) ?? this.hosted(card, 'icon', true),
+      art: this.hosted(card, 'art', false),
+      art_idolized: this.hosted(card, 'art', true),
+    };
   }
 
   /** The icon a card list shows: `<id>`, else `<id>t` (pre-transformed cards); null when neither is published. */

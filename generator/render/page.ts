@@ -23,16 +23,17 @@ const indexFiles = (files: SiteFiles) =>
     .filter((rel) => files.has(rel));
 
 /** The page's scripts (ES modules, app.js the entry) and style, copied into site/. */
-const PAGE_FILES = ['app.js', 'dom.js', 'views.js', 'words.js', 'chart.js', 'changes.js', 'history.js', 'downloads.js', 'songs.js', 'style.css'];
+const PAGE_FILES = ['app.js', 'dom.js', 'imageHost.js', 'views.js', 'words.js', 'chart.js', 'changes.js', 'history.js', 'downloads.js', 'songs.js', 'style.css'];
 /**
  * The search module (generator/search/), which the edge runs too, copied into search/: beside
  * site/ as generator/search/ is beside generator/page/, so the page's imports resolve the same.
  */
 const SEARCH_FILES = fs.readdirSync(fileURLToPath(new URL('../search/', import.meta.url))).filter((name) => name.endsWith('.js')).sort();
 
-/** Call after every JSON file is rendered: the page links the index files among them. */
-export function renderPage(files: SiteFiles): void {
+/** Call after every JSON file is rendered: the page links the index files among them; `imageHost` shows tiles' pictures the site lacks. */
+export function renderPage(files: SiteFiles, imageHost: string | null = null): void {
   const config = {
+    imageHost,
     rarities: RARITIES,
     info: endpoints.info.file(),
     cardList: endpoints.cardList.file(),

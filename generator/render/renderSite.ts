@@ -41,6 +41,6 @@ export function renderSite(context: RenderContext, files: SiteFiles): Rendered {
   renderNotFound(files);
   renderContract(files);
   renderHostRules(files);
-  renderPage(files); // keep last: the page links the index files rendered above
+  renderPage(files, context.images.host); // keep last: the page links the index files rendered above
   return { objects, objectTypes: objectTypesOf(context.model), sets, pairs };
 }

@@ -9,6 +9,7 @@
  * @property {string} [order]
  * @property {'asc' | 'desc'} [dir]
  * @property {string} means
+ * @property {string} [same] a query with the same matches, written with fields (the tests check it)
  */
 
 /** @type {Example[]} */
@@ -17,6 +18,13 @@ export const EXAMPLES = [
   { kind: 'card', q: 'rarity:ssr', order: 'random', means: 'SSR cards in random order (the first one is a random SSR)' },
   { kind: 'card', q: 'char:hanayo', means: 'cards of Koizumi Hanayo (a part of the romanized or original name)' },
   { kind: 'card', q: 'hanayo "after school"', means: 'bare words: names and titles, in English or the original; quotes keep words together' },
+  { kind: 'card', q: 'honoka ur smile', same: 'char:honoka rarity:ur attr:smile', means: 'bare words that name a character, a rarity or an attribute mean that field' },
+  { kind: 'card', q: 'all SSR from 2017', same: 'rarity:ssr released:2017', means: 'a bare year is the release year; filler words (all, from, ...) are skipped' },
+  { kind: 'card', q: 'aqours sr', same: 'group:aqours rarity:sr', means: 'a group or sub-unit name means that field' },
+  { kind: 'card', q: 'unit:guilty kiss', same: 'unit:"guilty kiss"', means: 'a field value takes the words after it while it still names something, so a two-word name needs no quotes' },
+  { kind: 'card', q: 'maki', same: 'char:maki', means: 'Nishikino Maki\'s cards: bare words match whole words, so not a title with "Your" in it' },
+  { kind: 'card', q: '穂乃果', means: 'a part of a character\'s original name (a word in a script without spaces matches a part of one)' },
+  { kind: 'card', q: '"smile"', means: 'quoted words are always text: titles and names with the word "smile", whatever the attribute' },
   { kind: 'card', q: 'rarity:4', means: 'UR cards by the game\'s code (5 would be SSR)' },
   { kind: 'card', q: 'rarity>=sr -is:promo', means: 'SR, SSR and UR cards that are not promo cards (rarity compares by rank)' },
   { kind: 'card', q: 'attribute:5', means: 'cards of the attribute "all" (code 5)' },

@@ -3,7 +3,7 @@
 // it reads from the published object, the values it takes, and the compact index column it
 // is evaluated on. The build makes the index from the published objects with `indexRows`;
 // the edge and the browse page evaluate queries on it (query.js).
-import { CENTERS, DIFFICULTIES, EFFECTS, RARITIES, TRIGGERS, codesOf } from './words.js';
+import { BARE_YEARS, CENTERS, DIFFICULTIES, EFFECTS, RARITIES, TRIGGERS, codesOf } from './words.js';
 
 /** @typedef {(columns: Record<string, unknown[]>, row: number) => boolean} Test */
 /** @typedef {(message: string) => Error} Problem */
@@ -18,6 +18,7 @@ import { CENTERS, DIFFICULTIES, EFFECTS, RARITIES, TRIGGERS, codesOf } from './w
  * @property {string} column the index column it reads
  * @property {((value: unknown) => number | null) | undefined} sortKey set on fields `order` takes
  * @property {(op: string, value: string, problem: Problem) => Test} compile value already normalized
+ * @property {boolean} [text] a text field: its column holds lists of texts, a value matches a part of one
  */
 
 /**
@@ -26,7 +27,15 @@ import { CENTERS, DIFFICULTIES, EFFECTS, RARITIES, TRIGGERS, codesOf } from './w
  * @property {string} identity the field "#<n>" and the default order name
  * @property {Field[]} fields
  * @property {string[]} words index columns (lists of normalized texts) a bare word is looked for in
+ * @property {BareWords} [bare] what a bare word may mean besides text (bare.js)
  * @property {(object: any, context: IndexContext) => Record<string, unknown>} row an object's index columns
+ */
+
+/**
+ * @typedef {object} BareWords
+ * @property {{ field: string, words: string[], plurals?: boolean }[]} values field values a bare word means (`ur` is rarity:ur; with `plurals`, `urs` too)
+ * @property {string[]} names list columns whose texts, said as bare words, mean their field (group and character names)
+ * @property {string} person the names column whose single words mean it too (a given or family name)
  */
 
 /**
@@ -108,7 +117,7 @@ function textTest(/** @type {string} */ column, /** @type {string} */ value) {
 }
 
 function textField(/** @type {string} */ name, /** @type {string} */ about, /** @type {Partial<Field>} */ more = {}) {
-  return field({ name, about, values: 'text (a part of it matches)', column: name, compile: (_op, value) => textTest(name, value), ...more });
+  return field({ name, about, values: 'text (a part of it matches)', column: name, text: true, compile: (_op, value) => textTest(name, value), ...more });
 }
 
 /**
@@ -135,7 +144,7 @@ function codeField(name, about, table, more = {}) {
 /** A name matched by a part of it, or by the game's code when the value is a number. */
 function namedCodeField(/** @type {string} */ name, /** @type {string} */ about, /** @type {string} */ codeAbout) {
   return field({
-    name, about, column: `${name}_names`, values: `text (a part of a name matches), or a number: ${codeAbout}`,
+    name, about, column: `${name}_names`, values: `text (a part of a name matches), or a number: ${codeAbout}`, text: true,
     compile: (_op, value) => {
       if (!/^\d+$/.test(value)) return textTest(`${name}_names`, value);
       const code = Number(value);
@@ -249,6 +258,15 @@ const CARD = {
   name: 'card',
   identity: 'ordinal',
   words: ['char', 'title'],
+  bare: {
+    values: [
+      { field: 'rarity', words: RARITIES.map(([, word]) => word.toLowerCase()), plurals: true },
+      { field: 'attribute', words: ['smile', 'pure', 'cool'] },
+      { field: 'released', words: BARE_YEARS },
+    ],
+    names: ['group_names', 'unit_names', 'char'],
+    person: 'char',
+  },
   fields: [
     rarityField,
     attributeField,

@@ -10,18 +10,28 @@
 //   op      = ":" | "=" | ">" | ">=" | "<" | "<="
 //
 // Field names and values are case-insensitive and NFKC-normalized (full-width and half-width
-// forms are the same). A bare word or quoted phrase matches names and titles; "#12" the ordinal
-// (cards) or id. Errors name the column (1-based, in characters) and what was expected.
+// forms are the same). Bare words are kept as typed and given their meaning against the index
+// searched (bare.js: a rarity, a name, a year, else whole words of names and titles); "#12" is
+// the ordinal (cards) or id. Errors name the column (1-based, in characters) and what was expected.
 import { KINDS, indexColumns, normalize } from './kinds.js';
+import { FILLERS, correction, lexiconOf, phraseTest, runTests, wordsOf } from './bare.js';
 
 export { normalize };
 
 /** @typedef {import('./kinds.js').Kind} Kind @typedef {import('./kinds.js').Field} Field @typedef {import('./kinds.js').SearchIndex} SearchIndex */
 /** @typedef {(columns: Record<string, unknown[]>, row: number) => boolean} Test */
-/** @typedef {{ type: 'all' } | { type: 'term', test: Test } | { type: 'not', item: Node } | { type: 'and' | 'or', items: Node[] }} Node */
+/**
+ * A term on a text field keeps what it was written with, so the bare words after it may extend
+ * its value (`unit:guilty kiss`); a node of the parsed query knows where it was written
+ * (`start`, `end`: positions in code points), so a suggestion can rewrite the query around it.
+ * @typedef {{ field: Field, op: string, value: string }} Written
+ * @typedef {{ type: 'all' } | { type: 'term', test: Test, written?: Written } | { type: 'bare', text: string, quoted: boolean }
+ *   | { type: 'not', item: Node } | { type: 'and' | 'or', items: Node[] }} Parsed
+ * @typedef {Parsed & { start?: number, end?: number }} Node
+ */
 
-/** @param {Test} test @returns {Node} */
-const term = (test) => ({ type: 'term', test });
+/** @param {Test} test @param {Written} [written] @returns {Node} */
+const term = (test, written) => ({ type: 'term', test, written });
 
 /** A malformed query or search parameter; `column` is 1-based, null for a parameter. */
 export class QueryError extends Error {
@@ -130,8 +140,9 @@ class Parser {
   /** @returns {Node} */
   parseUnary() {
     if (++this.depth > MAX_DEPTH) throw this.fail(`expected at most ${MAX_DEPTH} nested groups and negations`);
+    const start = this.pos;
     try {
-      return this.unary();
+      return { ...this.unary(), start, end: this.pos };
     } finally {
       this.depth--;
     }
@@ -157,7 +168,7 @@ class Parser {
       return node;
     }
     if (++this.terms > MAX_TERMS) throw this.fail(`expected at most ${MAX_TERMS} terms`);
-    if (role === '"') return this.bare(this.quoted(), this.column);
+    if (role === '"') return this.bare(this.quoted(), this.column, true);
     return this.term();
   }
 
@@ -204,11 +215,15 @@ class Parser {
     if (!value.trim()) throw this.fail(`expected a value after "${written}"`, valueColumn);
     if (!field.ops.includes(op)) throw this.fail(`${field.name} takes ${field.ops.map((o) => `"${o}"`).join(' or ')}, not "${op}"`, opColumn);
     const problem = (/** @type {string} */ message) => this.fail(message, valueColumn);
-    return term(field.compile(op, normalize(value).trim(), problem));
+    const normalized = normalize(value).trim();
+    return term(field.compile(op, normalized, problem), { field, op, value: normalized });
   }
 
-  /** A bare word or phrase: names and titles; "#<n>" the ordinal or id. @param {string} text @param {number} column */
-  bare(text, column) {
+  /**
+   * A bare word or quoted phrase, kept for `resolve`; "#<n>" the ordinal or id.
+   * @param {string} text @param {number} column @param {boolean} [quoted] @returns {Node}
+   */
+  bare(text, column, quoted = false) {
     const value = normalize(text).trim();
     if (!value) throw this.fail('expected words inside the quotes', column);
     const number = /^#(\d+)$/.exec(value);
@@ -216,8 +231,7 @@ class Parser {
       const [field] = this.kind.fields.filter((f) => f.name === this.kind.identity);
       return term(field.compile('=', number[1], (m) => this.fail(m, column)));
     }
-    const columns = this.kind.words;
-    return term((cols, row) => columns.some((c) => /** @type {string[][]} */ (cols[c])[row].some((t) => t.includes(value))));
+    return { type: 'bare', text: value, quoted };
   }
 }
 
@@ -235,6 +249,87 @@ export function parseQuery(/** @type {string} */ query, /** @type {Kind} */ kind
   return new Parser(query, kind).parseQuery();
 }
 
+/** The texts of a list column (its dictionary), flattened. @param {SearchIndex} index @param {string} column */
+const textsOf = (index, column) => /** @type {string[][]} */ (index.dictionaries[column] ?? []).flat();
+
+/**
+ * The parsed query with its bare words given their meaning against `index` (bare.js): each
+ * run of bare words side by side becomes the tests it stands for, and a text field's value
+ * takes the bare words after it while the longer value is still a part of one of its texts.
+ * @param {Node} node @param {Kind} kind @param {SearchIndex} index @returns {Node}
+ */
+function resolve(node, kind, index) {
+  switch (node.type) {
+    case 'bare': {
+      const items = resolveAnd([node], kind, index);
+      return items.length === 1 ? items[0] : { type: 'and', items };
+    }
+    case 'and': return { type: 'and', items: resolveAnd(node.items, kind, index) };
+    case 'or': return { type: 'or', items: node.items.map((item) => resolve(item, kind, index)) };
+    case 'not': return { type: 'not', item: resolve(node.item, kind, index) };
+    default: return node;
+  }
+}
+
+/** @param {Node[]} items terms side by side @param {Kind} kind @param {SearchIndex} index @returns {Node[]} */
+function resolveAnd(items, kind, index) {
+  const lexicon = lexiconOf(kind, index);
+  /** @type {Node[]} */
+  const out = [];
+  /** @type {{ text: string }[]} */
+  let run = [];
+  const flush = () => {
+    out.push(...runTests(run, lexicon, index, kind.words).map((test) => term(test)));
+    run = [];
+  };
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (item.type === 'bare' && !item.quoted && wordsOf(item.text).length) {
+      run.push(item);
+      continue;
+    }
+    flush();
+    const negated = item.type === 'not' ? item.item : null;
+    if (item.type === 'bare') out.push(term(textTest(kind, index, item.text)));
+    else if (item.type === 'term' || negated?.type === 'term') {
+      const [extended, taken] = extendedTerm(/** @type {Node} */ (negated ?? item), items.slice(i + 1), index);
+      out.push(negated ? { type: 'not', item: extended } : extended);
+      i += taken;
+    } else out.push(resolve(item, kind, index));
+  }
+  flush();
+  return out;
+}
+
+/**
+ * A text field's term with the bare words after it taken into its value while the longer value
+ * is still a part of one of the field's texts (`unit:guilty kiss`, `-unit:guilty kiss`), and
+ * how many words it took; any other term as it is.
+ * @param {Node} node a term @param {Node[]} after the terms after it @param {SearchIndex} index
+ * @returns {[Node, number]}
+ */
+function extendedTerm(node, after, index) {
+  if (node.type !== 'term' || !node.written?.field.text) return [node, 0];
+  const { field, op } = node.written;
+  const texts = textsOf(index, field.column);
+  let value = node.written.value;
+  let taken = 0;
+  for (const next of after) {
+    const longer = next.type === 'bare' && !next.quoted ? `${value} ${next.text}` : null;
+    if (longer === null || !texts.some((t) => t.includes(longer))) break;
+    value = longer;
+    taken++;
+  }
+  return [taken ? term(field.compile(op, value, (m) => new Error(m))) : node, taken];
+}
+
+/** A quoted phrase (or a bare word of no letters): its words whole and in order in a name or title; a part of one when it has no words. */
+function textTest(/** @type {Kind} */ kind, /** @type {SearchIndex} */ index, /** @type {string} */ text) {
+  const words = wordsOf(text);
+  if (words.length) return phraseTest(index, kind.words, words);
+  return /** @type {Test} */ ((cols, row) => kind.words.some((c) => /** @type {string[][]} */ (cols[c])[row].some((t) => t.includes(text))));
+}
+
 /** @param {Node} node @param {Record<string, unknown[]>} columns @param {number} row @returns {boolean} */
 function matches(node, columns, row) {
   switch (node.type) {
@@ -243,6 +338,7 @@ function matches(node, columns, row) {
     case 'not': return !matches(node.item, columns, row);
     case 'and': return node.items.every((item) => matches(item, columns, row));
     case 'or': return node.items.some((item) => matches(item, columns, row));
+    case 'bare': throw new Error('a bare word is tested only once resolved');
   }
 }
 
@@ -278,7 +374,7 @@ function shuffle(rows, seed) {
  */
 export function search(index, options) {
   const kind = kindOf(index.kind);
-  const node = parseQuery(options.q, kind);
+  const node = resolve(parseQuery(options.q, kind), kind, index);
   const columns = indexColumns(index);
   const rows = [];
   for (let row = 0; row < index.count; row++) if (matches(node, columns, row)) rows.push(row);
@@ -350,4 +446,49 @@ export function searchParameters(params, kind) {
     page: integer(last(params, 'page'), 'page', 1, 1e9, 1),
     pageSize: integer(last(params, 'page_size'), 'page_size', 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
   };
+}
+
+/** At most this many queries are tried for a suggestion, so a query that finds nothing costs a bounded number of searches. */
+const MAX_TRIES = 12;
+
+/**
+ * A query near `q` that finds something in `index`, or null: first its unknown bare words
+ * corrected (`hono` -> `honoka`, `kotory` -> `kotori`, a number `12` -> `#12`), then one term
+ * left out (the last one first). For a query that finds nothing; a malformed one gets none.
+ * @param {SearchIndex} index @param {string} q @returns {string | null}
+ */
+export function suggest(index, q) {
+  const kind = kindOf(index.kind);
+  let node;
+  try {
+    node = parseQuery(q, kind);
+  } catch {
+    return null;
+  }
+  const items = node.type === 'and' ? node.items : [node];
+  const chars = Array.from(q);
+  const written = (/** @type {Map<Node, string>} */ rewrites) => items.map((item) => rewrites.get(item) ?? chars.slice(item.start, item.end).join('')).filter(Boolean).join(' ');
+  const lexicon = lexiconOf(kind, index);
+  /** @type {Map<Node, string>} */
+  const fixes = new Map();
+  for (const item of items) {
+    if (item.type !== 'bare' || item.quoted) continue;
+    const words = wordsOf(item.text);
+    if (words.length !== 1 || FILLERS.includes(words[0]) || lexicon.known().includes(words[0])) continue;
+    // A number that is no year is most likely an ordinal (or id): "1725" -> "#1725".
+    const fixed = /^\d+$/.test(words[0]) ? `#${words[0]}` : correction(words[0], lexicon);
+    if (fixed) fixes.set(item, fixed);
+  }
+  const candidates = [
+    ...(fixes.size ? [written(fixes)] : []),
+    ...(items.length > 1 ? items.map((item) => written(new Map([[item, '']]))).reverse() : []),
+    ...(fixes.size && items.length > 1 ? items.filter((item) => !fixes.has(item)).map((item) => written(new Map([...fixes, [item, '']]))).reverse() : []),
+  ];
+  const tried = new Set([normalize(q).trim()]);
+  for (const candidate of candidates) {
+    if (!candidate.trim() || tried.has(normalize(candidate)) || tried.size > MAX_TRIES) continue;
+    tried.add(normalize(candidate));
+    if (search(index, { q: candidate, order: kind.identity, dir: 'asc', seed: null }).length) return candidate;
+  }
+  return null;
 }

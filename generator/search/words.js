@@ -17,6 +17,34 @@
 /** @type {readonly (readonly [id: number, name: string])[]} */
 export const RARITIES = [[1, 'N'], [2, 'R'], [3, 'SR'], [5, 'SSR'], [4, 'UR']];
 
+/** Words a query may hold between others without meaning a field or text, so "all SSR from 2017" reads as "SSR 2017". */
+export const FILLERS = ['all', 'any', 'every', 'from', 'in', 'of', 'the', 'card', 'cards', 'released', 'with'];
+
+/** The years a bare number means as a release year (the game's service years). */
+export const BARE_YEARS = Array.from({ length: 2023 - 2013 + 1 }, (_, i) => String(2013 + i));
+
+/**
+ * Romanized names of the game's main characters by their Japanese name (family name first, as
+ * the game's romanized names are; common spellings of one name side by side), so a bare
+ * `honoka` or `kousaka` finds 高坂穂乃果 in an export that carries only Japanese names, and
+ * `kosaka` where it carries another spelling. Public facts about the franchise's cast.
+ * @type {readonly (readonly [japanese: string, ...romanized: string[]])[]}
+ */
+export const CHARACTER_NAMES = [
+  ['高坂穂乃果', 'kousaka honoka', 'kosaka honoka'], ['絢瀬絵里', 'ayase eli', 'ayase eri'], ['南ことり', 'minami kotori'],
+  ['園田海未', 'sonoda umi'], ['星空凛', 'hoshizora rin'], ['西木野真姫', 'nishikino maki'], ['東條希', 'toujou nozomi', 'tojo nozomi'],
+  ['小泉花陽', 'koizumi hanayo'], ['矢澤にこ', 'yazawa nico', 'yazawa niko'],
+  ['高海千歌', 'takami chika'], ['桜内梨子', 'sakurauchi riko'], ['松浦果南', 'matsuura kanan', 'matsura kanan'], ['黒澤ダイヤ', 'kurosawa dia'],
+  ['渡辺曜', 'watanabe you', 'watanabe yo'], ['津島善子', 'tsushima yoshiko', 'tsushima yohane'], ['国木田花丸', 'kunikida hanamaru'],
+  ['小原鞠莉', 'ohara mari'], ['黒澤ルビィ', 'kurosawa ruby'],
+  ['上原歩夢', 'uehara ayumu'], ['中須かすみ', 'nakasu kasumi'], ['桜坂しずく', 'ousaka shizuku', 'osaka shizuku'], ['朝香果林', 'asaka karin'],
+  ['宮下愛', 'miyashita ai'], ['近江彼方', 'konoe kanata'], ['優木せつ菜', 'yuuki setsuna', 'yuki setsuna'], ['エマ・ヴェルデ', 'emma verde'],
+  ['天王寺璃奈', 'tennouji rina', 'tennoji rina'], ['三船栞子', 'mifune shioriko'],
+  ['綺羅ツバサ', 'kira tsubasa'], ['優木あんじゅ', 'yuuki anju', 'yuki anju'], ['統堂英玲奈', 'toudou erena', 'todo erena'],
+  ['鹿角聖良', 'kazuno sarah', 'kazuno seira'], ['鹿角理亞', 'kazuno leah', 'kazuno ria'],
+  ['高坂雪穂', 'kousaka yukiho', 'kosaka yukiho'], ['絢瀬亜里沙', 'ayase alisa', 'ayase arisa'],
+];
+
 /**
  * @typedef {object} Word
  * @property {number} code the game's code

@@ -1,0 +1,205 @@
+// @ts-check
+// Bare words: what a word typed without a field means. The parser (query.js) keeps bare words
+// as they were typed; `resolveBare` gives them their meaning against one index, whose names
+// (characters, groups, sub-units) come from the data:
+//
+//   - a run of bare words is read left to right, the longest known phrase first: a rarity
+//     (n r sr ssr ur), an attribute (smile pure cool), a year (2013-2023: the release year), a
+//     group or sub-unit name ("guilty kiss", "μ's"), a character's name or a word of it (given or
+//     family, romanized or original) each mean that field;
+//   - filler words (FILLERS: "all", "from", ...) are skipped: alone they match everything;
+//     quoted, they are text ("the");
+//   - any other word matches whole words of names and titles (`maki` does not match "Your");
+//     a word in a script written without spaces (kanji, kana, hangul) matches a part of one;
+//   - a quoted phrase is always text: its words, whole and in order, in a name or title;
+//   - `field:value` on a text field takes the bare words after it while the longer value is
+//     still a part of some value of that field (`unit:guilty kiss`).
+import { normalize } from './kinds.js';
+import { CHARACTER_NAMES, FILLERS } from './words.js';
+
+export { FILLERS };
+
+/** @typedef {import('./kinds.js').Kind} Kind @typedef {import('./kinds.js').SearchIndex} SearchIndex */
+/** @typedef {(columns: Record<string, unknown[]>, row: number) => boolean} Test */
+
+/** A text as its words: runs of letters and digits (so "μ's" is "μ s", "cyaron!" is "cyaron"). */
+export const wordsOf = (/** @type {string} */ text) => normalize(text).match(WORD) ?? [];
+const WORD = /[\p{L}\p{N}]+/gu;
+
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const escape = (/** @type {string} */ text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A regular expression finding one of `phrases` (each query words) in a normalized text, whole
+ * and in order: a word is a whole word of the text, or a part of one in a script written without spaces.
+ * @param {string[][]} phrases
+ */
+function phraseRegex(phrases) {
+  const pattern = (/** @type {string[]} */ phrase) => phrase.map((w) => (UNSPACED.test(w) ? `[\\p{L}\\p{N}]*${escape(w)}[\\p{L}\\p{N}]*` : escape(w))).join('[^\\p{L}\\p{N}]+');
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${phrases.map(pattern).join('|')})(?![\\p{L}\\p{N}])`, 'u');
+}
+
+/**
+ * A test: some text of one of `columns` (list columns of `index`) holds `phrase` as whole words
+ * (or one of several phrases, given as a list of them). Each distinct list of texts (a
+ * dictionary entry) is looked at once, not once per row.
+ * @param {SearchIndex} index @param {string[]} columns @param {string[] | string[][]} phrase @returns {Test}
+ */
+export function phraseTest(index, columns, phrase) {
+  const re = phraseRegex(Array.isArray(phrase[0]) ? /** @type {string[][]} */ (phrase) : [/** @type {string[]} */ (phrase)]);
+  const has = (/** @type {unknown} */ texts) => /** @type {string[]} */ (texts).some((t) => re.test(t));
+  const found = columns.map((c) => /** @type {unknown[][] | undefined} */ (index.dictionaries[c])?.map(has) ?? null);
+  return (cols, row) => columns.some((c, i) => {
+    const byEntry = found[i];
+    return byEntry ? byEntry[/** @type {number} */ (index.columns[c][row])] : has(cols[c][row]);
+  });
+}
+
+/**
+ * @typedef {object} Lexicon what bare words can mean in one index
+ * @property {Map<string, () => Test>} phrases known phrases (words joined by one space), each with the maker of its test
+ * @property {number} longest the most words of a known phrase
+ * @property {() => string[]} known every word a bare word may be corrected to (for suggestions), made on first use
+ */
+
+/** @type {WeakMap<SearchIndex, Lexicon>} */
+const lexicons = new WeakMap();
+
+/** The table's romanized names by the Japanese name's words run together. */
+const ROMANIZED = new Map(CHARACTER_NAMES.map(([japanese, ...romanized]) => [wordsOf(japanese).join(''), romanized]));
+
+/**
+ * The lexicon of an index: the kind's field words (rarity, attribute, year), then the names in
+ * its name columns (group, sub-unit, character), the first meaning of a phrase winning. Tests
+ * are made when a query uses them, so a query pays only for the words it holds.
+ * @param {Kind} kind @param {SearchIndex} index
+ */
+export function lexiconOf(kind, index) {
+  let lexicon = lexicons.get(index);
+  if (lexicon) return lexicon;
+  /** @type {Map<string, () => Test>} */
+  const phrases = new Map();
+  const add = (/** @type {string} */ phrase, /** @type {() => Test} */ test) => { if (phrase && !phrases.has(phrase)) phrases.set(phrase, once(test)); };
+  for (const { field, words, plurals } of kind.bare?.values ?? []) {
+    const f = kind.fields.find((x) => x.name === field);
+    if (!f) throw new Error(`no ${kind.name} field ${field}`);
+    for (const word of words) {
+      const test = () => f.compile(':', word, (m) => new Error(m));
+      add(word, test);
+      if (plurals && word.length > 1) add(`${word}s`, test);
+    }
+  }
+  const textsOf = (/** @type {string} */ column) => /** @type {string[][]} */ (index.dictionaries[column] ?? []).flat();
+  /** Romanized names and their words (the table's), with the Japanese names they stand for. @type {Map<string, string[][]>} */
+  const romanized = new Map();
+  for (const column of kind.bare?.names ?? []) {
+    const person = column === kind.bare?.person;
+    for (const text of textsOf(column)) {
+      const words = wordsOf(text);
+      add(words.join(' '), () => phraseTest(index, [column], words));
+      if (!person) continue;
+      // A character is also found by each word of its name (given or family name).
+      for (const word of words) add(word, () => phraseTest(index, [column], [word]));
+      for (const name of ROMANIZED.get(words.join('')) ?? []) {
+        for (const key of [name, ...name.split(' ')]) romanized.set(key, [...(romanized.get(key) ?? []), words]);
+      }
+    }
+    // Then the table's romanized names of the Japanese names the data holds, a shared family name standing for each.
+    for (const [key, names] of romanized) add(key, () => phraseTest(index, [column], names));
+    romanized.clear();
+  }
+  // Index texts are normalized already: their words need no second normalization. Known phrases come first, then names and titles.
+  const known = once(() => {
+    const words = new Set([...phrases.keys()].filter((w) => !w.includes(' ')));
+    for (const column of [...(kind.bare?.names ?? []), ...kind.words]) for (const text of textsOf(column)) for (const w of text.match(WORD) ?? []) words.add(w);
+    return [...words];
+  });
+  const longest = Math.max(1, ...[...phrases.keys()].map((p) => p.split(' ').length));
+  lexicon = { phrases, longest, known };
+  lexicons.set(index, lexicon);
+  return lexicon;
+}
+
+/** @template T @param {() => T} make @returns {() => T} */
+function once(make) {
+  /** @type {{ value: T } | null} */
+  let made = null;
+  return () => (made ??= { value: make() }).value;
+}
+
+/**
+ * The tests a run of bare words stands for (ANDed; none matches everything): known phrases,
+ * longest first; fillers skipped; the remaining words of one bare word as one text phrase.
+ * @param {{ text: string }[]} run @param {Lexicon} lexicon @param {SearchIndex} index @param {string[]} textColumns
+ * @returns {Test[]}
+ */
+export function runTests(run, lexicon, index, textColumns) {
+  const tokens = run.flatMap((word, at) => wordsOf(word.text).map((w) => ({ w, at })));
+  /** @type {Test[]} */
+  const tests = [];
+  /** @type {{ w: string, at: number }[]} */
+  let text = [];
+  const flush = () => {
+    if (text.length) tests.push(phraseTest(index, textColumns, text.map((t) => t.w)));
+    text = [];
+  };
+  for (let i = 0; i < tokens.length;) {
+    const found = knownAt(tokens.map((t) => t.w), i, lexicon);
+    if (found) {
+      flush();
+      tests.push(found.test());
+      i += found.length;
+    } else if (FILLERS.includes(tokens[i].w)) {
+      flush();
+      i++;
+    } else {
+      if (text.length && text[0].at !== tokens[i].at) flush();
+      text.push(tokens[i++]);
+    }
+  }
+  flush();
+  return tests;
+}
+
+/** The longest known phrase starting at word `i`. @param {string[]} words @param {number} i @param {Lexicon} lexicon */
+function knownAt(words, i, lexicon) {
+  for (let length = Math.min(lexicon.longest, words.length - i); length > 0; length--) {
+    const test = lexicon.phrases.get(words.slice(i, i + length).join(' '));
+    if (test) return { test, length };
+  }
+  return null;
+}
+
+/** Edits (insert, delete, replace) between two words, counted up to `limit` + 1 (it stops once a row passes the limit). */
+function distance(/** @type {string} */ a, /** @type {string} */ b, /** @type {number} */ limit) {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    if (Math.min(...current) > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/**
+ * The known word closest to a word nothing knows: one it starts (`hono` -> `honoka`), else one
+ * within an edit or two (`kotory` -> `kotori`); null when none is close.
+ * @param {string} word @param {Lexicon} lexicon
+ */
+export function correction(word, lexicon) {
+  const w = normalize(word);
+  if (w.length >= 3) {
+    const longer = lexicon.known().find((k) => k.length > w.length && k.startsWith(w));
+    if (longer) return longer;
+  }
+  const limit = w.length <= 4 ? 1 : 2;
+  let best = null;
+  let bestDistance = limit + 1;
+  for (const k of lexicon.known()) {
+    const d = distance(w, k, limit);
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best;
+}
