@@ -354,14 +354,34 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 interface Plan {
   /** Files already at hand (in the copy or the cache) by site path: where they are. */
   have: Map<string, string>;
-  /** One path per content still to download (paths with equal content share it). */
-  need: Map<string, { key: string; entry: Entry }>;
+  /** One path per content still to download (paths with equal content share it), with the copy's file likeliest to share its blocks. */
+  need: Map<string, { key: string; entry: Entry; old: string }>;
   fromCopy: number;
   fromCache: number;
 }
 
+/** A site path's folder and extension: a file renamed (such as a content-addressed one) keeps them. */
+const kindOf = (key: string) => `${path.posix.dirname(key)}/*${path.posix.extname(key)}`;
+
+/**
+ * The copy's file whose blocks a new version of `key` likely shares: its own, else (a path the
+ * copy lacks) the file of the same folder and extension the site no longer lists nearest in size.
+ */
+function oldVersion(key: string, entry: Entry, previous: Record<string, Entry>, dropped: Map<string, string[]>, out: string): string {
+  let basis = key;
+  if (!previous[key] && entry.blocks) {
+    const distance = (old: string) => Math.abs(previous[old].bytes - entry.bytes);
+    basis = (dropped.get(kindOf(key)) ?? []).reduce((best, old) => (best === key || distance(old) < distance(best) ? old : best), key);
+  }
+  return path.join(out, basis.slice(1));
+}
+
 function plan(manifest: FileManifestJson, out: string, cache: string): Plan {
   const previous = copyManifest(out);
+  const dropped = new Map<string, string[]>();
+  for (const key of Object.keys(previous)) {
+    if (!manifest.files[key] && isSafePath(key) && isEntry(previous[key])) dropped.set(kindOf(key), [...(dropped.get(kindOf(key)) ?? []), key]);
+  }
   const result: Plan = { have: new Map(), need: new Map(), fromCopy: 0, fromCache: 0 };
   for (const [key, entry] of Object.entries(manifest.files)) {
     const rel = key.slice(1);
@@ -372,7 +392,7 @@ function plan(manifest: FileManifestJson, out: string, cache: string): Plan {
       if (local) result.fromCopy++;
       else result.fromCache++;
     } else if (!result.need.has(entry.sha256)) {
-      result.need.set(entry.sha256, { key, entry });
+      result.need.set(entry.sha256, { key, entry, old: oldVersion(key, entry, previous, dropped, out) });
     }
   }
   return result;
@@ -403,8 +423,8 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
       Object.assign(result, { fromCopy, fromCache });
       await report.stage('fetch', async () => {
         report.advance(0, need.size);
-        await eachLimited([...need.values()], options.concurrency ?? DEFAULT_CONCURRENCY, async ({ key, entry }) => {
-          count(await download(source, key, entry, downloads, path.join(out, key.slice(1))));
+        await eachLimited([...need.values()], options.concurrency ?? DEFAULT_CONCURRENCY, async ({ key, entry, old }) => {
+          count(await download(source, key, entry, downloads, old));
           result.fetched.push(key);
           report.advance(result.fetched.length, need.size);
         });
