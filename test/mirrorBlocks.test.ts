@@ -2,8 +2,8 @@
  * The mirror's block sync (generator/blockSums.ts, generator/mirror/blockSync.ts): blocks found
  * in an old file at any offset, and a mirror of the sample's next version (one card changed,
  * so the files after it shift) onto a copy of the old one over real HTTP, with the bytes the
- * site sent counted on the wire by a proxy: http-server answering ranges (206), npm start's
- * server, which ignores Range (200), and a manifest whose block sums lie.
+ * site sent counted on the wire by a proxy: http-server and npm start answering ranges (206),
+ * a host that ignores Range (200), and a manifest whose block sums lie.
  */
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +15,7 @@ import { findBlocks, piecesOf } from '../generator/mirror/blockSync.ts';
 import { BlockSums, RollingSum, blockSums } from '../generator/blockSums.ts';
 import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES } from '../generator/format.ts';
 import { startServer } from '../generator/server/server.ts';
+import { byteRange } from '../generator/edge/http.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import { sha256 } from '../generator/digest.ts';
 import type { FileManifestJson } from '../generator/contract/schemas.ts';
@@ -22,6 +23,7 @@ import { build } from '../generator/build.ts';
 import { buildSample, copySample, copySite, once, tempDir } from './helpers.ts';
 import { contentDiff, editDump, snapshot } from './exportEdits.ts';
 import { serveStatic } from './staticServer.ts';
+import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
 
 const MANIFEST = endpoints.fileManifest.file();
 const MANIFEST_BLOCKS = endpoints.manifestBlocks.file();
@@ -102,6 +104,26 @@ describe('block sums', () => {
   });
 });
 
+describe('byte ranges of static /api/ files (npm start, the Pages worker)', () => {
+  const file = Buffer.from('0123456789');
+  const answer = async (range: string, ifRange?: string) => {
+    const request = new Request('http://site/api/v1/bulk/x.jsonl', { headers: { range, ...(ifRange ? { 'if-range': ifRange } : {}) } });
+    const response = await byteRange(request, new Response(file, { headers: { etag: '"e"' } }));
+    return [response.status, response.headers.get('content-range'), await response.text()];
+  };
+
+  it('one range: 206 with those bytes; several, a malformed one or another If-Range: 200 whole; past the end: 416', async () => {
+    expect(await answer('bytes=2-4')).toEqual([206, 'bytes 2-4/10', '234']);
+    expect(await answer('bytes=7-')).toEqual([206, 'bytes 7-9/10', '789']);
+    expect(await answer('bytes=-3')).toEqual([206, 'bytes 7-9/10', '789']);
+    expect(await answer('bytes=8-99')).toEqual([206, 'bytes 8-9/10', '89']);
+    expect(await answer('bytes=2-4', '"e"')).toEqual([206, 'bytes 2-4/10', '234']);
+    for (const whole of ['bytes=0-1,4-5', 'bytes=4-2', 'items=0-1', 'bytes=-']) expect(await answer(whole), whole).toEqual([200, null, '0123456789']);
+    expect(await answer('bytes=2-4', '"other"')).toEqual([200, null, '0123456789']);
+    expect(await answer('bytes=10-')).toEqual([416, 'bytes */10', '']);
+  });
+});
+
 /**
  * The sample (the old version) and its next version, built --since it: one card's smile a digit
  * longer, so every file holding it shifts after it.
@@ -128,25 +150,28 @@ async function mirrorOntoOld(site: string) {
 }
 
 describe('npm run mirror of an update: only the blocks that changed', () => {
-  it('through a server that answers ranges: a copy equal to the new site, for a fraction of the changed files\' bytes', async () => {
+  it.each([
+    ['http-server (a plain static host)', serveStatic],
+    ['npm start', (site: string) => startServer(site, 0)],
+  ])('through %s, which answers ranges: a copy equal to the new site, for a fraction of the changed files\' bytes', async (name, serve) => {
     const { out: site, changed } = await nextVersion();
     const large = changed.filter(([, entry]) => entry.blocks);
     expect(large.map(([key]) => key)).toEqual(expect.arrayContaining(['/api/v1/bulk/cards.jsonl', '/api/v1/pack/card/0.json']));
-    const server = await serveStatic(site);
+    const server = await serve(site);
     running.push(server);
     const { out, result, wire } = await mirrorOntoOld(server.url);
     expect(contentDiff((await snapshot(site)).files, (await snapshot(out)).files)).toEqual([]);
     const changedBytes = changed.reduce((n, [, entry]) => n + entry.bytes, 0) + (await fs.stat(path.join(site, MANIFEST))).size;
-    console.log(`mirror of a one-card update of the sample: ${wire} bytes on the wire (${result.fetchedBytes} received in bodies, ${result.ranges} ranges, ${result.reusedBytes} reused); changed files ${changedBytes} bytes`);
+    console.log(`mirror of a one-card update of the sample through ${name}: ${wire} bytes on the wire (${result.fetchedBytes} received in bodies, ${result.ranges} ranges, ${result.reusedBytes} reused); changed files ${changedBytes} bytes`);
     expect(result.ranges).toBeGreaterThan(large.length); // each large file and the manifest in ranges
     expect(result.reusedBytes).toBeGreaterThan(large.reduce((n, [, entry]) => n + entry.bytes, 0) / 2);
     expect(wire).toBeGreaterThanOrEqual(result.fetchedBytes);
     expect(wire).toBeLessThan(changedBytes / 4);
   });
 
-  it('through a server that ignores Range (npm start\'s, 200 with the whole file): the same copy, for the whole files', async () => {
+  it('through a server that ignores Range (200 with the whole file: the Netlify-like host of the host tests): the same copy, for the whole files', async () => {
     const { out: site, changed } = await nextVersion();
-    const server = await startServer(site, 0);
+    const server = await serveHttp(await netlifyStatic(site));
     running.push(server);
     const { out, result } = await mirrorOntoOld(server.url);
     expect(contentDiff((await snapshot(site)).files, (await snapshot(out)).files)).toEqual([]);
