@@ -17,7 +17,7 @@ const STRONG_BYTES = 8;
 const SUM_BYTES = 4 + STRONG_BYTES;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-export const blockCount = (bytes: number) => Math.ceil(bytes / BLOCK_SIZE);
+export const blockCount = (bytes: number, blockSize = BLOCK_SIZE) => Math.ceil(bytes / blockSize);
 
 /**
  * rsync's weak sum of a window, kept as it slides: `a` the sum of its bytes, `b` the sum of
@@ -58,9 +58,9 @@ function writeSums(sums: Buffer, index: number, block: Uint8Array): void {
 }
 
 /** The block sums of `bytes`, base64. */
-export function blockSums(bytes: Uint8Array): string {
-  const sums = Buffer.alloc(blockCount(bytes.length) * SUM_BYTES);
-  for (let i = 0; i * BLOCK_SIZE < bytes.length; i++) writeSums(sums, i, bytes.subarray(i * BLOCK_SIZE, (i + 1) * BLOCK_SIZE));
+export function blockSums(bytes: Uint8Array, blockSize = BLOCK_SIZE): string {
+  const sums = Buffer.alloc(blockCount(bytes.length, blockSize) * SUM_BYTES);
+  for (let i = 0; i * blockSize < bytes.length; i++) writeSums(sums, i, bytes.subarray(i * blockSize, (i + 1) * blockSize));
   return sums.toString('base64');
 }
 
@@ -87,15 +87,15 @@ export function withBlockSums(digest: FileDigest, content: Uint8Array | string):
   return { ...digest, blocks: typeof content === 'string' ? fileBlockSums(content) : blockSums(content) };
 }
 
-/** Published block sums, read back: the blocks of a file of `bytes` bytes. */
+/** Published block sums, read back: the blocks of `blockSize` bytes of a file of `bytes` bytes. */
 export class BlockSums {
-  private constructor(private readonly sums: Buffer, readonly bytes: number) {}
+  private constructor(private readonly sums: Buffer, readonly bytes: number, readonly blockSize: number) {}
 
   /** The sums `base64` gives for a file of `bytes` bytes; null when it is not such a list. */
-  static parse(base64: unknown, bytes: number): BlockSums | null {
+  static parse(base64: unknown, bytes: number, blockSize = BLOCK_SIZE): BlockSums | null {
     if (typeof base64 !== 'string' || !BASE64.test(base64)) return null;
     const sums = Buffer.from(base64, 'base64');
-    return sums.length === blockCount(bytes) * SUM_BYTES && sums.toString('base64') === base64 ? new BlockSums(sums, bytes) : null;
+    return sums.length === blockCount(bytes, blockSize) * SUM_BYTES && sums.toString('base64') === base64 ? new BlockSums(sums, bytes, blockSize) : null;
   }
 
   get count(): number {
@@ -103,8 +103,8 @@ export class BlockSums {
   }
 
   /** Where block `index` starts in the file, and how long it is. */
-  start = (index: number) => index * BLOCK_SIZE;
-  length = (index: number) => Math.min(BLOCK_SIZE, this.bytes - index * BLOCK_SIZE);
+  start = (index: number) => index * this.blockSize;
+  length = (index: number) => Math.min(this.blockSize, this.bytes - index * this.blockSize);
 
   weak = (index: number) => this.sums.readUInt32BE(index * SUM_BYTES);
 

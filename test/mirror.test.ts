@@ -18,11 +18,11 @@ import { bulkPartName } from '../generator/format.ts';
 import type { BulkIndexJson, FileManifestJson } from '../generator/contract/schemas.ts';
 import { buildSample, copySample, copySite, tempDir } from './helpers.ts';
 import { build } from '../generator/build.ts';
-import { contentDiff, editDump, snapshot } from './exportEdits.ts';
+import { contentDiff, editDump, snapshot, writeManifest } from './exportEdits.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
 import { ROOT } from './cli.ts';
 import { compiled } from './bin.ts';
-import { blockSums, withBlockSums } from '../generator/blockSums.ts';
+import { withBlockSums } from '../generator/blockSums.ts';
 
 const MANIFEST = endpoints.fileManifest.file();
 const MANIFEST_BLOCKS = endpoints.manifestBlocks.file();
@@ -50,13 +50,6 @@ async function siteCopy(): Promise<string> {
   const dir = path.join(await tempDir(), 'site');
   await fs.copy(sample, dir, { dereference: true }); // the site, not its link (docs/builds.md "Layout")
   return dir;
-}
-
-/** Writes a site's manifest, and manifest.blocks.json to match, as a build does. */
-async function writeManifest(site: string, manifest: FileManifestJson): Promise<void> {
-  const bytes = Buffer.from(JSON.stringify(manifest));
-  await fs.writeFile(path.join(site, MANIFEST), bytes);
-  await fs.writeJson(path.join(site, MANIFEST_BLOCKS), { sha256: sha256(bytes), bytes: bytes.length, blocks: blockSums(bytes) });
 }
 
 /** Changes files of a site and lists their new bytes in its manifest. */

@@ -17,16 +17,14 @@ import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES } from '../generator/format.ts';
 import { startServer } from '../generator/server/server.ts';
 import { byteRange } from '../generator/edge/http.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
-import { sha256 } from '../generator/digest.ts';
 import type { FileManifestJson } from '../generator/contract/schemas.ts';
 import { build } from '../generator/build.ts';
 import { buildSample, copySample, copySite, once, tempDir } from './helpers.ts';
-import { contentDiff, editDump, snapshot } from './exportEdits.ts';
+import { contentDiff, editDump, snapshot, writeManifest } from './exportEdits.ts';
 import { serveStatic } from './staticServer.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
 
 const MANIFEST = endpoints.fileManifest.file();
-const MANIFEST_BLOCKS = endpoints.manifestBlocks.file();
 
 const running: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -192,9 +190,7 @@ describe('npm run mirror of an update: only the blocks that changed', () => {
     for (let i = 0; i < full; i++) if (!lying.subarray(i * 12, i * 12 + 12).equals(oldSums.subarray(i * 12, i * 12 + 12))) oldSums.copy(lying, i * 12, i * 12, i * 12 + 12);
     expect(lying.equals(newSums)).toBe(false);
     manifest.files[key] = { ...entry, blocks: lying.toString('base64') };
-    const bytes = Buffer.from(JSON.stringify(manifest));
-    await fs.writeFile(path.join(site, MANIFEST), bytes);
-    await fs.writeJson(path.join(site, MANIFEST_BLOCKS), { sha256: sha256(bytes), bytes: bytes.length, blocks: blockSums(bytes) });
+    await writeManifest(site, manifest);
     const server = await serveStatic(site);
     running.push(server);
     const { out, result } = await mirrorOntoOld(server.url);

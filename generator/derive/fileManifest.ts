@@ -12,6 +12,7 @@ import type { FileManifestJson } from '../contract/schemas.ts';
 import { emit, jsonBytes, type DigestedFiles } from '../render/files.ts';
 import { isHostConfigFile } from '../render/hostRules.ts';
 import { blockSums } from '../blockSums.ts';
+import { MANIFEST_BLOCK_SIZE } from '../format.ts';
 
 const MANIFEST = endpoints.fileManifest.file();
 const MANIFEST_BLOCKS = endpoints.manifestBlocks.file();
@@ -26,6 +27,6 @@ export function deriveFileManifest(files: DigestedFiles, truthVersion: string): 
   for (const rel of listed) manifest.files[`/${rel}`] = files.digest(rel);
   emit(files, endpoints.fileManifest, [], manifest);
   const { sha256, bytes } = files.digest(MANIFEST);
-  emit(files, endpoints.manifestBlocks, [], { sha256, bytes, blocks: blockSums(jsonBytes(manifest)) });
+  emit(files, endpoints.manifestBlocks, [], { sha256, bytes, block_size: MANIFEST_BLOCK_SIZE, blocks: blockSums(jsonBytes(manifest), MANIFEST_BLOCK_SIZE) });
   return manifest;
 }

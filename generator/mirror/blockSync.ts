@@ -10,7 +10,6 @@
  */
 import fs from 'node:fs';
 import { createHash } from 'node:crypto';
-import { BLOCK_SIZE } from '../format.ts';
 import { CHUNK, type FileDigest } from '../digest.ts';
 import { BlockSums, RollingSum, strongSum } from '../blockSums.ts';
 import { UserError } from '../errors.ts';
@@ -69,13 +68,14 @@ const WINDOW = CHUNK;
 /** The offset in the old file of each block of the new one, -1 for a block it lacks. */
 export function findBlocks(old: string, sums: BlockSums): number[] {
   const found = new Array<number>(sums.count).fill(-1);
+  const { blockSize } = sums;
   /** Full blocks not found yet, by weak sum. */
   const wanted = new Map<number, number[]>();
-  for (let i = 0; i < sums.count; i++) if (sums.length(i) === BLOCK_SIZE) wanted.set(sums.weak(i), [...(wanted.get(sums.weak(i)) ?? []), i]);
+  for (let i = 0; i < sums.count; i++) if (sums.length(i) === blockSize) wanted.set(sums.weak(i), [...(wanted.get(sums.weak(i)) ?? []), i]);
   const fd = fs.openSync(old, 'r');
   try {
     const size = fs.fstatSync(fd).size;
-    const buffer = Buffer.allocUnsafe(WINDOW + BLOCK_SIZE + 1);
+    const buffer = Buffer.allocUnsafe(WINDOW + blockSize + 1);
     /** The old file's bytes [held, heldEnd) are in `buffer`. */
     let [held, heldEnd] = [0, 0];
     const holdFrom = (offset: number) => {
@@ -87,33 +87,33 @@ export function findBlocks(old: string, sums: BlockSums): number[] {
     };
     const sum = new RollingSum();
     let fresh = true;
-    for (let pos = 0; pos + BLOCK_SIZE <= size && wanted.size; ) {
+    for (let pos = 0; pos + blockSize <= size && wanted.size; ) {
       // The window and the byte after it (the next roll's) must be held.
-      if (pos + BLOCK_SIZE + 1 > heldEnd && heldEnd < size) holdFrom(pos);
+      if (pos + blockSize + 1 > heldEnd && heldEnd < size) holdFrom(pos);
       const at = pos - held;
-      if (fresh) sum.reset(buffer, at, at + BLOCK_SIZE);
+      if (fresh) sum.reset(buffer, at, at + blockSize);
       fresh = false;
       const candidates = wanted.get(sum.value);
       if (candidates) {
-        const strong = strongSum(buffer.subarray(at, at + BLOCK_SIZE));
+        const strong = strongSum(buffer.subarray(at, at + blockSize));
         const matched = candidates.filter((i) => sums.strongIs(i, strong));
         if (matched.length) {
           for (const i of matched) found[i] = pos;
           const left = candidates.filter((i) => found[i] < 0);
           if (left.length) wanted.set(sum.value, left);
           else wanted.delete(sum.value);
-          [pos, fresh] = [pos + BLOCK_SIZE, true];
+          [pos, fresh] = [pos + blockSize, true];
           continue;
         }
       }
-      if (pos + BLOCK_SIZE >= size) break;
-      sum.roll(buffer[at], buffer[at + BLOCK_SIZE], BLOCK_SIZE);
+      if (pos + blockSize >= size) break;
+      sum.roll(buffer[at], buffer[at + blockSize], blockSize);
       pos++;
     }
     // A short last block is looked for where it most likely is: at the old file's end.
     const last = sums.count - 1;
     const length = last >= 0 ? sums.length(last) : 0;
-    if (length < BLOCK_SIZE && length > 0 && size >= length) {
+    if (length < blockSize && length > 0 && size >= length) {
       const tail = Buffer.alloc(length);
       fs.readSync(fd, tail, 0, length, size - length);
       if (new RollingSum().reset(tail, 0, length).value === sums.weak(last) && sums.strongIs(last, strongSum(tail))) found[last] = size - length;

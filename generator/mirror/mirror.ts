@@ -18,6 +18,7 @@ import { NOT_FOUND_FILE, endpoints } from '../contract/endpoints.ts';
 import type { FileManifestJson } from '../contract/schemas.ts';
 import { digestFile, sha256, type FileDigest } from '../digest.ts';
 import { BlockSums, blockCount } from '../blockSums.ts';
+import { MANIFEST_BLOCK_SIZE } from '../format.ts';
 import { Assembly, syncBlocks, type RangeAnswer, type Store } from './blockSync.ts';
 import { isListed } from '../derive/fileManifest.ts';
 import { renderHostRules } from '../render/hostRules.ts';
@@ -63,7 +64,9 @@ const MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
 const MANIFEST = endpoints.fileManifest.file();
 const MANIFEST_BLOCKS = endpoints.manifestBlocks.file();
 /** manifest.blocks.json of the largest manifest: its base64 block sums and a little JSON. */
-const MAX_MANIFEST_BLOCKS_BYTES = Math.ceil((blockCount(MAX_MANIFEST_BYTES) * 12 * 4) / 3) + 1024;
+const MAX_MANIFEST_BLOCKS_BYTES = Math.ceil((blockCount(MAX_MANIFEST_BYTES, MANIFEST_BLOCK_SIZE) * 12 * 4) / 3) + 1024;
+/** The block sizes a manifest.blocks.json may name. */
+const MANIFEST_BLOCK_SIZES = { min: 64, max: 1024 * 1024 };
 
 type Entry = FileManifestJson['files'][string];
 
@@ -211,7 +214,7 @@ async function getManifest(source: Source, url: URL): Promise<Fetched> {
 }
 
 /** The site's manifest.blocks.json: its bytes and the manifest's digest it tells; null for a site that has none (built before it). */
-async function fetchManifestBlocks(source: Source): Promise<{ bytes: Buffer; digest: FileDigest } | null> {
+async function fetchManifestBlocks(source: Source): Promise<{ bytes: Buffer; digest: FileDigest; sums: BlockSums } | null> {
   const url = new URL(MANIFEST_BLOCKS, source.base);
   const fetched = await get(url, source);
   const { status, ok } = fetched.response;
@@ -219,16 +222,20 @@ async function fetchManifestBlocks(source: Source): Promise<{ bytes: Buffer; dig
   if (status === 404) return null;
   if (!ok) throw new UserError(`GET ${url}: HTTP ${status}`);
   const bytes = await readLimited(fetched, MAX_MANIFEST_BLOCKS_BYTES, url);
-  let digest: FileDigest | undefined;
+  let digest: (FileDigest & { block_size?: number }) | undefined;
   try {
     digest = JSON.parse(bytes.toString('utf8')) as FileDigest;
   } catch {
     // told below
   }
-  if (!isEntry(digest) || digest.bytes > MAX_MANIFEST_BYTES || !BlockSums.parse(digest.blocks, digest.bytes)) {
-    throw new UserError(`${url} is not the block list of a manifest: it needs sha256 (64 hex digits), bytes (at most ${MAX_MANIFEST_BYTES}) and the blocks of that many bytes`);
+  const { min, max } = MANIFEST_BLOCK_SIZES;
+  const blockSize = digest?.block_size;
+  const sums = isEntry(digest) && digest.bytes <= MAX_MANIFEST_BYTES && Number.isSafeInteger(blockSize) && blockSize! >= min && blockSize! <= max
+    ? BlockSums.parse(digest.blocks, digest.bytes, blockSize) : null;
+  if (!sums) {
+    throw new UserError(`${url} is not the block list of a manifest: it needs sha256 (64 hex digits), bytes (at most ${MAX_MANIFEST_BYTES}), block_size (${min} to ${max}) and the blocks of those bytes`);
   }
-  return { bytes, digest };
+  return { bytes, digest: digest!, sums };
 }
 
 /** The site's manifest: from the copy's old one and byte ranges of what changed when the site tells its blocks, else whole. */
@@ -241,7 +248,7 @@ async function fetchManifest(source: Source, out: string) {
   }
   const bytes = Buffer.alloc(blocks.digest.bytes);
   const sink = new Assembly(blocks.digest, { write: async (chunk, position) => bytes.set(chunk, position) });
-  await fetchInto(sink, source, url, path.join(out, MANIFEST), () => getManifest(source, url));
+  await fetchInto(sink, blocks.sums, source, url, path.join(out, MANIFEST), () => getManifest(source, url));
   const mismatch = sink.mismatch();
   if (mismatch) throw new UserError(`hash mismatch: ${url} gave ${mismatch}, the site's ${MANIFEST_BLOCKS} lists ${blocks.digest.bytes} bytes with ${blocks.digest.sha256} (was the site deployed while the mirror ran?); nothing was published`);
   return { manifest: parseManifest(bytes, url), bytes, blocks: blocks.bytes, fetched: sink.fetched, reused: sink.reused, ranges: sink.ranges };
@@ -283,12 +290,11 @@ async function getRange(source: Source, url: URL, start: number, end: number, to
 
 /**
  * Writes the file at `url` into `sink`: from the blocks of `old` (the copy's version, when it
- * has one) and byte ranges of the others when the listing tells its blocks; else, or when
+ * has one) and byte ranges of the others when the listing tells its block `sums`; else, or when
  * that does not give the listed bytes (a block sum that lied), the whole file `whole` answers.
  */
-async function fetchInto(sink: Assembly, source: Source, url: URL, old: string, whole: () => Promise<Fetched>): Promise<void> {
+async function fetchInto(sink: Assembly, sums: BlockSums | null, source: Source, url: URL, old: string, whole: () => Promise<Fetched>): Promise<void> {
   const { expected } = sink;
-  const sums = BlockSums.parse(expected.blocks, expected.bytes);
   if (sums && fs.existsSync(old)) {
     await syncBlocks(old, sums, sink, (start, end) => getRange(source, url, start, end, expected.bytes), url);
     if (!sink.mismatch()) return;
@@ -321,7 +327,7 @@ async function download(source: Source, key: string, entry: Entry, cache: string
   const store: Store = { write: (chunk, position) => file.write(chunk, 0, chunk.length, position) };
   const sink = new Assembly(entry, store);
   try {
-    await fetchInto(sink, source, url, old, () => getListed(source, url, key));
+    await fetchInto(sink, BlockSums.parse(entry.blocks, entry.bytes), source, url, old, () => getListed(source, url, key));
   } finally {
     await file.close();
   }
