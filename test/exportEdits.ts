@@ -83,7 +83,7 @@ export function contentDiff(a: Map<string, FileState>, b: Map<string, FileState>
  * updated_in, and the manifest listing their hashes), a fresh build of the same input does not.
  */
 export const withoutChangelog = (paths: string[]): string[] =>
-  paths.filter((rel) => !/^api\/v1\/(changes[./]|versions\.json$|history\/|bulk\/index\.json$|manifest\.json$)/.test(rel));
+  paths.filter((rel) => !/^api\/v1\/(changes[./]|versions\.json$|history\/|bulk\/index\.json$|manifest(\.blocks)?\.json$)/.test(rel));
 
 /** Paths present in both snapshots whose file was replaced or touched (inode or mtime differ). */
 export function rewritten(before: Map<string, FileState>, after: Map<string, FileState>): string[] {

@@ -6,7 +6,7 @@
  * a host that ignores Range (200), and a manifest whose block sums lie.
  */
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { connect, createServer, type Socket } from 'node:net';
 import fs from 'fs-extra';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -66,6 +66,18 @@ function edited(bytes: Buffer): Buffer {
 }
 
 describe('block sums', () => {
+  it('are published as documented: per block, b << 16 | a (big-endian), then the first 8 bytes of its SHA-256', () => {
+    const bytes = randomBytes(BLOCK_SIZE + 100);
+    const sums = Buffer.from(blockSums(bytes), 'base64');
+    expect(sums.length).toBe(2 * 12);
+    for (const [index, block] of [bytes.subarray(0, BLOCK_SIZE), bytes.subarray(BLOCK_SIZE)].entries()) {
+      const a = block.reduce((sum, byte) => sum + byte, 0) % 65536;
+      const b = block.reduce((sum, byte, i) => sum + (block.length - i) * byte, 0) % 65536;
+      expect(sums.readUInt32BE(index * 12)).toBe(b * 65536 + a);
+      expect(sums.subarray(index * 12 + 4, index * 12 + 12)).toEqual(createHash('sha256').update(block).digest().subarray(0, 8));
+    }
+  });
+
   it('roll: the sum of a window slid by one byte is the sum computed afresh', () => {
     const bytes = randomBytes(BLOCK_SIZE * 3);
     const rolling = new RollingSum().reset(bytes, 0, BLOCK_SIZE);
