@@ -295,7 +295,7 @@ async function getRange(source: Source, url: URL, start: number, end: number, to
  */
 async function fetchInto(sink: Assembly, sums: BlockSums | null, source: Source, url: URL, old: string, whole: () => Promise<Fetched>): Promise<void> {
   const { expected } = sink;
-  if (sums && fs.existsSync(old)) {
+  if (sums && fs.statSync(old, { throwIfNoEntry: false })?.isFile()) {
     await syncBlocks(old, sums, sink, (start, end) => getRange(source, url, start, end, expected.bytes), url);
     if (!sink.mismatch()) return;
     sink.restart();
