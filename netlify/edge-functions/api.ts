@@ -64,6 +64,7 @@ export const config = {
     "/api/v1/list/song_t",
     "/api/v1/list/song_t.json",
     "/api/v1/live_t/:ids(0|[1-9]\\d*).json",
+    "/api/v1/manifest.blocks.json",
     "/api/v1/manifest.json",
     "/api/v1/openapi.json",
     "/api/v1/pack/accessory_t/:block.json",
