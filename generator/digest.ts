@@ -2,10 +2,11 @@
 import fs from 'node:fs';
 import { createHash, hash, type Hash } from 'node:crypto';
 
-/** A file's SHA-256 (hex) and size. */
+/** A file's SHA-256 (hex) and size, and for a large file its block sums (blockSums.ts). */
 export interface FileDigest {
   sha256: string;
   bytes: number;
+  blocks?: string;
 }
 
 export const sha256 = (bytes: Uint8Array): string => hash('sha256', bytes, 'hex');

@@ -61,6 +61,21 @@ export const BULK_PART_BYTES = 512 * 1024;
 /** A part's file name: its number, four digits or more, so names sort in order. */
 export const bulkPartName = (part: number) => String(part).padStart(4, '0');
 
+/**
+ * Block sums (api/v1/manifest.json `blocks`, manifest.blocks.json): a file of at least
+ * BLOCK_SUMS_MIN_BYTES is listed with a weak rolling sum and a strong hash per BLOCK_SIZE
+ * bytes (generator/blockSums.ts), so a mirror finds the blocks its old copy already holds,
+ * at any offset, and fetches only the others by HTTP Range (docs/bulk.md "Mirror").
+ */
+export const BLOCK_SIZE = 8 * 1024;
+export const BLOCK_SUMS_MIN_BYTES = 64 * 1024;
+/**
+ * The manifest's own blocks (manifest.blocks.json) are smaller: an update changes a few dozen
+ * entries spread over the whole manifest (a 4,000-card site's is 2.5 MB), so finer blocks fetch
+ * less of it, for sums that are still a small file (39 KB at 2.5 MB).
+ */
+export const MANIFEST_BLOCK_SIZE = 1024;
+
 /** The shard holding `original`: FNV-1a (32 bit) of its UTF-8 bytes, modulo the shard count. */
 export function translationShard(original: string, shards: number): number {
   let hash = 0x811c9dc5;

@@ -11,7 +11,8 @@ function summary(result: MirrorResult, out: string): string {
   const { report } = result;
   if (report.upToDate) return `mirror: ${out} is already a copy of this site (truth_version ${result.truthVersion}); nothing fetched`;
   return [
-    `mirror: ${result.fetched.length} files fetched (${mebibytes(result.fetchedBytes)}), ${result.fromCopy} kept from the copy, ${result.fromCache} from earlier downloads; ${report.changed} changed, ${report.removed} removed`,
+    `mirror: ${result.fetched.length} files fetched, ${result.fromCopy} kept from the copy, ${result.fromCache} from earlier downloads; ${report.changed} changed, ${report.removed} removed`,
+    `${mebibytes(result.fetchedBytes)} received (${result.ranges} byte ranges among them), ${mebibytes(result.reusedBytes)} reused from blocks of the copy's old files`,
     `${out} is a copy of the site at truth_version ${result.truthVersion}`,
     `timings: ${Object.entries(report.timings).map(([k, v]) => `${k}=${v}ms`).join(' ')}`,
   ].join('\n');

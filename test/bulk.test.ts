@@ -17,7 +17,8 @@ import { bulkSqlite } from '../generator/derive/bulkSqlite.ts';
 import { renderSite } from '../generator/render/renderSite.ts';
 import { renderContext } from '../generator/render/context.ts';
 import { MemoryFiles } from '../generator/render/files.ts';
-import { API_MAJOR, API_REVISION, BULK_PART_BYTES, BULK_PART_LINES, bulkPartName } from '../generator/format.ts';
+import { API_MAJOR, API_REVISION, BLOCK_SUMS_MIN_BYTES, BULK_PART_BYTES, BULK_PART_LINES, MANIFEST_BLOCK_SIZE, bulkPartName } from '../generator/format.ts';
+import { blockSums } from '../generator/blockSums.ts';
 import { handleRequest } from '../generator/edge/handler.ts';
 import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
 import { buildSample, modelAt, packedText, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
@@ -210,17 +211,24 @@ describe('api/v1/bulk/sif.sqlite', () => {
 });
 
 describe('api/v1/manifest.json', () => {
-  it('lists every file the site serves with its SHA-256 and size, but itself and the host configuration files', async () => {
+  it('lists every file the site serves with its SHA-256 and size (and block sums from 64 KiB), but itself, its block sums and the host configuration files', async () => {
     const manifest: FileManifestJson = await readJson(out, endpoints.fileManifest.file());
     const tree = (await fg('**', { cwd: out, dot: true })).sort();
     const hostConfig = ['_redirects', '_headers', '_worker.js', '_routes.json', '.assetsignore'];
-    expect(tree).toEqual(expect.arrayContaining([...hostConfig, endpoints.fileManifest.file()]));
-    const served = tree.filter((rel) => !hostConfig.includes(rel) && rel !== endpoints.fileManifest.file());
+    const manifests = [endpoints.fileManifest.file(), endpoints.manifestBlocks.file()];
+    expect(tree).toEqual(expect.arrayContaining([...hostConfig, ...manifests]));
+    const served = tree.filter((rel) => !hostConfig.includes(rel) && !manifests.includes(rel));
     expect(Object.keys(manifest.files).sort()).toEqual(served.map((rel) => `/${rel}`));
     for (const rel of served) {
       const bytes = await fs.readFile(path.join(out, rel));
-      expect(manifest.files[`/${rel}`], rel).toEqual({ sha256: sha256(bytes), bytes: bytes.length });
+      const blocks = bytes.length >= BLOCK_SUMS_MIN_BYTES ? { blocks: blockSums(bytes) } : {};
+      expect(manifest.files[`/${rel}`], rel).toEqual({ sha256: sha256(bytes), bytes: bytes.length, ...blocks });
     }
+    expect(Object.values(manifest.files).filter((entry) => entry.blocks).length).toBeGreaterThan(3);
     expect(manifest.truth_version).toBe(index.truth_version);
+    const bytes = await fs.readFile(path.join(out, endpoints.fileManifest.file()));
+    expect(await readJson(out, endpoints.manifestBlocks.file())).toEqual({
+      sha256: sha256(bytes), bytes: bytes.length, block_size: MANIFEST_BLOCK_SIZE, blocks: blockSums(bytes, MANIFEST_BLOCK_SIZE),
+    });
   });
 });

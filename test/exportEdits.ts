@@ -6,6 +6,10 @@ import type Database from 'better-sqlite3';
 import { sha256 } from '../generator/digest.ts';
 import { loadSqlDump } from '../generator/input/sqlDump.ts';
 import { dumpSql, type Row, type TableDump } from '../generator/sample/sql.ts';
+import { endpoints } from '../generator/contract/endpoints.ts';
+import type { FileManifestJson } from '../generator/contract/schemas.ts';
+import { blockSums } from '../generator/blockSums.ts';
+import { MANIFEST_BLOCK_SIZE } from '../generator/format.ts';
 
 /** Every table of a database with its declared column types and its rows. */
 function tablesOf(db: Database.Database): TableDump[] {
@@ -79,7 +83,7 @@ export function contentDiff(a: Map<string, FileState>, b: Map<string, FileState>
  * updated_in, and the manifest listing their hashes), a fresh build of the same input does not.
  */
 export const withoutChangelog = (paths: string[]): string[] =>
-  paths.filter((rel) => !/^api\/v1\/(changes[./]|versions\.json$|history\/|bulk\/index\.json$|manifest\.json$)/.test(rel));
+  paths.filter((rel) => !/^api\/v1\/(changes[./]|versions\.json$|history\/|bulk\/index\.json$|manifest(\.blocks)?\.json$)/.test(rel));
 
 /** Paths present in both snapshots whose file was replaced or touched (inode or mtime differ). */
 export function rewritten(before: Map<string, FileState>, after: Map<string, FileState>): string[] {
@@ -87,4 +91,12 @@ export function rewritten(before: Map<string, FileState>, after: Map<string, Fil
     const old = before.get(rel);
     return !old || old.ino !== s.ino || old.mtimeMs !== s.mtimeMs;
   }).map(([rel]) => rel).sort();
+}
+
+/** Writes a published site's file manifest, and manifest.blocks.json to match, as a build writes them. */
+export async function writeManifest(site: string, manifest: FileManifestJson): Promise<void> {
+  const bytes = Buffer.from(JSON.stringify(manifest));
+  await fs.writeFile(path.join(site, endpoints.fileManifest.file()), bytes);
+  const blocks = { sha256: sha256(bytes), bytes: bytes.length, block_size: MANIFEST_BLOCK_SIZE, blocks: blockSums(bytes, MANIFEST_BLOCK_SIZE) };
+  await fs.writeJson(path.join(site, endpoints.manifestBlocks.file()), blocks);
 }

@@ -18,12 +18,14 @@ import { bulkPartName } from '../generator/format.ts';
 import type { BulkIndexJson, FileManifestJson } from '../generator/contract/schemas.ts';
 import { buildSample, copySample, copySite, tempDir } from './helpers.ts';
 import { build } from '../generator/build.ts';
-import { contentDiff, editDump, snapshot } from './exportEdits.ts';
+import { contentDiff, editDump, snapshot, writeManifest } from './exportEdits.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
 import { ROOT } from './cli.ts';
 import { compiled } from './bin.ts';
+import { withBlockSums } from '../generator/blockSums.ts';
 
 const MANIFEST = endpoints.fileManifest.file();
+const MANIFEST_BLOCKS = endpoints.manifestBlocks.file();
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 let sample: string;
@@ -55,9 +57,9 @@ async function changeFiles(site: string, edits: Record<string, Buffer>): Promise
   const manifest: FileManifestJson = await fs.readJson(path.join(site, MANIFEST));
   for (const [rel, bytes] of Object.entries(edits)) {
     await fs.writeFile(path.join(site, rel), bytes);
-    manifest.files[`/${rel}`] = { sha256: sha256(bytes), bytes: bytes.length };
+    manifest.files[`/${rel}`] = withBlockSums({ sha256: sha256(bytes), bytes: bytes.length }, bytes);
   }
-  await fs.writeJson(path.join(site, MANIFEST), manifest);
+  await writeManifest(site, manifest);
 }
 
 /** The file with a newline added: still valid JSON, other bytes. */
@@ -191,7 +193,7 @@ describe('npm run mirror: bad input, one clear line', () => {
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect(code).toBe(1);
     expect(stderr.split('\n').filter((line) => line.startsWith('mirror failed'))).toEqual([
-      `mirror failed: cannot reach http://127.0.0.1:${port} (ECONNREFUSED) for /${MANIFEST}; check --from and the network`,
+      `mirror failed: cannot reach http://127.0.0.1:${port} (ECONNREFUSED) for /${MANIFEST_BLOCKS}; check --from and the network`,
     ]);
     expect(await fs.pathExists(out)).toBe(false);
   });
@@ -204,7 +206,7 @@ describe('npm run mirror: bad input, one clear line', () => {
     const sockets: { destroy(): void }[] = [];
     silent.on('connection', (socket) => sockets.push(socket));
     running.push({ close: async () => sockets.forEach((socket) => socket.destroy()) });
-    await expect(mirror({ from: url, out: await newCopy(), idleSeconds: 0.2 })).rejects.toThrow(`${url}${MANIFEST} sent nothing for 0.2 s; nothing was published`);
+    await expect(mirror({ from: url, out: await newCopy(), idleSeconds: 0.2 })).rejects.toThrow(`${url}${MANIFEST_BLOCKS} sent nothing for 0.2 s; nothing was published`);
   });
 
   it('a site without a manifest', async () => {
@@ -226,7 +228,7 @@ describe('npm run mirror: bad input, one clear line', () => {
     const site = await siteCopy();
     const manifest: FileManifestJson = await fs.readJson(path.join(site, MANIFEST));
     manifest.files['/../escape.json'] = { sha256: '0'.repeat(64), bytes: 1 };
-    await fs.writeJson(path.join(site, MANIFEST), manifest);
+    await writeManifest(site, manifest);
     const server = await serve(site);
     await expect(mirror({ from: server.url, out: await newCopy() })).rejects.toThrow(/is not a file manifest of this API: it lists "\/\.\.\/escape\.json"/);
   });

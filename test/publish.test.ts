@@ -388,7 +388,7 @@ describe('rebuilds rewrite only what changed', () => {
       // The parts of the bulk files holding the card (pairs.jsonl when it is in a pair), their checksums, their index and the file manifest.
       ...jsonlKinds.flatMap((kind) => [...changedParts(`${kind}.jsonl`), endpoints.bulkChecksum.file(`${kind}.jsonl`)]),
       ...changedParts('sif.sqlite'), endpoints.bulkChecksum.file('sif.sqlite'),
-      endpoints.bulkIndex.file(), endpoints.fileManifest.file(),
+      endpoints.bulkIndex.file(), endpoints.fileManifest.file(), endpoints.manifestBlocks.file(),
       // The card search's index (its stats).
       endpoints.searchIndex.file('card'),
       // The card's history (by ordinal and as card_t) and the version list, which both say this version changed it.
@@ -408,8 +408,8 @@ describe('where the build keeps its own files', () => {
     expect(layout.work).toBe(path.join(path.dirname(out), '.cache', 'build', 'public'));
     const manifest = await fs.readJson(layout.manifest);
     expect(Object.keys(manifest.files).sort()).toEqual([...before.files.keys()].sort());
-    // The one manifest inside is the published file list (api/v1/manifest.json), not the builder's record.
-    expect([...before.files.keys()].filter((rel) => /manifest|report|staging|lock/.test(rel))).toEqual([endpoints.fileManifest.file()]);
+    // The manifests inside are the published file list (api/v1/manifest.json) and its block sums, not the builder's record.
+    expect([...before.files.keys()].filter((rel) => /manifest|report|staging|lock/.test(rel))).toEqual([endpoints.manifestBlocks.file(), endpoints.fileManifest.file()]);
   });
 
   it('refuses to replace a folder that is not a site it built', async () => {

@@ -65,8 +65,8 @@ describe('report.json beside the site', () => {
   });
 
   it('is not published', () => {
-    // The one manifest published is the file list (api/v1/manifest.json), not the builder's record.
-    expect([...published.files.keys()].filter((rel) => rel.endsWith('report.json') || rel.includes('manifest'))).toEqual([endpoints.fileManifest.file()]);
+    // The manifests published are the file list (api/v1/manifest.json) and its block sums, not the builder's record.
+    expect([...published.files.keys()].filter((rel) => rel.endsWith('report.json') || rel.includes('manifest'))).toEqual([endpoints.manifestBlocks.file(), endpoints.fileManifest.file()]);
   });
 });
 

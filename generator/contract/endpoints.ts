@@ -433,6 +433,14 @@ export const endpoints = {
     response: 'FileManifest',
     extra: true,
   }),
+  manifestBlocks: declare({
+    route: '/api/v1/manifest.blocks.json',
+    summary: 'The SHA-256, size and block sums of manifest.json (`npm run mirror` reads it first and fetches only the blocks of the manifest that changed)',
+    host: 'static',
+    query: [],
+    response: 'ManifestBlocks',
+    extra: true,
+  }),
 };
 
 /** Every endpoint in documentation order: the named ones, then each generic object type's routes. */

@@ -8,6 +8,7 @@
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { MAX_READ_TL_STRINGS } from './limits.ts';
 import { ATTRIBUTE_NAMES, DIFFICULTIES } from '../search/words.js';
+import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES, MANIFEST_BLOCK_SIZE } from '../format.ts';
 
 /** Named schemas, published as openapi.json components and referenced by `$ref`. */
 export const components: Record<string, TSchema> = {};
@@ -495,10 +496,27 @@ export const Checksum = named('Checksum', Type.String({
   description: '(extra) One line in sha256sum format: "<sha256>  <file name>", so `sha256sum -c` checks the file beside it.',
 }));
 
+/** Block sums (generator/blockSums.ts) of blocks described by `blocks`, `note` leading the description. */
+const blockSumsOf = (blocks: string, note = '') => Type.String({
+  pattern: '^[A-Za-z0-9+/]*={0,2}$',
+  description: `${note}Base64 of 12 bytes per ${blocks} of the file (the last one shorter): rsync's weak rolling sum (uint32, big-endian: the 16-bit sum of the block's bytes' running sums, then the 16-bit sum of its bytes), then the first 8 bytes of the block's SHA-256. A mirror finds these blocks in its old copy at any offset and fetches only the others by HTTP Range.`,
+});
+
 export const FileManifest = named('FileManifest', obj({
   truth_version: Str,
-  files: Type.Record(Str, obj({ sha256: Sha256, bytes: Int }), { description: 'Every file the site serves by root-relative path, except this one and the host configuration files.' }),
+  files: Type.Record(Str, obj({
+    sha256: Sha256,
+    bytes: Int,
+    blocks: Type.Optional(blockSumsOf(`${BLOCK_SIZE}-byte block`, `Files of at least ${BLOCK_SUMS_MIN_BYTES} bytes only. `)),
+  }), { description: 'Every file the site serves by root-relative path, except this one, manifest.blocks.json and the host configuration files.' }),
 }, '(extra) Every published file with its SHA-256 and size: what a mirror compares with its copy.'));
+
+export const ManifestBlocks = named('ManifestBlocks', obj({
+  sha256: Sha256,
+  bytes: Int,
+  block_size: Type.Integer({ minimum: 1, description: `Bytes per block (${MANIFEST_BLOCK_SIZE}).` }),
+  blocks: blockSumsOf('block of block_size bytes'),
+}, '(extra) The SHA-256, size and block sums of manifest.json, which a mirror reads first to fetch only the blocks of the manifest that changed.'));
 
 /** `{"result": [...]}`: one entry per requested id in request order, null for a missing id. */
 export const ObjectResult = <S extends TSchema>(schema: S) => obj({ result: Type.Array(nullable(schema)) });
@@ -594,7 +612,7 @@ function objectResponses<T extends string, O extends TSchema, B extends TSchema>
 export const RESPONSES = {
   Info, CardsResponse, CardList, SetList, PairList, AccessoriesResponse, AccessoryList, Happening, Translations, TranslationIndex,
   ChangeList, ChangeIndex, Versions, History, OpenApi, ReadTlBody, CardSearch, AccessorySearch, EventSearch, SongSearch, SearchIndex,
-  BulkIndex, BulkLines, SqliteFile, BulkPart, Checksum, FileManifest,
+  BulkIndex, BulkLines, SqliteFile, BulkPart, Checksum, FileManifest, ManifestBlocks,
   CardPack: register('CardPack', Pack(Card)),
   ...objectResponses('card_t', Card, CardBrief),
   ...objectResponses('char_t', Character, ObjectBrief),

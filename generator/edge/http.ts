@@ -148,6 +148,29 @@ export async function withETag(request: Request, response: Response | null): Pro
 }
 
 /**
+ * A 200 answer to a GET or HEAD asking for one byte range (`Range: bytes=a-b`, `a-` or `-n`)
+ * becomes a 206 of those bytes, as static hosts answer: what lets a mirror fetch only the
+ * blocks of a file it lacks. Several ranges, a malformed one, or an If-Range that is not this
+ * answer's ETag get the whole answer; a range that starts past the end, a 416.
+ */
+export async function byteRange(request: Request, response: Response): Promise<Response> {
+  const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.get('range')?.trim() ?? '');
+  const ifRange = request.headers.get('if-range');
+  if (!range || (!range[1] && !range[2]) || response.status !== 200 || !['GET', 'HEAD'].includes(request.method)) return response;
+  if ((ifRange !== null && ifRange !== response.headers.get('etag')) || (range[1] && range[2] && Number(range[2]) < Number(range[1]))) return response;
+  const body = new Uint8Array(await response.arrayBuffer());
+  const size = body.length;
+  const [start, end] = range[1] ? [Number(range[1]), range[2] ? Math.min(Number(range[2]), size - 1) : size - 1] : [Math.max(0, size - Number(range[2])), size - 1];
+  const headers = new Headers(response.headers);
+  if (start >= size || end < start) {
+    headers.set('content-range', `bytes */${size}`);
+    return new Response(null, { status: 416, headers });
+  }
+  headers.set('content-range', `bytes ${start}-${end}/${size}`);
+  return new Response(body.subarray(start, end + 1), { status: 206, headers });
+}
+
+/**
  * A 200 answer with an ETag the client already has becomes a 304 without body (same ETag, CORS
  * and cache headers); any other answer passes unchanged.
  */

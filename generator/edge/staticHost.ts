@@ -2,10 +2,11 @@
  * A static /api/ file served as Netlify's CDN serves it, for hosts without such a rule
  * engine (the local server, the Cloudflare Pages worker): the file at the path, else the
  * target of the first matching rule (edge/rewrites.ts) with that rule's status, else the
- * JSON 404; with the static headers and, for a 200, an ETag that answers If-None-Match.
+ * JSON 404; with the static headers and, for a 200, an ETag that answers If-None-Match and
+ * byte ranges (Range), as static hosts answer.
  */
 import { CONTENT_TYPES, NOT_FOUND_FILE } from '../contract/endpoints.ts';
-import { HttpError, errorResponse, withETag } from './http.ts';
+import { HttpError, byteRange, errorResponse, withETag } from './http.ts';
 import { firstRule, staticHeaders } from './rewrites.ts';
 import { rawFileType } from './routes.ts';
 import type { EdgeSite } from './siteReader.ts';
@@ -40,10 +41,10 @@ async function rawFile(site: EdgeSite, pathname: string, type: string): Promise<
 export async function staticApiFile(site: EdgeSite, request: Request, pathname: string): Promise<Response> {
   const type = site.readBytes ? rawFileType(pathname) : null;
   const raw = type && (await rawFile(site, pathname, type));
-  if (raw) return (await withETag(request, raw))!;
+  if (raw) return byteRange(request, (await withETag(request, raw))!);
   const found = await resolve(site, pathname);
   if (!found) return errorResponse(new HttpError(404, 'not found'));
   // Every file resolve() gives is JSON (the file, a rule's target, the JSON 404), whatever the path's own type.
   const headers = { ...staticHeaders(pathname), 'Content-Type': CONTENT_TYPES.json };
-  return (await withETag(request, new Response(found.text, { status: found.status, headers })))!;
+  return byteRange(request, (await withETag(request, new Response(found.text, { status: found.status, headers })))!);
 }

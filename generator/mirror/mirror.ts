@@ -2,7 +2,10 @@
  * `npm run mirror`: a local copy of a deployed site, kept current. The site's file manifest
  * (api/v1/manifest.json) names every file it serves with its SHA-256; files the copy already
  * holds with that hash are taken from it, the others downloaded (a few at a time) into the
- * download cache, each checked against the manifest before it is kept. Only when every file
+ * download cache, each checked against the manifest before it is kept. A changed file the
+ * manifest lists with block sums (and the manifest itself, through manifest.blocks.json) is
+ * rebuilt from the blocks the copy's old version holds and byte ranges of the others
+ * (blockSync.ts). Only when every file
  * is there is the copy published, through the build's own publish session (publish/): the
  * same lock, refusal of a folder that is not a site, staging and atomic swap. A mirror that
  * fails or is killed leaves the previous copy whole, and the verified downloads stay in the
@@ -11,10 +14,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import { NOT_FOUND_FILE, endpoints } from '../contract/endpoints.ts';
 import type { FileManifestJson } from '../contract/schemas.ts';
-import { digestFile, sha256 } from '../digest.ts';
+import { digestFile, sha256, type FileDigest } from '../digest.ts';
+import { BlockSums, blockCount } from '../blockSums.ts';
+import { MANIFEST_BLOCK_SIZE } from '../format.ts';
+import { Assembly, syncBlocks, type RangeAnswer, type Store } from './blockSync.ts';
 import { isListed } from '../derive/fileManifest.ts';
 import { renderHostRules } from '../render/hostRules.ts';
 import { PublishSession } from '../publish/publishBuild.ts';
@@ -37,9 +42,13 @@ export interface MirrorOptions {
 export interface MirrorResult {
   report: BuildReport;
   truthVersion: string;
-  /** Paths (root-relative) downloaded by this run. */
+  /** Paths (root-relative) downloaded by this run, whole or in part. */
   fetched: string[];
+  /** Bytes received from the site (bodies, the manifest's included), and bytes taken from the blocks of the copy's old files. */
   fetchedBytes: number;
+  reusedBytes: number;
+  /** Byte ranges the site answered as such (HTTP 206). */
+  ranges: number;
   /** Files taken from the previous copy, and from downloads an earlier run had verified. */
   fromCopy: number;
   fromCache: number;
@@ -53,6 +62,11 @@ const MAX_COPY_BYTES = MAX_SITE_BYTES;
 /** A manifest lists every file of a site: about 60 bytes a file, so this is millions of files. */
 const MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
 const MANIFEST = endpoints.fileManifest.file();
+const MANIFEST_BLOCKS = endpoints.manifestBlocks.file();
+/** manifest.blocks.json of the largest manifest: its base64 block sums and a little JSON. */
+const MAX_MANIFEST_BLOCKS_BYTES = Math.ceil((blockCount(MAX_MANIFEST_BYTES, MANIFEST_BLOCK_SIZE) * 12 * 4) / 3) + 1024;
+/** The block sizes a manifest.blocks.json may name. */
+const MANIFEST_BLOCK_SIZES = { min: 64, max: 1024 * 1024 };
 
 type Entry = FileManifestJson['files'][string];
 
@@ -109,10 +123,10 @@ interface Source {
   idleSeconds: number;
 }
 
-async function get(url: URL, { idleSeconds }: Source): Promise<Fetched> {
+async function get(url: URL, { idleSeconds }: Source, headers?: Record<string, string>): Promise<Fetched> {
   const idle = new IdleTimeout(url, idleSeconds);
   try {
-    return { response: await fetch(url, { signal: idle.signal }), idle };
+    return { response: await fetch(url, { signal: idle.signal, headers }), idle };
   } catch (error) {
     idle.done();
     if (error instanceof UserError) throw error;
@@ -190,16 +204,54 @@ async function readLimited(fetched: Fetched, limit: number, url: URL): Promise<B
   return Buffer.concat(chunks);
 }
 
-async function fetchManifest(source: Source): Promise<{ manifest: FileManifestJson; bytes: Buffer }> {
-  const { base } = source;
-  const url = new URL(MANIFEST, base);
+async function getManifest(source: Source, url: URL): Promise<Fetched> {
   const fetched = await get(url, source);
   const { status, ok } = fetched.response;
   if (!ok) await discard(fetched);
-  if (status === 404) throw new UserError(`${base} has no ${MANIFEST} (HTTP 404): it is not a site of this API, or one built before sites listed their files`);
+  if (status === 404) throw new UserError(`${source.base} has no ${MANIFEST} (HTTP 404): it is not a site of this API, or one built before sites listed their files`);
   if (!ok) throw new UserError(`GET ${url}: HTTP ${status}`);
-  const bytes = await readLimited(fetched, MAX_MANIFEST_BYTES, url);
-  return { manifest: parseManifest(bytes, url), bytes };
+  return fetched;
+}
+
+/** The site's manifest.blocks.json: its bytes and the manifest's digest it tells; null for a site that has none (built before it). */
+async function fetchManifestBlocks(source: Source): Promise<{ bytes: Buffer; digest: FileDigest; sums: BlockSums } | null> {
+  const url = new URL(MANIFEST_BLOCKS, source.base);
+  const fetched = await get(url, source);
+  const { status, ok } = fetched.response;
+  if (!ok) await discard(fetched);
+  if (status === 404) return null;
+  if (!ok) throw new UserError(`GET ${url}: HTTP ${status}`);
+  const bytes = await readLimited(fetched, MAX_MANIFEST_BLOCKS_BYTES, url);
+  let digest: (FileDigest & { block_size?: number }) | undefined;
+  try {
+    digest = JSON.parse(bytes.toString('utf8')) as FileDigest;
+  } catch {
+    // told below
+  }
+  const { min, max } = MANIFEST_BLOCK_SIZES;
+  const blockSize = digest?.block_size;
+  const sums = isEntry(digest) && digest.bytes <= MAX_MANIFEST_BYTES && Number.isSafeInteger(blockSize) && blockSize! >= min && blockSize! <= max
+    ? BlockSums.parse(digest.blocks, digest.bytes, blockSize) : null;
+  if (!sums) {
+    throw new UserError(`${url} is not the block list of a manifest: it needs sha256 (64 hex digits), bytes (at most ${MAX_MANIFEST_BYTES}), block_size (${min} to ${max}) and the blocks of those bytes`);
+  }
+  return { bytes, digest: digest!, sums };
+}
+
+/** The site's manifest: from the copy's old one and byte ranges of what changed when the site tells its blocks, else whole. */
+async function fetchManifest(source: Source, out: string) {
+  const url = new URL(MANIFEST, source.base);
+  const blocks = await fetchManifestBlocks(source);
+  if (!blocks) {
+    const bytes = await readLimited(await getManifest(source, url), MAX_MANIFEST_BYTES, url);
+    return { manifest: parseManifest(bytes, url), bytes, blocks: null, fetched: bytes.length, reused: 0, ranges: 0 };
+  }
+  const bytes = Buffer.alloc(blocks.digest.bytes);
+  const sink = new Assembly(blocks.digest, { write: async (chunk, position) => bytes.set(chunk, position) });
+  await fetchInto(sink, blocks.sums, source, url, path.join(out, MANIFEST), () => getManifest(source, url));
+  const mismatch = sink.mismatch();
+  if (mismatch) throw new UserError(`hash mismatch: ${url} gave ${mismatch}, the site's ${MANIFEST_BLOCKS} lists ${blocks.digest.bytes} bytes with ${blocks.digest.sha256} (was the site deployed while the mirror ran?); nothing was published`);
+  return { manifest: parseManifest(bytes, url), bytes, blocks: blocks.bytes, fetched: sink.fetched, reused: sink.reused, ranges: sink.ranges };
 }
 
 /** The files of the previous copy by root-relative path, from its own manifest; none when it has none. */
@@ -222,40 +274,70 @@ function verified(file: string, entry: Entry): string | null {
   }
 }
 
+/** Bytes [start, end) of the file at `url` (of `total` bytes): a 206's body, or the whole file from a server that ignores Range (200). */
+async function getRange(source: Source, url: URL, start: number, end: number, total: number): Promise<RangeAnswer> {
+  // Offsets count the file's own bytes: no content coding.
+  const fetched = await get(url, source, { range: `bytes=${start}-${end - 1}`, 'accept-encoding': 'identity' });
+  const { status, headers } = fetched.response;
+  if (status === 200) return { whole: chunksOf(fetched) };
+  const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/i.exec(headers.get('content-range') ?? '');
+  if (status === 206 && range && Number(range[1]) === start && Number(range[2]) === end - 1 && (range[3] === '*' || Number(range[3]) === total)) {
+    return { range: chunksOf(fetched) };
+  }
+  await discard(fetched);
+  throw new UserError(`GET ${url} bytes ${start}-${end - 1}: HTTP ${status} ${headers.get('content-range') ?? 'without Content-Range'}, not those bytes of ${total}; nothing was published`);
+}
+
 /**
- * Downloads `key` into the cache as `<sha256>`: streamed through the hash into a `.part` file,
- * refused past the listed size, renamed only once size and hash match the manifest.
+ * Writes the file at `url` into `sink`: from the blocks of `old` (the copy's version, when it
+ * has one) and byte ranges of the others when the listing tells its block `sums`; else, or when
+ * that does not give the listed bytes (a block sum that lied), the whole file `whole` answers.
  */
-async function download(source: Source, key: string, entry: Entry, cache: string): Promise<void> {
-  const rel = key.slice(1);
-  const url = fileUrl(rel, source.base);
+async function fetchInto(sink: Assembly, sums: BlockSums | null, source: Source, url: URL, old: string, whole: () => Promise<Fetched>): Promise<void> {
+  const { expected } = sink;
+  if (sums && fs.statSync(old, { throwIfNoEntry: false })?.isFile()) {
+    await syncBlocks(old, sums, sink, (start, end) => getRange(source, url, start, end, expected.bytes), url);
+    if (!sink.mismatch()) return;
+    sink.restart();
+  }
+  for await (const chunk of chunksOf(await whole())) if (!(await sink.add(chunk, 'site'))) break;
+}
+
+/** A GET of a file the manifest lists: a failure status fails the mirror. */
+async function getListed(source: Source, url: URL, key: string): Promise<Fetched> {
   const fetched = await get(url, source);
   const { status, ok } = fetched.response;
   // Hosts serve the JSON 404 body only as the answer to unknown /api/ paths, with status 404.
-  if (!ok && !(rel === NOT_FOUND_FILE && status === 404)) {
+  if (!ok && !(key.slice(1) === NOT_FOUND_FILE && status === 404)) {
     await discard(fetched);
     throw new UserError(`GET ${url}: HTTP ${status}, though the site's manifest lists ${key}; nothing was published`);
   }
+  return fetched;
+}
+
+/**
+ * Downloads `key` into the cache as `<sha256>` (from the blocks of `old`, its version in the
+ * copy, where it can): written through the hash into a `.part` file, refused past the listed
+ * size, renamed only once size and hash match the manifest.
+ */
+async function download(source: Source, key: string, entry: Entry, cache: string, old: string): Promise<Assembly> {
+  const url = fileUrl(key.slice(1), source.base);
   const part = path.join(cache, `${entry.sha256}.part`);
-  const hash = createHash('sha256');
-  let size = 0;
   const file = await fs.promises.open(part, 'w');
+  const store: Store = { write: (chunk, position) => file.write(chunk, 0, chunk.length, position) };
+  const sink = new Assembly(entry, store);
   try {
-    for await (const chunk of chunksOf(fetched)) {
-      size += chunk.length;
-      if (size > entry.bytes) break;
-      hash.update(chunk);
-      await file.write(chunk);
-    }
+    await fetchInto(sink, BlockSums.parse(entry.blocks, entry.bytes), source, url, old, () => getListed(source, url, key));
   } finally {
     await file.close();
   }
-  const digest = size > entry.bytes ? 'more bytes than listed' : hash.digest('hex');
-  if (digest !== entry.sha256 || size !== entry.bytes) {
+  const mismatch = sink.mismatch();
+  if (mismatch) {
     await fs.promises.rm(part, { force: true });
-    throw new UserError(`hash mismatch: ${url} gave ${size > entry.bytes ? `more than ${entry.bytes} bytes` : `${size} bytes with SHA-256 ${digest}`}, the site's manifest lists ${entry.bytes} bytes with ${entry.sha256}; nothing was published`);
+    throw new UserError(`hash mismatch: ${url} gave ${mismatch}, the site's manifest lists ${entry.bytes} bytes with ${entry.sha256}; nothing was published`);
   }
   await fs.promises.rename(part, path.join(cache, entry.sha256));
+  return sink;
 }
 
 /** Runs `work` on every item, at most `limit` at once; the first failure stops the rest from starting. */
@@ -278,14 +360,34 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 interface Plan {
   /** Files already at hand (in the copy or the cache) by site path: where they are. */
   have: Map<string, string>;
-  /** One path per content still to download (paths with equal content share it). */
-  need: Map<string, { key: string; entry: Entry }>;
+  /** One path per content still to download (paths with equal content share it), with the copy's file likeliest to share its blocks. */
+  need: Map<string, { key: string; entry: Entry; old: string }>;
   fromCopy: number;
   fromCache: number;
 }
 
+/** A site path's folder and extension: a file renamed (such as a content-addressed one) keeps them. */
+const kindOf = (key: string) => `${path.posix.dirname(key)}/*${path.posix.extname(key)}`;
+
+/**
+ * The copy's file whose blocks a new version of `key` likely shares: its own, else (a path the
+ * copy lacks) the file of the same folder and extension the site no longer lists nearest in size.
+ */
+function oldVersion(key: string, entry: Entry, previous: Record<string, Entry>, dropped: Map<string, string[]>, out: string): string {
+  let basis = key;
+  if (!previous[key] && entry.blocks) {
+    const distance = (old: string) => Math.abs(previous[old].bytes - entry.bytes);
+    basis = (dropped.get(kindOf(key)) ?? []).reduce((best, old) => (best === key || distance(old) < distance(best) ? old : best), key);
+  }
+  return path.join(out, basis.slice(1));
+}
+
 function plan(manifest: FileManifestJson, out: string, cache: string): Plan {
   const previous = copyManifest(out);
+  const dropped = new Map<string, string[]>();
+  for (const key of Object.keys(previous)) {
+    if (!manifest.files[key] && isSafePath(key) && isEntry(previous[key])) dropped.set(kindOf(key), [...(dropped.get(kindOf(key)) ?? []), key]);
+  }
   const result: Plan = { have: new Map(), need: new Map(), fromCopy: 0, fromCache: 0 };
   for (const [key, entry] of Object.entries(manifest.files)) {
     const rel = key.slice(1);
@@ -296,7 +398,7 @@ function plan(manifest: FileManifestJson, out: string, cache: string): Plan {
       if (local) result.fromCopy++;
       else result.fromCache++;
     } else if (!result.need.has(entry.sha256)) {
-      result.need.set(entry.sha256, { key, entry });
+      result.need.set(entry.sha256, { key, entry, old: oldVersion(key, entry, previous, dropped, out) });
     }
   }
   return result;
@@ -309,10 +411,16 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
   const report = new BuildReport(options.progress);
   const session = PublishSession.open(out, report);
   const { downloads } = session.layout;
-  const result: Omit<MirrorResult, 'truthVersion'> = { report, fetched: [], fetchedBytes: 0, fromCopy: 0, fromCache: 0 };
+  const result: Omit<MirrorResult, 'truthVersion'> = { report, fetched: [], fetchedBytes: 0, reusedBytes: 0, ranges: 0, fromCopy: 0, fromCache: 0 };
+  const count = (transfer: { fetched: number; reused: number; ranges: number }) => {
+    result.fetchedBytes += transfer.fetched;
+    result.reusedBytes += transfer.reused;
+    result.ranges += transfer.ranges;
+  };
   let truthVersion: string;
   try {
-    const { manifest, bytes } = await report.stage('manifest', () => fetchManifest(source));
+    const { manifest, bytes, blocks, ...transfer } = await report.stage('manifest', () => fetchManifest(source, out));
+    count(transfer);
     truthVersion = manifest.truth_version;
     // The copy is a function of the site's manifest and this generator (its host files): equal fingerprints, nothing to do.
     if (!session.begin(buildFingerprint(sha256(bytes), { mirror: true }))) {
@@ -321,10 +429,9 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
       Object.assign(result, { fromCopy, fromCache });
       await report.stage('fetch', async () => {
         report.advance(0, need.size);
-        await eachLimited([...need.values()], options.concurrency ?? DEFAULT_CONCURRENCY, async ({ key, entry }) => {
-          await download(source, key, entry, downloads);
+        await eachLimited([...need.values()], options.concurrency ?? DEFAULT_CONCURRENCY, async ({ key, entry, old }) => {
+          count(await download(source, key, entry, downloads, old));
           result.fetched.push(key);
-          result.fetchedBytes += entry.bytes;
           report.advance(result.fetched.length, need.size);
         });
       });
@@ -338,6 +445,7 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
       }
       renderHostRules(files);
       files.set(MANIFEST, bytes);
+      if (blocks) files.set(MANIFEST_BLOCKS, blocks);
       report.countFiles(files.keys());
       await report.stage('write', () => session.publish(files, undefined));
     }

@@ -3,14 +3,14 @@
  * renderers add is hashed (SHA-256, the hash api/v1/manifest.json publishes) and goes, in
  * batches moved (not copied) to a writer thread (stagingWorker.js), which compares it with
  * the published file (through the manifest's hash while that file is untouched, else byte by
- * byte) and writes it only when it differs. The main thread keeps each file's hash and size,
- * never its bytes, so memory does not grow with the site. While the main thread renders, one
+ * byte) and writes it only when it differs. The main thread keeps each file's hash and size
+ * (and a large file's block sums, blockSums.ts), never its bytes, so memory does not grow with the site. While the main thread renders, one
  * writer takes every batch (more would compete with rendering for the CPU) until a backlog
  * builds up; the batches added after rendering (the derive stages') are shared among the
  * writers started, another starting for every few batches waiting; a full backlog
  * (MAX_IN_FLIGHT) makes the main thread wait. Files written elsewhere (the bulk downloads)
  * are moved in, and published files carried on unread where the builder's record trusts
- * them, on the main thread. At the end, unchanged files are hard-linked in; when nothing
+ * them (a large one is read for its block sums), on the main thread. At the end, unchanged files are hard-linked in; when nothing
  * changed at all, the staging folder is dropped and nothing is touched.
  */
 import fs from 'node:fs';
@@ -19,6 +19,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { DigestedFiles } from '../render/files.ts';
 import { digestFile, sha256, type FileDigest } from '../digest.ts';
+import { withBlockSums } from '../blockSums.ts';
 import { UserError } from '../errors.ts';
 import type { PublishLayout } from './layout.ts';
 import { sameStat, type FileRecord, type FolderScan, type Manifest } from './manifest.ts';
@@ -283,7 +284,7 @@ export class Staging {
 
   private add(rel: string, bytes: Buffer): void {
     this.admit(rel, bytes.length);
-    const digest = { sha256: sha256(bytes), bytes: bytes.length };
+    const digest = withBlockSums({ sha256: sha256(bytes), bytes: bytes.length }, bytes);
     this.digests.set(rel, digest);
     this.pending.push([rel, digest.sha256, bytes]);
     this.pendingBytes += bytes.length;
@@ -296,7 +297,7 @@ export class Staging {
    */
   private move(rel: string, file: string, digest: FileDigest): void {
     this.admit(rel, digest.bytes);
-    this.digests.set(rel, digest);
+    this.digests.set(rel, withBlockSums(digest, file));
     const old = this.oldHashes.get(rel);
     if (old !== undefined && (old ?? digestFile(path.join(this.layout.out, rel)).sha256) === digest.sha256) {
       fs.rmSync(file);
@@ -319,7 +320,7 @@ export class Staging {
     if (file !== path.join(this.layout.out, rel) || !old || !/^[0-9a-f]{64}$/.test(old)) return this.add(rel, fs.readFileSync(file));
     const { size } = this.oldStats.get(rel)!;
     this.admit(rel, size);
-    this.digests.set(rel, { sha256: old, bytes: size });
+    this.digests.set(rel, withBlockSums({ sha256: old, bytes: size }, file));
     this.keepPublished(rel, old);
   }
 

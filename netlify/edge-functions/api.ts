@@ -58,6 +58,7 @@ export const config = {
     "/api/v1/list/skill_t.json",
     "/api/v1/list/song_t",
     "/api/v1/list/song_t.json",
+    "/api/v1/manifest.blocks.json",
     "/api/v1/manifest.json",
     "/api/v1/openapi.json",
     "/api/v1/pack/accessory_t/:block.json",
