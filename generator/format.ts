@@ -52,12 +52,17 @@ export const packOf = (id: number) => Math.floor(id / PACK_SIZE);
 
 /**
  * Bulk files are published in parts (api/v1/bulk/parts/<file>/<n>.part), joined by the edge:
- * JSON Lines files in parts of this many lines, the SQLite file in parts of this many bytes.
+ * the SQLite file in parts of this many bytes, JSON Lines files in parts of about as many (a
+ * power-of-two count of lines, from the file's average line: 128 cards, 8 sets of 18 cards).
  * Small parts keep every file far below the hosts' size limits and make a change to one
- * object rewrite a small part, not a whole-kind file (what a deploy uploads).
+ * object rewrite a small part, not a whole-kind file (what a deploy uploads). Parts hold
+ * whole lines by position, so a new object at the end rewrites only the last part.
  */
-export const BULK_PART_LINES = 128;
 export const BULK_PART_BYTES = 512 * 1024;
+const MAX_PART_LINES = 2 ** 16;
+/** Lines per part of a JSON Lines file whose lines average `lineBytes` (newline included). */
+export const bulkPartLines = (lineBytes: number): number =>
+  Math.min(MAX_PART_LINES, 2 ** Math.max(0, Math.round(Math.log2(BULK_PART_BYTES / Math.max(1, lineBytes)))));
 /** A part's file name: its number, four digits or more, so names sort in order. */
 export const bulkPartName = (part: number) => String(part).padStart(4, '0');
 

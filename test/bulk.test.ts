@@ -17,7 +17,7 @@ import { bulkSqlite } from '../generator/derive/bulkSqlite.ts';
 import { renderSite } from '../generator/render/renderSite.ts';
 import { renderContext } from '../generator/render/context.ts';
 import { MemoryFiles } from '../generator/render/files.ts';
-import { API_MAJOR, API_REVISION, BLOCK_SUMS_MIN_BYTES, BULK_PART_BYTES, BULK_PART_LINES, MANIFEST_BLOCK_SIZE, bulkPartName } from '../generator/format.ts';
+import { API_MAJOR, API_REVISION, BLOCK_SUMS_MIN_BYTES, BULK_PART_BYTES, bulkPartLines, MANIFEST_BLOCK_SIZE, bulkPartName } from '../generator/format.ts';
 import { blockSums } from '../generator/blockSums.ts';
 import { handleRequest } from '../generator/edge/handler.ts';
 import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
@@ -105,7 +105,8 @@ describe('api/v1/bulk/index.json and the .sha256 files', () => {
         expect(part.path).toBe(`/${endpoints.bulkPart.file(file.name, bulkPartName(i))}`);
         expect([part.bytes, part.sha256]).toEqual([partBytes.length, sha256(partBytes)]);
         if (i < file.parts!.length - 1 && file.format === 'sqlite') expect(part.bytes).toBe(BULK_PART_BYTES);
-        if (file.format === 'jsonl') expect(partBytes.toString().split('\n').length - 1).toBe(Math.min(BULK_PART_LINES, file.count - i * BULK_PART_LINES));
+        const perPart = bulkPartLines(file.bytes / Math.max(1, file.count));
+        if (file.format === 'jsonl') expect(partBytes.toString().split('\n').length - 1).toBe(Math.min(perPart, file.count - i * perPart));
       }
       if (file.format === 'jsonl') expect(file.count).toBe((await lines(file.name)).length);
       await fs.writeFile(path.join(joined, file.name), bytes);

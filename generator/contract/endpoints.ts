@@ -8,7 +8,7 @@
  * function loads, needs no package at run time.
  */
 import type { Static } from '@sinclair/typebox';
-import { BULK_PART_BYTES, BULK_PART_LINES, PACK_SIZE } from '../format.ts';
+import { BULK_PART_BYTES, PACK_SIZE } from '../format.ts';
 import { MAX_IDS } from './limits.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../search/query.js';
 import type { RESPONSES } from './schemas.ts';
@@ -407,7 +407,7 @@ export const endpoints = {
   }),
   bulkPart: declare({
     route: '/api/v1/bulk/parts/{file}/{part}.part',
-    summary: `One part of a bulk file, in the order bulk/index.json lists them: JSON Lines files in parts of ${BULK_PART_LINES} lines, the SQLite file in parts of ${BULK_PART_BYTES / 1024} KiB; joined, they are the file`,
+    summary: `One part of a bulk file, in the order bulk/index.json lists them: the SQLite file in parts of ${BULK_PART_BYTES / 1024} KiB, JSON Lines files in parts of about as many (whole lines, a power-of-two count); joined, they are the file`,
     host: 'static',
     parameters: [{ name: 'file', description: 'a bulk file\'s name (cards.jsonl, sif.sqlite, ...)' }, { name: 'part', description: 'the part\'s number, from 0000, four digits or more' }],
     query: [],

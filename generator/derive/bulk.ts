@@ -6,7 +6,7 @@
  * bulk/index.json listing them with sizes, hashes and the truth version in which each
  * file last changed (carried from the previous site's index while the hash is the same).
  *
- * Each file is published in parts (format.ts BULK_PART_LINES, BULK_PART_BYTES) that the edge
+ * Each file is published in parts (format.ts BULK_PART_BYTES, bulkPartLines) that the edge
  * joins at the file's own URL: no file comes near a host's size limit, and a change to one
  * object rewrites one part of each file holding it, not the file.
  */
@@ -15,7 +15,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { BULK_KINDS, OBJECT_TYPE_NAMES, endpoints, type BulkKind, type ObjectType } from '../contract/endpoints.ts';
 import type { BulkIndexJson } from '../contract/schemas.ts';
-import { BULK_PART_BYTES, BULK_PART_LINES, bulkPartName } from '../format.ts';
+import { BULK_PART_BYTES, bulkPartLines, bulkPartName } from '../format.ts';
 import { CHUNK, writeDigested, type FileDigest } from '../digest.ts';
 import { emit, jsonBytes, type MovableFiles } from '../render/files.ts';
 import type { Rendered } from '../render/renderSite.ts';
@@ -63,12 +63,13 @@ const NEWLINE = Buffer.from('\n');
 /** A part's content, written by `fill` through `write`. */
 type PartFill = (write: (bytes: Uint8Array) => void) => void;
 
-/** The JSON Lines of `objects` in parts of BULK_PART_LINES lines. */
+/** The JSON Lines of `objects` in parts of about BULK_PART_BYTES (format.ts bulkPartLines). */
 function lineParts(objects: readonly Buffer[]): PartFill[] {
   const parts: PartFill[] = [];
-  for (let start = 0; start < objects.length; start += BULK_PART_LINES) {
+  const lines = bulkPartLines(objects.reduce((n, bytes) => n + bytes.length + 1, 0) / Math.max(1, objects.length));
+  for (let start = 0; start < objects.length; start += lines) {
     parts.push((write) => {
-      for (const bytes of objects.slice(start, start + BULK_PART_LINES)) {
+      for (const bytes of objects.slice(start, start + lines)) {
         write(bytes);
         write(NEWLINE);
       }
