@@ -1,5 +1,6 @@
 /** `npm run build [-- --input <dir> --out <dir>]`: generate the static API from a game export. */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { PLANS, type PlanName } from './contract/hostLimits.ts';
 import { build } from './build.ts';
 import { StageError, explain } from './errors.ts';
 import { progressDisplay } from './progress.ts';
@@ -12,10 +13,11 @@ const program = new Command('build')
   .option('-o, --out <dir>', 'output folder (replaced atomically)', 'public')
   .option('-f, --force', 'rebuild even when the input and generator are unchanged')
   .option('-s, --since <dir>', 'publish the changes since the site in <dir> (instead of since the previous build)')
-  .action(async (options: { input: string; out: string; force?: boolean; since?: string }) => {
+  .addOption(new Option('-p, --plan <plan>', 'the hosts and plans the site must fit (docs/hosts.md)').choices(Object.keys(PLANS)).default('free'))
+  .action(async ({ plan, ...options }: { input: string; out: string; force?: boolean; since?: string; plan: PlanName }) => {
     const layout = publishLayout(options.out);
     try {
-      const report = await build({ ...options, progress: progressDisplay(process.stderr) });
+      const report = await build({ ...options, plan: PLANS[plan], progress: progressDisplay(process.stderr) });
       console.log(buildSummary(report, layout.report));
     } catch (error) {
       // A user error is one clear line; a bug shows its stack (errors.ts explain). What became of
