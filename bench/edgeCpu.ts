@@ -178,7 +178,7 @@ export function formatEdgeCpu(r: EdgeCpuResult): string[] {
   const width = Math.max(...r.kinds.map((k) => k.name.length));
   const lines = r.kinds.map((k) =>
     `edge cpu ${k.name.padEnd(width)}  cold ${k.coldMs.toFixed(1).padStart(6)} ms${over(k.coldMs, BUDGET.coldMs).padEnd(5)}` +
-    `  warm ${k.warmMs.toFixed(1).padStart(6)} ms${over(k.warmMs, BUDGET.warmMs).padEnd(5)}  answer ${(k.bytes / 1024).toFixed(0)} KB`);
+    `  warm ${k.warmMs.toFixed(1).padStart(6)} ms${over(k.warmMs, BUDGET.warmMs).padEnd(5)}  answer ${(k.bytes / 1024).toFixed(1)} KB`);
   const worst = (pick: (k: KindFigures) => number) => r.kinds.reduce((a, b) => (pick(b) > pick(a) ? b : a));
   const [cold, warm] = [worst((k) => k.coldMs), worst((k) => k.warmMs)];
   const coldOver = r.kinds.filter((k) => k.coldMs > BUDGET.coldMs).length;
