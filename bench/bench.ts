@@ -147,7 +147,7 @@ async function measure(scale: Scale, root: string) {
   const forced = await timed(() => build({ input, out, force: true, plan: UNCHECKED_PLAN }));
   const ordinals = files.flatMap(([rel]) => /^api\/v1\/card\/(\d+)\.json$/.exec(rel)?.[1] ?? []).map(Number).sort((a, b) => a - b);
   const edge = await edgeLatency(out, ordinals);
-  const hosts = await hostsBench(out);
+  const hosts = await hostsBench(out, { workerd: scale.cards === SCALES[0].cards });
   console.log(`  ${formatHosts(hosts)}`);
   const pageMs = await pageInteractive(out, dir);
   console.log(`  ${formatLoad(await loadTest(out))}`);
@@ -190,7 +190,7 @@ try {
     `bench: cards=${r.cards} files=${r.files} build_s=${seconds(r.build)} floor_s=${seconds(r.floor)} ` +
     `ratio=${(r.build / r.floor).toFixed(2)} rebuild_s=${seconds(r.rebuild)} rebuild_ratio=${(r.rebuild / r.build).toFixed(3)} ` +
     `edge_p50_ms=${r.edge.toFixed(2)} edge${r.hosts.ids}_p50_ms=${r.hosts.deno.p50.toFixed(1)} edge${r.hosts.ids}_reads=${r.hosts.deno.reads} ` +
-    `workerd${r.hosts.ids}_p50_ms=${r.hosts.workerd?.p50.toFixed(1) ?? 'timeout'} workerd${r.hosts.ids}_reads=${r.hosts.workerd?.reads ?? 'timeout'} ` +
+    `${typeof r.hosts.workerd === 'string' ? `workerd${r.hosts.ids}=none ` : `workerd${r.hosts.ids}_p50_ms=${r.hosts.workerd.p50.toFixed(1)} workerd${r.hosts.ids}_reads=${r.hosts.workerd.reads} `}` +
     `edge${r.hosts.ids}_held_mb=${r.hosts.heldMb.toFixed(1)} edge${r.hosts.ids}_packs_mb=${r.hosts.packsMb.toFixed(1)} ` +
     `${r.edgeCpu ? `${edgeCpuFields(r.edgeCpu)} ` : ''}page${r.cards}_interactive_ms=${r.page.toFixed(0)} rss_mb=${r.rss.toFixed(0)}`,
   );
