@@ -102,6 +102,9 @@ describe('the build checks the site against its plan before it publishes', () =>
       /^hosts stage: Cloudflare Free would refuse this site \(plan one-MiB\): bytes per file: largest \d+\.\d of 1 MiB \(api\/v1\/bulk\/sif\.sqlite\)$/,
     );
     expect(await snapshot(out)).toEqual(before);
+    const report = JSON.parse(await fs.readFile(publishLayout(out).report, 'utf8'));
+    expect(report).toMatchObject({ ok: false, error: { stage: 'hosts', site_published: false } });
+    expect(report.hosts[0].refusal).toBe(report.error.message);
   });
 
   it('the CLI takes a plan by name and refuses an unknown one', async () => {
