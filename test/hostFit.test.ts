@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { CLOUDFLARE_FREE, NETLIFY, PLANS, type HostPlan } from '../generator/contract/hostLimits.ts';
-import { fitHosts, refuseUnfit, type SiteListing } from '../generator/publish/hostFit.ts';
+import { fitHosts, folderListing, refuseUnfit, type SiteListing } from '../generator/publish/hostFit.ts';
 import { build } from '../generator/build.ts';
 import { publishLayout } from '../generator/publish/layout.ts';
 import { buildSample, copySample, publishedSample, SAMPLE_INPUT } from './helpers.ts';
@@ -90,16 +90,18 @@ describe('the build checks the site against its plan before it publishes', () =>
     const { out } = await buildSample();
     const { hosts } = JSON.parse(await fs.readFile(publishLayout(out).report, 'utf8'));
     expect(hosts.map((fit: { host: string }) => fit.host)).toEqual(['Cloudflare Free', 'Netlify']);
-    expect(hosts[0].line).toMatch(/^Cloudflare Free: \d+ of 20,000 files; largest \d+\.\d of 25 MiB \(api\/v1\/bulk\/sif\.sqlite\)/);
+    expect(hosts[0].line).toMatch(/^Cloudflare Free: \d+ of 20,000 files; largest \d+\.\d of 25 MiB \([^)]+\); _routes\.json \d+ of 100 rules/);
   });
 
   it('a file over a host limit fails the build with one line naming host, limit and file; the site untouched', async () => {
     const { out, before } = await publishedSample();
     const input = await copySample();
     await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
-    const plan: HostPlan = { name: 'one-MiB', hosts: [{ ...CLOUDFLARE_FREE, fileBytes: MiB }] };
+    // A limit one byte under the sample's largest file, through the declared table.
+    const [largest, bytes] = [...folderListing(out).sizes].reduce((a, b) => (b[1] > a[1] ? b : a));
+    const plan: HostPlan = { name: 'small', hosts: [{ ...CLOUDFLARE_FREE, fileBytes: bytes - 1 }] };
     await expect(build({ input, out, plan })).rejects.toThrow(
-      /^hosts stage: Cloudflare Free would refuse this site \(plan one-MiB\): bytes per file: largest \d+\.\d of 1 MiB \(api\/v1\/bulk\/sif\.sqlite\)$/,
+      `hosts stage: Cloudflare Free would refuse this site (plan small): bytes per file: largest ${bytes.toLocaleString('en-US')} of ${(bytes - 1).toLocaleString('en-US')} bytes (${largest})`,
     );
     expect(await snapshot(out)).toEqual(before);
     const report = JSON.parse(await fs.readFile(publishLayout(out).report, 'utf8'));

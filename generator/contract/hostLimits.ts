@@ -51,5 +51,5 @@ export const PLANS = {
 export type PlanName = keyof typeof PLANS;
 export const DEFAULT_PLAN: HostPlan = PLANS.free;
 
-/** No host: the build checks no limit. For sites built to measure something else (tests, the benchmark); no CLI choice. */
+/** No host: the build checks no limit. For the benchmark, whose sites (20,000 cards) measure something else; no CLI choice. */
 export const UNCHECKED_PLAN: HostPlan = { name: 'unchecked', hosts: [] };
