@@ -18,7 +18,9 @@ export interface SiteListing {
 export function folderListing(dir: string): SiteListing {
   const sizes: [string, number][] = [];
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) sizes.push([path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'), fs.statSync(path.join(entry.parentPath, entry.name)).size]);
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    sizes.push([path.relative(dir, file).split(path.sep).join('/'), fs.statSync(file).size]);
   }
   const ruleFile = (rel: string) => (fs.existsSync(path.join(dir, rel)) ? fs.readFileSync(path.join(dir, rel), 'utf8') : undefined);
   return { sizes, ruleFile };
