@@ -18,6 +18,10 @@
  *   built in sequence into one site, the first and the last build's time (bench/versions.ts);
  * - bulk: what the bulk downloads and the file manifest add to a full build, and `npm run mirror`
  *   of the site after a one-card change (the files it fetches; bench/bulk.ts), at 4,000 cards;
+ * - fits: the 20-version site against each host of the free plan (publish/hostFit.ts: the margin,
+ *   or why a host would refuse it; the bench's own builds check no limit, to measure the rest);
+ * - edge cpu: the site's `_worker.js` per route kind on that site, cold and warm CPU ms and the
+ *   heap after the whole mix, against the free budget (bench/edgeCpu.ts);
  * - rss_mb: peak resident memory so far.
  * Builds and floors alternate and every run writes a new folder (nothing is deleted until
  * the end), so both meet the same disk state. The last line is the 4,000-card headline.
@@ -27,6 +31,8 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { execSync } from 'node:child_process';
 import { build } from '../generator/build.ts';
+import { PLANS, UNCHECKED_PLAN } from '../generator/contract/hostLimits.ts';
+import { fitHosts, folderListing } from '../generator/publish/hostFit.ts';
 import type { BuildReport } from '../generator/report.ts';
 import { writeSampleExport } from '../generator/sample/make-sample.ts';
 import { handleRequest } from '../generator/edge/handler.ts';
@@ -38,6 +44,7 @@ import { formatHosts, hostsBench } from './hosts.ts';
 import { formatSearch, searchBench } from './search.ts';
 import { bulkBench, formatBulk } from './bulk.ts';
 import { formatVersions, versionsBench } from './versions.ts';
+import { edgeCpuBench, formatEdgeCpu, type EdgeCpuResult } from './edgeCpu.ts';
 
 interface Scale {
   cards: number;
@@ -131,25 +138,33 @@ async function measure(scale: Scale, root: string) {
   let files: [string, Buffer][] = [];
   for (let run = 0; run < scale.runs; run++) {
     out = path.join(dir, `build-${run}`, 'public');
-    builds.push(await timed(async () => console.log(`  build ${run}: ${stages(await build({ input, out }))} ms`)));
+    builds.push(await timed(async () => console.log(`  build ${run}: ${stages(await build({ input, out, plan: UNCHECKED_PLAN }))} ms`)));
     if (!files.length) files = readSite(out);
     floors.push(await timed(() => writePlain(files, path.join(dir, `floor-${run}`, 'public'))));
   }
   const rebuilds: number[] = [];
-  for (let run = 0; run < 3; run++) rebuilds.push(await timed(() => build({ input, out })));
-  const forced = await timed(() => build({ input, out, force: true }));
+  for (let run = 0; run < 3; run++) rebuilds.push(await timed(() => build({ input, out, plan: UNCHECKED_PLAN })));
+  const forced = await timed(() => build({ input, out, force: true, plan: UNCHECKED_PLAN }));
   const ordinals = files.flatMap(([rel]) => /^api\/v1\/card\/(\d+)\.json$/.exec(rel)?.[1] ?? []).map(Number).sort((a, b) => a - b);
   const edge = await edgeLatency(out, ordinals);
-  const hosts = await hostsBench(out);
+  const hosts = await hostsBench(out, { workerd: scale.cards === SCALES[0].cards });
   console.log(`  ${formatHosts(hosts)}`);
   const pageMs = await pageInteractive(out, dir);
   console.log(`  ${formatLoad(await loadTest(out))}`);
   console.log(`  ${formatSearch(await searchBench(out))}`);
   if (scale.cards === SCALES[0].cards) console.log(`  ${formatBulk(await bulkBench(input, dir))}`);
-  if (scale.cards === SCALES[0].cards) console.log(`  ${formatVersions(await versionsBench(input, dir))}`);
+  let edgeCpu: EdgeCpuResult | null = null;
+  if (scale.cards === SCALES[0].cards) {
+    const versions = await versionsBench(input, dir);
+    console.log(`  ${formatVersions(versions)}`);
+    // The site of 20 versions: the full game's size with its history, as the hosts will hold it.
+    for (const fit of fitHosts(folderListing(versions.out), PLANS.free)) console.log(`  fits ${fit.line}${fit.refusal ? ` -- REFUSED: ${fit.refusal}` : ''}`);
+    edgeCpu = await edgeCpuBench(versions.out);
+    for (const line of formatEdgeCpu(edgeCpu)) console.log(`  ${line}`);
+  }
   const result = {
     cards: scale.cards, files: files.length, build: median(builds), floor: median(floors),
-    rebuild: median(rebuilds), forced, edge, hosts, page: pageMs, rss: process.resourceUsage().maxRSS / 1024,
+    rebuild: median(rebuilds), forced, edge, hosts, edgeCpu, page: pageMs, rss: process.resourceUsage().maxRSS / 1024,
   };
   console.log(
     `${scale.cards} cards, ${scale.accessories} accessories: ${result.files} files, ` +
@@ -161,6 +176,11 @@ async function measure(scale: Scale, root: string) {
   return result;
 }
 
+/** The headline's edge CPU fields: the worst kind cold and warm, and the heap after the whole mix. */
+const edgeCpuFields = (r: EdgeCpuResult) =>
+  `edge_cpu_cold_max_ms=${Math.max(...r.kinds.map((k) => k.coldMs)).toFixed(1)} edge_cpu_warm_max_ms=${Math.max(...r.kinds.map((k) => k.warmMs)).toFixed(1)} ` +
+  `edge_heap_mb=${r.heapMb.toFixed(1)}`;
+
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sif-bench-'));
 try {
   const results = [];
@@ -170,9 +190,9 @@ try {
     `bench: cards=${r.cards} files=${r.files} build_s=${seconds(r.build)} floor_s=${seconds(r.floor)} ` +
     `ratio=${(r.build / r.floor).toFixed(2)} rebuild_s=${seconds(r.rebuild)} rebuild_ratio=${(r.rebuild / r.build).toFixed(3)} ` +
     `edge_p50_ms=${r.edge.toFixed(2)} edge${r.hosts.ids}_p50_ms=${r.hosts.deno.p50.toFixed(1)} edge${r.hosts.ids}_reads=${r.hosts.deno.reads} ` +
-    `workerd${r.hosts.ids}_p50_ms=${r.hosts.workerd?.p50.toFixed(1) ?? 'timeout'} workerd${r.hosts.ids}_reads=${r.hosts.workerd?.reads ?? 'timeout'} ` +
+    `${typeof r.hosts.workerd === 'string' ? `workerd${r.hosts.ids}=none ` : `workerd${r.hosts.ids}_p50_ms=${r.hosts.workerd.p50.toFixed(1)} workerd${r.hosts.ids}_reads=${r.hosts.workerd.reads} `}` +
     `edge${r.hosts.ids}_held_mb=${r.hosts.heldMb.toFixed(1)} edge${r.hosts.ids}_packs_mb=${r.hosts.packsMb.toFixed(1)} ` +
-    `page${r.cards}_interactive_ms=${r.page.toFixed(0)} rss_mb=${r.rss.toFixed(0)}`,
+    `${r.edgeCpu ? `${edgeCpuFields(r.edgeCpu)} ` : ''}page${r.cards}_interactive_ms=${r.page.toFixed(0)} rss_mb=${r.rss.toFixed(0)}`,
   );
 } finally {
   fs.rmSync(root, { recursive: true, force: true });

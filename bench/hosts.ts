@@ -43,8 +43,8 @@ export interface HostFigures {
 export interface HostsResult {
   ids: number;
   deno: HostFigures;
-  /** null: workerd gave no answer within ANSWER_TIMEOUT_MS. */
-  workerd: HostFigures | null;
+  /** Or why there is no figure: no answer within ANSWER_TIMEOUT_MS, or not run (see hostsBench). */
+  workerd: HostFigures | string;
   /** MB held by one unread answer, and MB of the packs it read. */
   heldMb: number;
   packsMb: number;
@@ -123,19 +123,26 @@ async function heldPerRequest(out: string, url: string): Promise<{ heldMb: numbe
   return { heldMb: heldBytes / 2 ** 20, packsMb: packBytes / 2 ** 20 };
 }
 
-/** null for a request given up after ANSWER_TIMEOUT_MS; any other failure stands. */
-function unlessTimedOut(error: unknown): null {
-  if ((error as Error).name === 'TimeoutError') return null;
+/** The reason for a request given up after ANSWER_TIMEOUT_MS; any other failure stands. */
+function unlessTimedOut(error: unknown): string {
+  if ((error as Error).name === 'TimeoutError') return `no answer within ${ANSWER_TIMEOUT_MS / 1000} s`;
   throw error;
 }
 
-export async function hostsBench(out: string): Promise<HostsResult> {
+/**
+ * `workerd: false` leaves workerd out: `npm run bench` runs it at 4,000 cards only, since at
+ * 20,000 wrangler's local server (`wrangler pages dev`, measured before the Worker target) either
+ * stopped answering or reset the connection after the first answer (docs/benchmark.md), which
+ * says nothing of the handler and failed the whole bench.
+ */
+export async function hostsBench(out: string, { workerd: runWorkerd = true } = {}): Promise<HostsResult> {
   const ids = randomOrdinals(publishedOrdinals(out), LIST);
   const list = `/api/v1/card/${ids.join(',')}.json`;
   try {
     const deno = await onHost(() => denoEdge(out, READ_LATENCY_MS), (host) => timeList(host, list, async () => host.staticRequests(), 'Deno'));
-    const workerd = await onHost(() => workerdAssets(out, READ_LATENCY_MS), (host) => timeList(host, list, host.reads, 'workerd'))
-      .catch(unlessTimedOut);
+    const workerd = runWorkerd
+      ? await onHost(() => workerdAssets(out, READ_LATENCY_MS), (host) => timeList(host, list, host.reads, 'workerd')).catch(unlessTimedOut)
+      : 'not run at this scale';
     return { ids: ids.length, deno, workerd, ...(await heldPerRequest(out, `https://bench.test${list}`)) };
   } finally {
     await removeTempDirs();
@@ -144,7 +151,7 @@ export async function hostsBench(out: string): Promise<HostsResult> {
 
 export const formatHosts = (r: HostsResult) =>
   `hosts (${READ_LATENCY_MS} ms reads), ${r.ids}-id card list: Deno p50 ${r.deno.p50.toFixed(1)} ms in ${r.deno.reads} reads, ` +
-  `workerd ${r.workerd ? `p50 ${r.workerd.p50.toFixed(1)} ms in ${r.workerd.reads} reads` : `no answer within ${ANSWER_TIMEOUT_MS / 1000} s`}; ` +
+  `workerd ${typeof r.workerd === 'string' ? r.workerd : `p50 ${r.workerd.p50.toFixed(1)} ms in ${r.workerd.reads} reads`}; ` +
   `one unread answer holds ${r.heldMb.toFixed(1)} MB ` +
   `of the ${r.packsMb.toFixed(1)} MB of packs it read`;
 

@@ -1,5 +1,5 @@
 /**
- * The build, top to bottom: check -> read -> model -> images -> render -> search -> changes -> bulk -> manifest -> write. Each stage
+ * The build, top to bottom: check -> read -> model -> images -> render -> search -> changes -> history -> bulk -> manifest -> hosts -> write. Each stage
  * returns what the next one needs; the model is read-only once built (the image stage
  * returns which pictures it published instead of writing them into the model).
  */
@@ -21,6 +21,10 @@ import { deriveFileManifest } from './derive/fileManifest.ts';
 import { PublishSession } from './publish/publishBuild.ts';
 import { UserError } from './errors.ts';
 import { baseTemplate, templateProblem } from './page/imageHost.js';
+import { DEFAULT_PLAN, type HostPlan } from './contract/hostLimits.ts';
+import { fitHosts, refuseUnfit } from './publish/hostFit.ts';
+import { hostConfigBytes } from './render/hostRules.ts';
+import type { DigestedFiles } from './render/files.ts';
 import { BuildReport, type ProgressListener } from './report.ts';
 
 export interface BuildOptions {
@@ -40,6 +44,8 @@ export interface BuildOptions {
    * `{t}`, `{idolized}`): cards' pictures the export lacks (its art always) are named there.
    */
   imageHost?: string | null;
+  /** The hosts the site must deploy to, with their limits (contract/hostLimits.ts PLANS); default: the free plans. */
+  plan?: HostPlan;
   /** Hears each stage's progress (the CLI's progress display). */
   progress?: ProgressListener;
 }
@@ -84,6 +90,12 @@ function imageCacheOf(options: BuildOptions, besideOut: string): { cacheDir: str
   return shared ? { cacheDir: path.resolve(shared), pruneCache: false } : { cacheDir: besideOut, pruneCache: true };
 }
 
+/** The site as the host limit check sees it: sizes from the digests taken as files were added, rule files as rendered. */
+const listing = (files: DigestedFiles) => ({
+  sizes: [...files.keys()].map((rel): [string, number] => [rel, files.digest(rel).bytes]),
+  ruleFile: (rel: string) => (files.has(rel) ? hostConfigBytes(rel)?.toString('utf8') : undefined),
+});
+
 /**
  * Builds the site of `input` into `out`. A failure is a StageError naming its stage; one
  * before the write stage's swap leaves `out` as it was.
@@ -91,11 +103,13 @@ function imageCacheOf(options: BuildOptions, besideOut: string): { cacheDir: str
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const { input, out } = folders(options);
   const report = new BuildReport(options.progress);
+  const plan = options.plan ?? DEFAULT_PLAN;
   const session = PublishSession.open(out, report);
   try {
     // --since compares with another site, so it runs every stage even when the input is unchanged.
     const rerun = options.since !== undefined;
-    const { upToDate, inputDigest } = await report.stage('check', () => session.check(input, { force: options.force, rerun, options: { imageHost: options.imageHost ?? null } }));
+    const checkedOptions = { imageHost: options.imageHost ?? null, ...(plan.name === DEFAULT_PLAN.name ? {} : { plan: plan.name }) };
+    const { upToDate, inputDigest } = await report.stage('check', () => session.check(input, { force: options.force, rerun, options: checkedOptions }));
     if (!upToDate) {
       const game = await report.stage('read', () => {
         const read = readExport(input, report, inputDigest);
@@ -129,6 +143,10 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       await report.stage('bulk', () => deriveBulk(rendered, files, bulkOptions));
       await report.stage('manifest', () => deriveFileManifest(files, model.truthVersion));
       report.countFiles(files.keys());
+      await report.stage('hosts', () => {
+        report.hosts.push(...fitHosts(listing(files), plan));
+        refuseUnfit(report.hosts);
+      });
       await report.stage('write', () => session.publish(files, changes.records));
     }
   } catch (error) {

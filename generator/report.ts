@@ -5,6 +5,7 @@ import { StageError } from './errors.ts';
 import type { ChangeCounts } from './contract/schemas.ts';
 import type { UnreadFile } from './input/unreadFiles.ts';
 import type { Coverage } from './model/coverage.ts';
+import type { HostFit } from './publish/hostFit.ts';
 
 /**
  * What a published file counts for: its endpoint's name ("card", "card_list",
@@ -83,6 +84,8 @@ export class BuildReport {
   readonly images = { published: 0, encoded: 0, reused: 0, missing: 0, unreadable: 0 };
   /** The input and generator were unchanged and the output intact, so nothing ran. */
   upToDate = false;
+  /** How the site fits each host of the plan (publish/hostFit.ts): figures against limits. */
+  readonly hosts: HostFit[] = [];
   /** What this build changed in the data, per changelog type (generator/changes/); null when nothing was compared (a first build). */
   update: Partial<ChangeCounts> | null = null;
   private current = '';
@@ -166,7 +169,7 @@ export class BuildReport {
       unread_files: this.unreadFiles, unread_file_count: this.unreadFileCount, coverage: this.coverage,
       warnings: this.warnings, warning_kinds: this.warningKinds, timings_ms: this.timings,
       changed: this.changed, unchanged: this.unchanged, removed: this.removed, images: this.images, up_to_date: this.upToDate,
-      update: this.update,
+      update: this.update, hosts: this.hosts,
     };
   }
 }

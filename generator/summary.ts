@@ -48,6 +48,7 @@ export function buildSummary(report: BuildReport, reportFile: string): string {
   if (report.timings.images !== undefined) {
     lines.push(`images: ${images.published} published, ${images.encoded} encoded, ${images.reused} from cache, ${images.missing} missing, ${images.unreadable} unreadable`);
   }
+  for (const fit of report.hosts) lines.push(`host: ${fit.line}`);
   lines.push(`timings: ${Object.entries(report.timings).map(([k, v]) => `${k}=${v}ms`).join(' ')}`);
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   lines.push(`report: ${reportFile}`);

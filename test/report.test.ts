@@ -61,7 +61,7 @@ describe('report.json beside the site', () => {
       changed: published.files.size, unchanged: 0, removed: 0,
     });
     expect(report.warnings).toContain('sets.json: set rainbow-collection names ordinal 36, which is not a readable card');
-    expect(Object.keys(report.timings_ms)).toEqual(['check', 'read', 'model', 'images', 'render', 'search', 'changes', 'history', 'bulk', 'manifest', 'write']);
+    expect(Object.keys(report.timings_ms)).toEqual(['check', 'read', 'model', 'images', 'render', 'search', 'changes', 'history', 'bulk', 'manifest', 'hosts', 'write']);
   });
 
   it('is not published', () => {
@@ -77,7 +77,7 @@ describe('the CLI summary', () => {
     expect(first.stdout).toMatch(/^build: \d+ changed, 0 unchanged, 0 removed\n/);
     expect(first.stdout).toMatch(/\nfiles: .*card=35 .*card_list=1/);
     expect(first.stdout).toMatch(/\nunreadable encrypted rows: unit_m=1 live_track_m=1 live_setting_m=1 \(release_info\.json has no key for release 8\)\n/);
-    expect(first.stdout).toMatch(/\ntimings: check=\d+ms read=\d+ms model=\d+ms images=\d+ms render=\d+ms search=\d+ms changes=\d+ms history=\d+ms bulk=\d+ms manifest=\d+ms write=\d+ms\n/);
+    expect(first.stdout).toMatch(/\ntimings: check=\d+ms read=\d+ms model=\d+ms images=\d+ms render=\d+ms search=\d+ms changes=\d+ms history=\d+ms bulk=\d+ms manifest=\d+ms hosts=\d+ms write=\d+ms\n/);
     expect(first.stdout).toContain(`\nreport: ${publishLayout(out).report}\n`);
     // Not a terminal: the timings once, in the summary; nothing on stderr.
     expect(first.stderr).toBe('');

@@ -14,6 +14,7 @@ import { buildFingerprint } from './fingerprint.ts';
 import { inputDigest } from '../input/treeDigest.ts';
 import type { DigestedFiles } from '../render/files.ts';
 import { Staging } from './staging.ts';
+import { DEFAULT_PLAN } from '../contract/hostLimits.ts';
 
 /** The inode of the folder at `dir`, undefined when there is none. */
 const inodeOf = (dir: string): number | undefined => (fs.existsSync(dir) ? fs.statSync(dir).ino : undefined);
@@ -115,7 +116,7 @@ function swap(layout: PublishLayout): void {
 
 /** The counts and warnings of the build that produced the site, for a build that had nothing to do. */
 function replay(report: BuildReport, manifest: Manifest): void {
-  type Replayed = 'counts' | 'unreadable' | 'unreadable_releases' | 'warnings' | 'warning_kinds' | 'images';
+  type Replayed = 'counts' | 'unreadable' | 'unreadable_releases' | 'warnings' | 'warning_kinds' | 'images' | 'hosts';
   const stored = manifest.report as Pick<ReturnType<BuildReport['toJSON']>, Replayed>;
   Object.assign(report.counts, stored.counts);
   Object.assign(report.unreadable, stored.unreadable);
@@ -123,6 +124,7 @@ function replay(report: BuildReport, manifest: Manifest): void {
   Object.assign(report.warningKinds, stored.warning_kinds);
   Object.assign(report.images, stored.images, { encoded: 0, reused: 0 });
   report.warnings.push(...stored.warnings);
+  report.hosts.push(...(stored.hosts ?? []));
   report.unchanged = Object.keys(manifest.files).length;
   report.upToDate = true;
   report.update = {}; // the data is the published site's

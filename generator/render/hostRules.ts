@@ -54,6 +54,9 @@ const HOST_CONFIG: Record<string, () => Buffer> = {
 
 export const isHostConfigFile = (rel: string): boolean => Object.hasOwn(HOST_CONFIG, rel);
 
+/** The bytes of the host configuration file `rel` as the build writes them (for the host limit check, publish/hostFit.ts). */
+export const hostConfigBytes = (rel: string): Buffer | undefined => (isHostConfigFile(rel) ? HOST_CONFIG[rel]() : undefined);
+
 export function renderHostRules(files: SiteFiles): void {
   for (const [rel, render] of Object.entries(HOST_CONFIG)) files.set(rel, render());
 }
