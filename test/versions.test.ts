@@ -168,6 +168,16 @@ describe('versions of one site', () => {
     expect(unknown.body.error).toMatch(/versions\.json/);
   });
 
+  it('refuses ?version= on a route that does not take it, naming the routes that do', async () => {
+    const site = { read: diskReader(out) };
+    for (const route of ['pair/1.json', 'card/set_list.json', 'search/card?q=', 'card/random.json', 'list/card_t', 'card_list.json', 'list/nothing']) {
+      const url = `https://sif.test/api/v1/${route}${route.includes('?') ? '&' : '?'}version=v1`;
+      const response = (await handleRequest(new Request(url), site))!;
+      expect(response.status, route).toBe(400);
+      expect((await response.json()).error, route).toMatch(/^\?version= is taken only by card\/\{ordinals\}\.json, accessory\/\{ids\}\.json and <type>\/\{ids\}/);
+    }
+  });
+
   it('continues the history from a copy of the site alone (--since, a fresh output folder, no build records)', async () => {
     const copy = path.join(await tempDir(), 'copy');
     await fs.copy(out, copy, { dereference: true }); // the output folder is a link to the published version
