@@ -146,6 +146,13 @@ describe('texts too long to copy into every card', () => {
     expect(error.message).toMatch(/unit\.sql: unit_skill_m row 1 \(unit_skill_id \d+\): name is 1048576 characters long; texts over 1024 characters are refused$/);
   });
 
+  it('an integer beyond 2^53 in the database: refused in one line naming the table, row and column, never published rounded', async () => {
+    const error = await failureOf((input) => editDump(input, 'unit.sql', 'UPDATE unit_m SET hp_max = 9007199254740993 WHERE rowid = 2;'));
+    expect(error.message).toMatch(/unit\.sql: unit_m row 2 \(unit_id \d+\): hp_max is 9007199254740993; integers beyond ±9007199254740991 \(2\^53 - 1\) have no exact JSON number and are refused$/);
+    const negative = await failureOf((input) => editDump(input, 'unit.sql', 'UPDATE unit_skill_m SET max_level = -9007199254740992 WHERE rowid = 1;'));
+    expect(negative.message).toMatch(/unit_skill_m row 1 \(unit_skill_id \d+\): max_level is -9007199254740992;/);
+  });
+
   it('a translation of 2,000 characters: refused naming the file and its JSON path', async () => {
     const error = await failureOf((input) => writeJson(input, 'translations/long.json', { 'あ': 'x'.repeat(2000) }));
     expect(error.message).toMatch(/long\.json: \/あ: a text of 2000 characters; texts over 1024 characters are refused$/);
