@@ -53,6 +53,13 @@ describe('curated and key files with hostile values', () => {
     });
   }
 
+  for (const truthVersion of ['Index', 'INDEX', 'iNdEx']) {
+    it(`meta.json truth_version ${truthVersion}, whose change list would be changes/index.json on some disk: refused in one line`, async () => {
+      const error = await failureOf((input) => writeJson(input, 'meta.json', { truth_version: truthVersion }));
+      expect(error.message).toMatch(new RegExp(`meta\\.json: /truth_version: "${truthVersion}" cannot name a change list: api/v1/changes/${truthVersion}\\.json would be the site's api/v1/changes/index\\.json on a case-insensitive file system$`));
+    });
+  }
+
   it('a truth_version differing from an earlier one of the site only by case: refused in one line, the site kept', async () => {
     const { out, before } = await publishedSample();
     const input = await copySample();

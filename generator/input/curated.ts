@@ -9,7 +9,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { listInputFiles, readRegularBytes, requireInside } from './inputFiles.ts';
 import { MAX_JSON_BYTES, MAX_TEXT_CHARS } from './limits.ts';
-import { endpoints } from '../contract/endpoints.ts';
+import { allEndpoints, endpoints } from '../contract/endpoints.ts';
 import { UserError } from '../errors.ts';
 import type { BuildReport } from '../report.ts';
 import { parseOffset, toUnixSeconds } from './time.ts';
@@ -148,6 +148,17 @@ export function unportableFileName(name: string): string | null {
 /** A name as a case-insensitive, normalizing file system (macOS, Windows) compares it. */
 const asFileSystemSees = (name: string) => name.normalize('NFC').toLowerCase();
 
+/** The site's files of fixed names (routes without parameters), as a case-insensitive file system sees them. */
+const fixedFiles = () => new Map(allEndpoints().filter((e) => e.file && !e.route.includes('{')).map((e) => [asFileSystemSees(e.file!()), e.file!()]));
+
+/**
+ * The site's file of a fixed name that `truthVersion`'s change list, changes/<truth_version>.json,
+ * would be (`Index`: changes/Index.json is changes/index.json on a case-insensitive file system), or null.
+ */
+function fixedFileOf(truthVersion: string): string | null {
+  return fixedFiles().get(asFileSystemSees(endpoints.changes.file(truthVersion))) ?? null;
+}
+
 /**
  * The truth versions a published site knows: those of its change lists (`published`: the
  * paths of its files) and its own (info.json in `out`).
@@ -183,6 +194,9 @@ export function readMeta(root: string): Meta {
   const timezone = json.timezone ?? REGION_TIMEZONES[region ?? 'jp'];
   const unportable = json.truth_version === undefined ? null : unportableFileName(json.truth_version);
   if (unportable) fail(file, `/truth_version: ${JSON.stringify(json.truth_version)} cannot name a file on every system: ${unportable}`);
+  const version = json.truth_version;
+  const taken = version === undefined ? null : fixedFileOf(version);
+  if (taken) fail(file, `/truth_version: ${JSON.stringify(version)} cannot name a change list: ${endpoints.changes.file(version!)} would be the site's ${taken} on a case-insensitive file system`);
   const meta: Meta = { truthVersion: json.truth_version ?? null, region, timezoneOffset: parseOffset(timezone, file), date: null };
   return { ...meta, date: json.date == null ? null : dateOf(file, '/date', json.date, meta) };
 }
