@@ -143,7 +143,7 @@ describe('files that are not files', () => {
     expect(() => readMeta(input)).toThrow(new UserError(`${path.join(input, 'meta.json')}: a named pipe, not a regular file; only regular files are read from the input folder`));
     expect(() => readRegularBytes('/dev/zero', 1024)).toThrow(/^\/dev\/zero: a device, not a regular file/);
     await fs.truncate(path.join(input, 'sets.json'), MAX_JSON_BYTES + 1); // sparse: no disk used
-    expect(() => readSets(input)).toThrow(`sets.json: ${MAX_JSON_BYTES + 1} bytes; input files over 32 MiB are refused`);
+    expect(() => readSets(input)).toThrow(`sets.json: ${MAX_JSON_BYTES + 1} bytes; files over 32 MiB in the input folder are refused`);
   });
 });
 
