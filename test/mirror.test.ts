@@ -157,6 +157,29 @@ describe('npm run mirror', () => {
   });
 });
 
+describe('npm run mirror: links beside the copy', () => {
+  it('a link planted at .cache/mirror/<out>/<sha256>.part is refused in one line; the mirror never writes through it', async () => {
+    const site = await siteCopy();
+    const server = await serve(site);
+    const out = await mirroredCopy();
+    const bytes = await edited(site, 'api/v1/card/1.json');
+    await changeFiles(site, { 'api/v1/card/1.json': bytes });
+    const victim = path.join(await tempDir(), 'precious.txt');
+    await fs.writeFile(victim, 'precious');
+    const part = path.join(publishLayout(out).downloads, `${sha256(bytes)}.part`);
+    await fs.ensureDir(path.dirname(part));
+    await fs.symlink(victim, part);
+    const before = await snapshot(out);
+    await expect(mirror({ from: server.url, out })).rejects.toThrow(`${part} is a link, which the builder never makes there; the builder writes its own files there, so it refuses to`);
+    expect(await fs.readFile(victim, 'utf8')).toBe('precious');
+    expect(await snapshot(out)).toEqual(before);
+    // Removed, the mirror runs; a link planted while it runs is never followed either (the .part file is created new).
+    await fs.remove(part);
+    await mirror({ from: server.url, out });
+    expect(contentDiff((await snapshot(site)).files, (await snapshot(out)).files)).toEqual([]);
+  });
+});
+
 describe('a mirrored copy is a site like any other', () => {
   it('a build of the next version --since the copy carries updated_in of the bulk files that did not change', async () => {
     const copy = await mirroredCopy();

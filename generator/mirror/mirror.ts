@@ -239,7 +239,9 @@ async function download(source: Source, key: string, entry: Entry, cache: string
   const part = path.join(cache, `${entry.sha256}.part`);
   const hash = createHash('sha256');
   let size = 0;
-  const file = await fs.promises.open(part, 'w');
+  // A new file, never an existing one or what a link there leads to (its folder is the user's own: publish/privateCache.ts).
+  await fs.promises.rm(part, { force: true });
+  const file = await fs.promises.open(part, 'wx');
   try {
     for await (const chunk of chunksOf(fetched)) {
       size += chunk.length;
