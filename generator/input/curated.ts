@@ -62,6 +62,10 @@ function fail(file: string, message: string): never {
   throw new UserError(`${file}: ${message}`);
 }
 
+/** The characters of a truth_version (C0 and C1 control characters would also reach a terminal: a remote site's name is printed). */
+const TRUTH_VERSION_PATTERN = '^(?!index$)(?!\\.)[^/\\\\\\u0000-\\u001f\\u007f-\\u009f]{1,128}$';
+const TRUTH_VERSION_RULE = '1-128 characters that can name a file: no "/", "\\" or control characters, not starting with ".", not "index"';
+
 /**
  * The shapes of the curated files (docs/input.md), checked with TypeBox: a file that does
  * not fit fails the build with one line naming the file and the JSON path at fault.
@@ -71,10 +75,7 @@ const Ordinals = Type.Array(Type.Integer());
 export const CURATED = {
   meta: Type.Object({
     // It names the file api/v1/changes/<truth_version>.json beside changes/index.json.
-    truth_version: Type.Optional(Type.String({
-      pattern: '^(?!index$)(?!\\.)[^/\\\\\\u0000-\\u001f]{1,128}$',
-      description: '1-128 characters that can name a file: no "/", "\\" or control characters, not starting with ".", not "index"',
-    })),
+    truth_version: Type.Optional(Type.String({ pattern: TRUTH_VERSION_PATTERN, description: TRUTH_VERSION_RULE })),
     date: Type.Optional(Type.Union([DateValue, Type.Null()])),
     region: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     timezone: Type.Optional(Type.String()),
@@ -157,6 +158,17 @@ const fixedFiles = () => new Map(allEndpoints().filter((e) => e.file && !e.route
  */
 function fixedFileOf(truthVersion: string): string | null {
   return fixedFiles().get(asFileSystemSees(endpoints.changes.file(truthVersion))) ?? null;
+}
+
+/**
+ * Why `name` cannot be a truth_version, or null: every rule meta.json's is held to (its
+ * characters, a file name on every system, no file of a fixed name), for a name from elsewhere
+ * (a mirrored site's manifest).
+ */
+export function truthVersionFault(name: string): string | null {
+  if (!new RegExp(TRUTH_VERSION_PATTERN, 'u').test(name)) return `it is not ${TRUTH_VERSION_RULE}`;
+  const taken = fixedFileOf(name);
+  return unportableFileName(name) ?? (taken && `its change list ${endpoints.changes.file(name)} would be the site's ${taken} on a case-insensitive file system`);
 }
 
 /**

@@ -54,6 +54,9 @@ const HOST_CONFIG: Record<string, () => Buffer> = {
 
 export const isHostConfigFile = (rel: string): boolean => Object.hasOwn(HOST_CONFIG, rel);
 
+/** The host configuration files a site holds besides the ones it serves. */
+export const hostConfigFiles = (): string[] => Object.keys(HOST_CONFIG);
+
 export function renderHostRules(files: SiteFiles): void {
   for (const [rel, render] of Object.entries(HOST_CONFIG)) files.set(rel, render());
 }
