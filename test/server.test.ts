@@ -280,6 +280,31 @@ describe('slow uploads hold no place in the queue', () => {
   });
 });
 
+describe('a busy client on a keep-alive connection', () => {
+  it('reads its answer 3 s late and asks again 3.8 s later (within the 4 s a client allows for a 5 s keep-alive): answered, never reset', async () => {
+    const served = await start(out);
+    const socket = net.connect(Number(served.url.port), served.url.hostname);
+    let received = '';
+    let closed = false;
+    socket.on('data', (data: Buffer) => (received += data.toString('latin1')));
+    socket.on('error', () => {}); // a reset: 'close' tells
+    socket.on('close', () => (closed = true));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const ask = `GET /api/v1/card/1,2,3,4,5.json HTTP/1.1\r\nHost: ${served.url.hostname}\r\n\r\n`;
+    socket.pause(); // busy parsing other answers: the server finishes writing long before this one is read
+    socket.write(ask);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    socket.resume();
+    await new Promise((resolve) => setTimeout(resolve, 3800));
+    expect(received.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 200']);
+    expect(closed).toBe(false);
+    socket.write(ask);
+    await new Promise((resolve) => socket.once('data', resolve));
+    expect(received.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+    socket.destroy();
+  }, 15_000);
+});
+
 describe('limits on every route', () => {
   /**
    * Sends `method target` with `bytes` zero bytes of body, then a plain GET on the same

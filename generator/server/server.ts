@@ -32,6 +32,12 @@ const BODY_ROUTE = { method: endpoints.readTl.method.toUpperCase(), path: endpoi
  */
 export const RUNNING_REQUESTS = 4;
 export const WAITING_REQUESTS = 128;
+/**
+ * How long an idle keep-alive connection stays open. Node's 5 s is too short under load: a client
+ * still busy reading answers and parsing them, for a second or two, reuses a connection the server
+ * already timed out, and its request meets a reset (ECONNRESET) instead of an answer or a 503.
+ */
+export const KEEP_ALIVE_SECONDS = 65;
 /** Seconds a refused client is asked to wait before trying again. */
 const RETRY_AFTER_SECONDS = 1;
 /** A body is buffered up to this size and sent with a Content-Length; longer ones are streamed (chunked). */
@@ -244,6 +250,7 @@ export function startServer(dir: string, port: number, { bodySeconds = BODY_SECO
     cache: 0,
     showDir: 'false',
   });
+  server.server.keepAliveTimeout = KEEP_ALIVE_SECONDS * 1000;
   server.server.on('clientError', (error, socket) => void answerClientError(error, socket));
   server.server.prependListener('request', shadowLegacyHeaderFields);
   return new Promise((resolve, reject) => {
