@@ -415,6 +415,12 @@ describe.each(HOST_NAMES)('on %s', (name) => {
       }
     });
 
+    it('a path below a file or an extensionless route is a JSON 404, never an error page', async () => {
+      for (const p of ['/api/v1/info/x', '/api/v1/list/card_t/x', '/api/v1/card/1.json/x', '/api/v1/info.json/x']) {
+        expect(await (await answered(p, 404)).json(), p).toEqual({ error: 'not found' });
+      }
+    });
+
     it('the JSON 404\'s own file is a 404 too', async () => {
       expect(await (await answered('/api/404.json', 404)).json()).toEqual({ error: 'not found' });
     });
