@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSample, packedObject, readJson, tempDir } from './helpers.ts';
 import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
-import { HOSTS, WORKER_CONFIG, type Host, type HostName } from './hosts.ts';
+import { HOSTS, WORKER_CONFIG, workerdPages, type Host, type HostName } from './hosts.ts';
 import { serveStatic } from './staticServer.ts';
 import { compiled } from './bin.ts';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
@@ -229,6 +229,22 @@ describe('reads of published files run no code on Netlify and Cloudflare', () =>
     }
     expect(await (await hosts['deno edge'].fetch('/api/v1;keys=id/card/1.json')).json()).toEqual({ cards: [{ id: 1003 }] });
   });
+});
+
+describe('Cloudflare Pages (wrangler pages dev)', () => {
+  it('answers a path below a file or an extensionless route with the JSON 404, never an error page with a stack', async () => {
+    const pages = await workerdPages(out);
+    try {
+      for (const p of ['/api/v1/info/x', '/api/v1/list/card_t/x', '/api/v1/card/1.json/x', '/api/v1/nothing']) {
+        const response = await pages.fetch(p);
+        expect(response.status, p).toBe(404);
+        expect(response.headers.get('content-type'), p).toBe(JSON_TYPE);
+        expect(await response.json(), p).toEqual({ error: 'not found' });
+      }
+    } finally {
+      await pages.close();
+    }
+  }, 60_000);
 });
 
 describe('a plain static host (no rules, no edge)', () => {
