@@ -55,8 +55,8 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 export const BODY_SECONDS = 30;
 export const RECEIVING_BODIES = 256;
 
-/** Answers a request refused before the handler ran: the connection is closed after it (its body may still be arriving). */
-const refusal = (status: number, message: string, headers: Record<string, string> = {}) => new HttpError(status, message, { ...headers, connection: 'close' });
+/** A body that did not arrive in time: refused, and the connection closed (the rest may never come). */
+const tooSlow = (seconds: number) => new HttpError(408, `request body not received within ${seconds} s`, { connection: 'close' });
 
 /** The body of `req`, whole, or its first bytes past MAX_READ_TL_BYTES (the handler refuses those); rejects after `seconds`. */
 function receiveBody(req: UnionRequest, seconds: number): Promise<Blob> {
@@ -70,7 +70,7 @@ function receiveBody(req: UnionRequest, seconds: number): Promise<Blob> {
       clearTimeout(timer);
       result();
     };
-    const timer = setTimeout(() => finish(() => reject(refusal(408, `request body not received within ${seconds} s`))), seconds * 1000);
+    const timer = setTimeout(() => finish(() => reject(tooSlow(seconds))), seconds * 1000);
     req.on('data', (chunk: Buffer<ArrayBuffer>) => {
       if (!open) return; // drained: a body past the limit, or after the deadline
       chunks.push(chunk);
@@ -153,7 +153,8 @@ function bodyReceiver(bodySeconds: number): (req: UnionRequest) => Promise<Blob>
   return async (req) => {
     if (receiving >= RECEIVING_BODIES) {
       req.buffer = false;
-      throw refusal(503, `server busy: ${RECEIVING_BODIES} request bodies arriving at once; retry after ${RETRY_AFTER_SECONDS} s`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+      // The body is drained as it comes, the connection kept: a refusal is a JSON 503, never a reset.
+      throw new HttpError(503, `server busy: ${RECEIVING_BODIES} request bodies arriving at once; retry after ${RETRY_AFTER_SECONDS} s`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
     }
     receiving++;
     try {
