@@ -192,14 +192,11 @@ function pathFault(rel: string): string | null {
  * (`a.json`, `A.json`). The host files the copy writes itself count too.
  */
 function requireCoexisting(rels: string[], refuse: (why: string) => never): void {
-  const files = new Map(rels.map((rel) => [folded(rel), rel]));
-  if (files.size < rels.length) {
-    const seen = new Map<string, string>();
-    for (const rel of rels) {
-      const other = seen.get(folded(rel));
-      if (other !== undefined) refuse(`it lists ${JSON.stringify(other.slice(0, 200))} and ${JSON.stringify(rel.slice(0, 200))}, one file on a case-insensitive disk`);
-      seen.set(folded(rel), rel);
-    }
+  const files = new Map<string, string>();
+  for (const rel of rels) {
+    const other = files.get(folded(rel));
+    if (other !== undefined) refuse(`it lists ${JSON.stringify(other.slice(0, 200))} and ${JSON.stringify(rel.slice(0, 200))}, one file on a case-insensitive disk`);
+    files.set(folded(rel), rel);
   }
   for (const rel of rels) {
     const parts = folded(rel).split('/');
