@@ -58,8 +58,11 @@ export const RECEIVING_BODIES = 256;
 /** A body that did not arrive in time: refused, and the connection closed (the rest may never come). */
 const tooSlow = (seconds: number) => new HttpError(408, `request body not received within ${seconds} s`, { connection: 'close' });
 
-/** The body of `req`, whole, or its first bytes past MAX_READ_TL_BYTES (the handler refuses those); rejects after `seconds`. */
-function receiveBody(req: UnionRequest, seconds: number): Promise<Blob> {
+/**
+ * The body of `req`, whole, or its first bytes past MAX_READ_TL_BYTES (the handler refuses
+ * those); rejects after `seconds`, or as soon as the client goes away (`res` closes).
+ */
+function receiveBody(req: UnionRequest, res: ServerResponse, seconds: number): Promise<Blob> {
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array<ArrayBuffer>[] = [];
     let size = 0;
@@ -71,6 +74,7 @@ function receiveBody(req: UnionRequest, seconds: number): Promise<Blob> {
       result();
     };
     const timer = setTimeout(() => finish(() => reject(tooSlow(seconds))), seconds * 1000);
+    res.once('close', () => finish(() => reject(tooSlow(seconds))));
     req.on('data', (chunk: Buffer<ArrayBuffer>) => {
       if (!open) return; // drained: a body past the limit, or after the deadline
       chunks.push(chunk);
@@ -148,9 +152,9 @@ function siteReader(dir: string): () => Promise<EdgeSite> {
 }
 
 /** Receives read_tl bodies before admission (see BODY_SECONDS), at most RECEIVING_BODIES at once. */
-function bodyReceiver(bodySeconds: number): (req: UnionRequest) => Promise<Blob> {
+function bodyReceiver(bodySeconds: number): (req: UnionRequest, res: ServerResponse) => Promise<Blob> {
   let receiving = 0;
-  return async (req) => {
+  return async (req, res) => {
     if (receiving >= RECEIVING_BODIES) {
       req.buffer = false;
       // The body is drained as it comes, the connection kept: a refusal is a JSON 503, never a reset.
@@ -158,7 +162,7 @@ function bodyReceiver(bodySeconds: number): (req: UnionRequest) => Promise<Blob>
     }
     receiving++;
     try {
-      return await receiveBody(req, bodySeconds);
+      return await receiveBody(req, res, bodySeconds);
     } finally {
       receiving--;
     }
@@ -184,8 +188,9 @@ function siteMiddleware(siteNow: () => Promise<EdgeSite>, admission: Admission, 
     }
     let body: Blob | null = null;
     try {
-      if (req.method === BODY_ROUTE.method && pathname === BODY_ROUTE.path) body = await receive(req);
+      if (req.method === BODY_ROUTE.method && pathname === BODY_ROUTE.path) body = await receive(req, res.response);
     } catch (error) {
+      if (res.response.destroyed) return; // the client went away while sending
       return send(res.response, errorResponse(error as HttpError), head);
     }
     const request = webRequest(req, body);
