@@ -157,12 +157,20 @@ export class MasterDb {
   private withNumbers(table: string, row: Record<string, unknown>, index: number): DbRow {
     for (const [column, value] of Object.entries(row)) {
       if (typeof value !== 'bigint') continue;
-      if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
-        throw this.refusal(table, row, index, `${column} is ${value}; integers beyond ±${Number.MAX_SAFE_INTEGER} (2^53 - 1) have no exact JSON number and are refused`);
-      }
+      if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) throw this.inexact(table, row, index, column, value);
       row[column] = Number(value);
     }
     return row;
+  }
+
+  /** An encrypted row's values (JSON, read as numbers): an integer beyond 2^53 was already rounded by the parse, so it is refused too. */
+  private requireExactIntegers(table: string, values: Record<string, unknown>, row: DbRow, index: number): void {
+    const [column, value] = Object.entries(values).find(([, v]) => typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) ?? [];
+    if (column !== undefined) throw this.inexact(table, row, index, `${column} (encrypted)`, value as number);
+  }
+
+  private inexact(table: string, row: DbRow, index: number, column: string, value: bigint | number): UserError {
+    return this.refusal(table, row, index, `${column} is ${value}; integers beyond ±${Number.MAX_SAFE_INTEGER} (2^53 - 1) have no exact JSON number and are refused`);
   }
 
   /** The one line that refuses a row's value, naming file, table, row (and its first column) and `why`. */
@@ -175,7 +183,7 @@ export class MasterDb {
   private readable(table: string, rows: DbRow[]): DbRow[] {
     if (!this.columns(table).has('release_tag')) return rows;
     const readable: DbRow[] = [];
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
       const payload = encryptedPayload(row.release_tag);
       if (!payload) {
         readable.push(row);
@@ -184,6 +192,7 @@ export class MasterDb {
       const releaseId = String(row._encryption_release_id);
       const key = this.keys.get(releaseId);
       const values = decryptPayload(payload, key);
+      if (values) this.requireExactIntegers(table, values, row, index);
       if (values) readable.push({ ...row, ...withoutMissingMarks(values), release_tag: null });
       else this.report.countUnreadable(this.label + table, releaseId, key !== undefined);
     }
