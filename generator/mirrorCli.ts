@@ -24,10 +24,11 @@ const program = new Command('mirror')
   .requiredOption('-o, --out <dir>', 'the copy (replaced atomically; only a folder this tool or the build published)')
   .option('-j, --concurrency <n>', 'downloads at once', (value) => Number.parseInt(value, 10), 8)
   .option('--idle-timeout <seconds>', 'give up when the site sends nothing for this long', Number, 60)
-  .action(async ({ idleTimeout, ...options }: { from: string; out: string; concurrency: number; idleTimeout: number }) => {
+  .option('--deadline <seconds>', 'give up when one file takes longer than this (plus a second per 64 KiB of it)', Number, 300)
+  .action(async ({ idleTimeout, deadline, ...options }: { from: string; out: string; concurrency: number; idleTimeout: number; deadline: number }) => {
     const { out } = publishLayout(options.out);
     try {
-      const result = await mirror({ ...options, idleSeconds: idleTimeout, progress: progressDisplay(process.stderr) });
+      const result = await mirror({ ...options, idleSeconds: idleTimeout, deadlineSeconds: deadline, progress: progressDisplay(process.stderr) });
       console.log(summary(result, out));
     } catch (error) {
       // A user error is one clear line; a bug shows its stack (errors.ts explain).

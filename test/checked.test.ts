@@ -60,6 +60,18 @@ describe('ids that name no file', () => {
   });
 });
 
+describe('integers beyond 2^53 in an encrypted row', () => {
+  it('are refused in one line naming the table, row and column: the payload\'s JSON has already rounded them', async () => {
+    const key = sampleKey(3);
+    const hidden = { unit_id: 7, unit_number: 2, rarity: 1, hp_max: 2 ** 53 + 2 };
+    const encrypted = unitTables('modern', {
+      cards: [{ unit_id: 1, unit_number: 1 }, { unit_id: 7, unit_number: 0, release_tag: encryptValues(hidden, key), _encryption_release_id: 3 }],
+    });
+    await expect(modelOf({ 'unit.sql': encrypted, 'release_info.json': { 3: key.toString('base64') } }))
+      .rejects.toThrow(/unit\.sql: unit_m row 2 \(unit_id 7\): hp_max \(encrypted\) is 9007199254740994; integers beyond ±9007199254740991 \(2\^53 - 1\) have no exact JSON number and are refused$/);
+  });
+});
+
 describe('numbers that break an integer field', () => {
   it('a card with 1.5, Infinity or text where its schema says integer is left out of every file, with a warning naming table, row and field', async () => {
     const { files, report } = await rendered([

@@ -16,7 +16,7 @@ function tablesOf(db: Database.Database): TableDump[] {
   const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid").pluck().all() as string[];
   return names.map((name) => {
     const info = db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string; type: string }[];
-    return { name, columns: Object.fromEntries(info.map((c) => [c.name, c.type])), rows: db.prepare(`SELECT * FROM "${name}"`).all() as Row[] };
+    return { name, columns: Object.fromEntries(info.map((c) => [c.name, c.type])), rows: db.prepare(`SELECT * FROM "${name}"`).safeIntegers().all() as Row[] };
   });
 }
 

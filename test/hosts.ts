@@ -18,6 +18,7 @@ import { netlifyEdge } from '../generator/edge/netlifyChain.ts';
 import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
 import { startProcess, startServerProcess } from './serverProcess.ts';
+import { PAGES_COMPATIBILITY_DATE } from '../generator/render/hostRules.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -104,6 +105,20 @@ export async function workerdAssets(dir: string, readLatencyMs = 0): Promise<Hos
   const host = overHttp(url, stop);
   const count = async (what: string) => Number(await (await host.fetch(`/api/__${what}`)).text());
   return { ...host, reads: () => count('reads'), runs: () => count('runs') };
+}
+
+/**
+ * The folder `dir` as Cloudflare Pages serves it, under `wrangler pages dev` (workerd, offline)
+ * with the pinned compatibility date: `_routes.json` sends the worker its paths, the assets
+ * binding is Pages' own. wrangler's state and logs go to a temporary folder.
+ */
+export async function workerdPages(dir: string): Promise<Host> {
+  const work = await tempDir('sif-pages-');
+  const args = ['pages', 'dev', path.resolve(dir), '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0',
+    '--compatibility-date', PAGES_COMPATIBILITY_DATE, '--persist-to', path.join(work, 'state'), '--log-level', 'info'];
+  const env = { WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: path.join(work, 'logs'), NO_COLOR: '1', CI: '1' };
+  const { url, stop } = await startProcess(path.join(ROOT, 'node_modules/.bin/wrangler'), args, { env, cwd: work });
+  return overHttp(url, stop);
 }
 
 /** The site's `_worker.js` behind a wrapper answering GET /api/__runs (its runs, uncounted) and /api/__reads (its reads). */

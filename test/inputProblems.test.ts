@@ -53,6 +53,13 @@ describe('curated and key files with hostile values', () => {
     });
   }
 
+  for (const truthVersion of ['Index', 'INDEX', 'iNdEx']) {
+    it(`meta.json truth_version ${truthVersion}, whose change list would be changes/index.json on some disk: refused in one line`, async () => {
+      const error = await failureOf((input) => writeJson(input, 'meta.json', { truth_version: truthVersion }));
+      expect(error.message).toMatch(new RegExp(`meta\\.json: /truth_version: "${truthVersion}" cannot name a change list: api/v1/changes/${truthVersion}\\.json would be the site's api/v1/changes/index\\.json on a case-insensitive file system$`));
+    });
+  }
+
   it('a truth_version differing from an earlier one of the site only by case: refused in one line, the site kept', async () => {
     const { out, before } = await publishedSample();
     const input = await copySample();
@@ -136,7 +143,7 @@ describe('files that are not files', () => {
     expect(() => readMeta(input)).toThrow(new UserError(`${path.join(input, 'meta.json')}: a named pipe, not a regular file; only regular files are read from the input folder`));
     expect(() => readRegularBytes('/dev/zero', 1024)).toThrow(/^\/dev\/zero: a device, not a regular file/);
     await fs.truncate(path.join(input, 'sets.json'), MAX_JSON_BYTES + 1); // sparse: no disk used
-    expect(() => readSets(input)).toThrow(`sets.json: ${MAX_JSON_BYTES + 1} bytes; input files over 32 MiB are refused`);
+    expect(() => readSets(input)).toThrow(`sets.json: ${MAX_JSON_BYTES + 1} bytes; files over 32 MiB in the input folder are refused`);
   });
 });
 
@@ -144,6 +151,13 @@ describe('texts too long to copy into every card', () => {
   it('a skill name of 1 MB in the database: refused in one line naming the table, row and column', async () => {
     const error = await failureOf((input) => editDump(input, 'unit.sql', "UPDATE unit_skill_m SET name = replace(hex(zeroblob(524288)), '0', 'x') WHERE rowid = 1;"));
     expect(error.message).toMatch(/unit\.sql: unit_skill_m row 1 \(unit_skill_id \d+\): name is 1048576 characters long; texts over 1024 characters are refused$/);
+  });
+
+  it('an integer beyond 2^53 in the database: refused in one line naming the table, row and column, never published rounded', async () => {
+    const error = await failureOf((input) => editDump(input, 'unit.sql', 'UPDATE unit_m SET hp_max = 9007199254740993 WHERE rowid = 2;'));
+    expect(error.message).toMatch(/unit\.sql: unit_m row 2 \(unit_id \d+\): hp_max is 9007199254740993; integers beyond ±9007199254740991 \(2\^53 - 1\) have no exact JSON number and are refused$/);
+    const negative = await failureOf((input) => editDump(input, 'unit.sql', 'UPDATE unit_skill_m SET max_level = -9007199254740992 WHERE rowid = 1;'));
+    expect(negative.message).toMatch(/unit_skill_m row 1 \(unit_skill_id \d+\): max_level is -9007199254740992;/);
   });
 
   it('a translation of 2,000 characters: refused naming the file and its JSON path', async () => {

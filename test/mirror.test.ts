@@ -8,6 +8,8 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { StageError, UserError } from '../generator/errors.ts';
 import fs from 'fs-extra';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mirror } from '../generator/mirror/mirror.ts';
@@ -156,6 +158,108 @@ describe('npm run mirror', () => {
     expect(resumed.fromCache).toBe(kept);
     expect(resumed.fetched.length).toBe(cards.length - kept);
     expect(contentDiff((await snapshot(site)).files, (await snapshot(out)).files)).toEqual([]);
+  });
+});
+
+describe('npm run mirror: links beside the copy', () => {
+  it('a link planted at .cache/mirror/<out>/<sha256>.part is refused in one line; the mirror never writes through it', async () => {
+    const site = await siteCopy();
+    const server = await serve(site);
+    const out = await mirroredCopy();
+    const bytes = await edited(site, 'api/v1/card/1.json');
+    await changeFiles(site, { 'api/v1/card/1.json': bytes });
+    const victim = path.join(await tempDir(), 'precious.txt');
+    await fs.writeFile(victim, 'precious');
+    const part = path.join(publishLayout(out).downloads, `${sha256(bytes)}.part`);
+    await fs.ensureDir(path.dirname(part));
+    await fs.symlink(victim, part);
+    const before = await snapshot(out);
+    await expect(mirror({ from: server.url, out })).rejects.toThrow(`${part} is a link, which the builder never makes there; the builder writes its own files there, so it refuses to`);
+    expect(await fs.readFile(victim, 'utf8')).toBe('precious');
+    expect(await snapshot(out)).toEqual(before);
+    // Removed, the mirror runs; a link planted while it runs is never followed either (the .part file is created new).
+    await fs.remove(part);
+    await mirror({ from: server.url, out });
+    expect(contentDiff((await snapshot(site)).files, (await snapshot(out)).files)).toEqual([]);
+  });
+});
+
+/** A site answering `answer` (after its own headers) on every path, stopped after the test; its URL and the paths asked. */
+async function hostileSite(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; asked: string[] }> {
+  const asked: string[] = [];
+  const server = createHttpServer((req, res) => {
+    asked.push(req.url!);
+    answer(req, res);
+  }).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  running.push({ close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) });
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, asked };
+}
+
+/** A site whose manifest is `manifest` (the files it lists are never reached: the manifest is refused first). */
+const manifestSite = (manifest: unknown) => hostileSite((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(manifest)));
+
+const ENTRY = { sha256: '0'.repeat(64), bytes: 1 };
+
+describe('npm run mirror: what a hostile site cannot make it do', () => {
+  const refusals: [string, Record<string, typeof ENTRY>, string][] = [
+    ['Apache\'s .htaccess', { '/.htaccess': ENTRY }, 'it lists "/.htaccess", which a copy may not hold: a host reads it as configuration'],
+    ['_Routes.json', { '/_Routes.json': ENTRY }, 'it lists "/_Routes.json", which a copy may not hold: a host reads it as configuration'],
+    ['_worker.JS', { '/_worker.JS': ENTRY }, 'it lists "/_worker.JS", which a copy may not hold: a host reads it as configuration'],
+    ['a _worker.js folder', { '/_worker.js/index.js': ENTRY }, 'it lists "/_worker.js/index.js", which a copy may not hold: a host reads it as configuration'],
+    ['a file and a folder of one name', { '/api/v1/card/1.json': ENTRY, '/api/v1/card/1.json/inner.json': ENTRY }, 'it lists "api/v1/card/1.json" as a file and "api/v1/card/1.json/inner.json" inside it'],
+    ['two names one disk takes for one file', { '/api/v1/a.json': ENTRY, '/api/v1/A.json': ENTRY }, 'it lists "api/v1/a.json" and "api/v1/A.json", one file on a case-insensitive disk'],
+    ['a folder named as the manifest', { '/api/v1/manifest.json/x.json': ENTRY }, 'it lists "api/v1/manifest.json" as a file and "api/v1/manifest.json/x.json" inside it'],
+    ['a 300-byte name', { [`/api/${'x'.repeat(300)}.json`]: ENTRY }, 'a part of it is longer than 255 bytes'],
+  ];
+  for (const [what, files, says] of refusals) {
+    it(`refuses a manifest listing ${what}, in one line`, async () => {
+      const site = await manifestSite({ truth_version: 'v1', files });
+      const out = await newCopy();
+      const error = await mirror({ from: site.url, out }).then(() => null, (e: unknown) => (e as StageError).cause as Error);
+      expect(error).toBeInstanceOf(UserError);
+      expect(error!.message).toContain(says);
+      expect(error!.message).not.toMatch(/\n/);
+      expect(site.asked).toEqual([`/${MANIFEST}`]);
+      expect(await fs.pathExists(out)).toBe(false);
+    });
+  }
+
+  it('refuses a truth_version with control characters, quoting it: nothing raw reaches the terminal or the copy', async () => {
+    const site = await manifestSite({ truth_version: '\u001b[2J\u001b[Hmirror: all good', files: {} });
+    const error = await mirror({ from: site.url, out: await newCopy() }).then(() => null, (e: unknown) => (e as StageError).cause as Error);
+    expect(error).toBeInstanceOf(UserError);
+    expect(error!.message).toContain('its truth_version "\\u001b[2J\\u001b[Hmirror: all good" cannot be one: it is not 1-128 characters that can name a file');
+    expect(error!.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    for (const version of ['Index', 'v1\u009b31m']) {
+      const other = await manifestSite({ truth_version: version, files: {} });
+      await expect(mirror({ from: other.url, out: await newCopy() })).rejects.toThrow(/its truth_version ".*" cannot be one/);
+    }
+  });
+
+  it('follows no redirect to another host or port; one within the site is followed', async () => {
+    const elsewhere = await hostileSite((_req, res) => res.end('{}'));
+    const site = await hostileSite((_req, res) => res.writeHead(302, { location: `${elsewhere.url}${MANIFEST}` }).end());
+    await expect(mirror({ from: site.url, out: await newCopy() })).rejects.toThrow(`${site.url}${MANIFEST} redirects to another host or port (${elsewhere.url.slice(0, -1)}); a mirror reads only from ${site.url.slice(0, -1)}, nothing was published`);
+    expect(elsewhere.asked).toEqual([]);
+    const real = await serve(sample);
+    const within = await hostileSite((req, res) => {
+      if (req.url!.startsWith('/moved/')) return void fetch(new URL(req.url!.slice('/moved/'.length), real.url)).then(async (r) => res.writeHead(r.status).end(Buffer.from(await r.arrayBuffer())));
+      res.writeHead(307, { location: `/moved${req.url}` }).end();
+    });
+    const out = await newCopy();
+    await mirror({ from: within.url, out });
+    expect(contentDiff((await snapshot(sample)).files, (await snapshot(out)).files)).toEqual([]);
+  });
+
+  it('gives up on a file that trickles in for longer than its deadline, though bytes keep coming within the idle timeout', async () => {
+    const site = await hostileSite((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => res.write(' '), 20);
+      res.on('close', () => clearInterval(drip));
+    });
+    const out = await newCopy();
+    await expect(mirror({ from: site.url, out, idleSeconds: 5, deadlineSeconds: 0.3 })).rejects.toThrow(`${site.url}${MANIFEST} took more than 0.3 s; nothing was published (a new run resumes)`);
   });
 });
 

@@ -108,6 +108,44 @@ describe('--out: only a folder this builder recorded as its site is replaced', (
   });
 });
 
+describe('links beside the output: nothing is written outside the output folder and its cache', () => {
+  /** A file outside everything the build owns, that a planted link points at. */
+  async function target(): Promise<string> {
+    const file = path.join(await tempDir(), 'precious.txt');
+    await fs.writeFile(file, 'precious');
+    return file;
+  }
+
+  for (const own of ['report.json', 'manifest.json.tmp', 'lock.db', 'snapshots/x.tsv'] as const) {
+    it(`a link planted at .cache/build/<out>/${own} is refused in one line; its target is untouched`, async () => {
+      const out = path.join(await tempDir(), 'public');
+      const victim = await target();
+      const planted = path.join(publishLayout(out).work, own);
+      await fs.ensureDir(path.dirname(planted));
+      await fs.symlink(victim, planted);
+      const error = await build({ input: SAMPLE_INPUT, out }).then(() => null, (e: unknown) => e as Error);
+      expect(error?.message).toMatch(new RegExp(`${planted.replace(/[./]/g, '\\$&')} is a link.*; the builder writes its own files there, so it refuses to`));
+      expect(error?.message).not.toMatch(/\n/);
+      expect(await fs.readFile(victim, 'utf8')).toBe('precious');
+      expect(await fs.pathExists(out)).toBe(false);
+    });
+  }
+
+  it('a .cache folder that any user can write to, or that is a link, is refused before anything is written in it', async () => {
+    const out = path.join(await tempDir(), 'public');
+    const cache = path.join(path.dirname(out), '.cache');
+    await fs.ensureDir(cache);
+    await fs.chmod(cache, 0o777); // /tmp/.cache made by someone else, for one
+    await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(`${cache} can be written by any user; the builder writes its own files there`);
+    expect(await fs.readdir(cache)).toEqual([]);
+    await fs.remove(cache);
+    const elsewhere = await tempDir();
+    await fs.symlink(elsewhere, cache);
+    await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(`${cache} is a link`);
+    expect(await fs.readdir(elsewhere)).toEqual([]);
+  });
+});
+
 describe('one build at a time', () => {
   it('of two builds started together, exactly one publishes; the other is refused and the site is whole', async () => {
     const { out } = await publishedSample();

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSample, packedObject, readJson, tempDir } from './helpers.ts';
 import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
-import { HOSTS, WORKER_CONFIG, type Host, type HostName } from './hosts.ts';
+import { HOSTS, WORKER_CONFIG, workerdPages, type Host, type HostName } from './hosts.ts';
 import { serveStatic } from './staticServer.ts';
 import { compiled } from './bin.ts';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../generator/edge/rewrites.ts';
@@ -231,6 +231,22 @@ describe('reads of published files run no code on Netlify and Cloudflare', () =>
   });
 });
 
+describe('Cloudflare Pages (wrangler pages dev)', () => {
+  it('answers a path below a file or an extensionless route with the JSON 404, never an error page with a stack', async () => {
+    const pages = await workerdPages(out);
+    try {
+      for (const p of ['/api/v1/info/x', '/api/v1/list/card_t/x', '/api/v1/card/1.json/x', '/api/v1/nothing']) {
+        const response = await pages.fetch(p);
+        expect(response.status, p).toBe(404);
+        expect(response.headers.get('content-type'), p).toBe(JSON_TYPE);
+        expect(await response.json(), p).toEqual({ error: 'not found' });
+      }
+    } finally {
+      await pages.close();
+    }
+  }, 60_000);
+});
+
 describe('a plain static host (no rules, no edge)', () => {
   it('serves every route that can be a file: static routes at their URL, lists and objects one id at its file', async () => {
     const site = await serveStatic(out);
@@ -411,6 +427,12 @@ describe.each(HOST_NAMES)('on %s', (name) => {
 
     it('a path segment longer than a file name can be is a JSON 404', async () => {
       for (const p of [`/api/v1/set/${'a'.repeat(300)}.json`, `/api/v1/${'é'.repeat(200)}`, `/api/v1/changes/${'b'.repeat(256)}.json`]) {
+        expect(await (await answered(p, 404)).json(), p).toEqual({ error: 'not found' });
+      }
+    });
+
+    it('a path below a file or an extensionless route is a JSON 404, never an error page', async () => {
+      for (const p of ['/api/v1/info/x', '/api/v1/list/card_t/x', '/api/v1/card/1.json/x', '/api/v1/info.json/x']) {
         expect(await (await answered(p, 404)).json(), p).toEqual({ error: 'not found' });
       }
     });

@@ -517,6 +517,26 @@ describe('/api/v1/search/<kind>', () => {
     expect(first.headers.get('cache-control')).toBe('no-store');
     expect(first.body.next).toMatch(/&seed=\d+$/);
   });
+  it('takes every documented seed and page, and its own next links always answer', async () => {
+    for (const seed of ['0', '999999999', '1000000000', '2147483647', '002147483647']) {
+      const { status, body } = await get(`/api/v1/search/card?order=random&page_size=3&seed=${seed}`);
+      expect(status, body.error).toBe(200);
+      expect(body.next).toBe(`card?order=random&page_size=3&seed=${Number(seed)}&page=2`);
+    }
+    expect((await get('/api/v1/search/card?page=1000000000')).body).toMatchObject({ result: [], page: 1e9, next: null });
+    for (const bad of ['seed=2147483648', 'seed=99999999999', 'page=1000000001', 'page=-1', 'seed=1e3']) {
+      const { status, body } = await get(`/api/v1/search/card?order=random&${bad}`);
+      expect(status, bad).toBe(400);
+      expect(body.error).toMatch(new RegExp(`^${bad.split('=')[0]} must be a whole number from`));
+    }
+    // The edge draws seeds over the whole range; the next link of the highest one works too.
+    const drawn = { read: site.read, random: () => 0.9999999999 };
+    const first = await (await handleRequest(new Request('https://sif.test/api/v1/search/card?order=random&page_size=2'), drawn))!.json();
+    expect(first.next).toMatch(/&seed=2147483647$/);
+    const next = await get(`/api/v1/search/${first.next}`);
+    expect(next.status, next.body.error).toBe(200);
+    expect(next.body.page).toBe(2);
+  });
   it('applies stubs and keys to the results', async () => {
     const { body } = await get('/api/v1/search/card?q=rarity:ur&stubs=yes&keys=ordinal,skill');
     const ur = cards.filter((c) => c.rarity === 4);

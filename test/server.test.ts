@@ -13,6 +13,7 @@ import { packOf } from '../generator/format.ts';
 import { unitTables } from './fixtures.ts';
 import type { CardListJson, HappeningJson } from '../generator/contract/schemas.ts';
 import { peakRssMb, startServerProcess, type ServerProcess } from './serverProcess.ts';
+import { RUNNING_REQUESTS, WAITING_REQUESTS, startServer } from '../generator/server/server.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -234,6 +235,74 @@ describe('POST /api/v1/read_tl', () => {
     await fails('/api/v1/read_tl', 400, /not JSON/, post('nope'));
     await fails('/api/v1/read_tl', 400, /array of strings/, post('[1, 2]'));
   });
+});
+
+describe('slow uploads hold no place in the queue', () => {
+  /** Opens a read_tl request that announces `bytes` of body and sends one; the socket, to drip more or close. */
+  async function dripping(url: URL, bytes = 100): Promise<net.Socket> {
+    const socket = net.connect(Number(url.port), url.hostname);
+    socket.on('error', () => {}); // closed by the server or the test
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`POST /api/v1/read_tl HTTP/1.1\r\nHost: ${url.hostname}\r\nContent-Type: application/json\r\nContent-Length: ${bytes}\r\n\r\n[`);
+    return socket;
+  }
+
+  it('more read_tl bodies arriving a byte at a time than the queue has places: every other request is answered meanwhile', async () => {
+    const served = await start(out);
+    const slow = await Promise.all(Array.from({ length: RUNNING_REQUESTS + WAITING_REQUESTS + 44 }, () => dripping(served.url)));
+    try {
+      for (const socket of slow) socket.write(' ');
+      const list = await fetch(new URL('api/v1/card/1,2,3.json', served.url));
+      expect(list.status).toBe(200);
+      expect((await list.json()).cards).toHaveLength(3);
+      const read = await fetch(new URL('api/v1/read_tl', served.url), { method: 'POST', body: '["はじまりの朝"]' });
+      expect(await read.json()).toEqual({ 'はじまりの朝': 'First Morning' });
+    } finally {
+      slow.forEach((socket) => socket.destroy());
+    }
+  });
+
+  it('a body that does not arrive within its deadline is a JSON 408, and the connection closed', async () => {
+    const server = await startServer(out, 0, { bodySeconds: 0.3 });
+    try {
+      const socket = await dripping(new URL(server.url));
+      const answer = await new Promise<string>((resolve) => {
+        let received = '';
+        socket.on('data', (data: Buffer) => (received += data.toString()));
+        socket.on('close', () => resolve(received));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+      expect(answer).toMatch(/\r\n\r\n\{"error":"request body not received within 0\.3 s"\}$/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a busy client on a keep-alive connection', () => {
+  it('reads its answer 3 s late and asks again 3.8 s later (within the 4 s a client allows for a 5 s keep-alive): answered, never reset', async () => {
+    const served = await start(out);
+    const socket = net.connect(Number(served.url.port), served.url.hostname);
+    let received = '';
+    let closed = false;
+    socket.on('data', (data: Buffer) => (received += data.toString('latin1')));
+    socket.on('error', () => {}); // a reset: 'close' tells
+    socket.on('close', () => (closed = true));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const ask = `GET /api/v1/card/1,2,3,4,5.json HTTP/1.1\r\nHost: ${served.url.hostname}\r\n\r\n`;
+    socket.pause(); // busy parsing other answers: the server finishes writing long before this one is read
+    socket.write(ask);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    socket.resume();
+    await new Promise((resolve) => setTimeout(resolve, 3800));
+    expect(received.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 200']);
+    expect(closed).toBe(false);
+    socket.write(ask);
+    await new Promise((resolve) => socket.once('data', resolve));
+    expect(received.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+    socket.destroy();
+  }, 15_000);
 });
 
 describe('limits on every route', () => {

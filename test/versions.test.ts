@@ -5,11 +5,13 @@
  * fresh build given a copy of the site (--since) carries the whole history on.
  */
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import fs from 'fs-extra';
 import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch/index.mjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
+import { StageError, UserError } from '../generator/errors.ts';
 import { endpoints, HISTORY_TYPES, type HistoryType } from '../generator/contract/endpoints.ts';
 import type { HistoryJson, VersionsJson } from '../generator/contract/schemas.ts';
 import { siteSnapshot } from '../generator/changes/previousSite.ts';
@@ -168,6 +170,16 @@ describe('versions of one site', () => {
     expect(unknown.body.error).toMatch(/versions\.json/);
   });
 
+  it('refuses ?version= on a route that does not take it, naming the routes that do', async () => {
+    const site = { read: diskReader(out) };
+    for (const route of ['pair/1.json', 'card/set_list.json', 'search/card?q=', 'card/random.json', 'list/card_t', 'card_list.json', 'list/nothing']) {
+      const url = `https://sif.test/api/v1/${route}${route.includes('?') ? '&' : '?'}version=v1`;
+      const response = (await handleRequest(new Request(url), site))!;
+      expect(response.status, route).toBe(400);
+      expect((await response.json()).error, route).toMatch(/^\?version= is taken only by card\/\{ordinals\}\.json, accessory\/\{ids\}\.json and <type>\/\{ids\}/);
+    }
+  });
+
   it('continues the history from a copy of the site alone (--since, a fresh output folder, no build records)', async () => {
     const copy = path.join(await tempDir(), 'copy');
     await fs.copy(out, copy, { dereference: true }); // the output folder is a link to the published version
@@ -195,6 +207,55 @@ describe('versions of one site', () => {
     await expect(build({ input, out: fresh, since: copy })).rejects.toThrow(/versions\.json: the previous site's versions\.json is not one this builder publishes/);
     expect(await fs.pathExists(fresh)).toBe(false);
   }, 30_000);
+
+  it('checks every history it carries from a --since site: a patch that does not apply, or a misfit, fails the build in one line', async () => {
+    const copy = path.join(await tempDir(), 'copy');
+    await fs.copy(out, copy, { dereference: true });
+    const fresh = path.join(await tempDir(), 'public');
+    // Card 3 is unchanged in the new version: its history would be carried on byte for byte.
+    const card3 = path.join(copy, endpoints.history.file('card', 3));
+    const history = await fs.readJson(card3) as HistoryJson;
+    const damaged: [HistoryJson, RegExp][] = [
+      [{ ...history, versions: [...history.versions, { truth_version: 'v3', date: null, change: 'changed', patch: [{ op: 'replace', path: '/no_such_key', value: 1 }] }] }, /the patch of version "v3" does not apply: /],
+      [{ ...history, versions: [{ ...history.versions[0], patch: [{ op: 'frobnicate', path: '' } as never] }] }, /\/versions\/0\/patch/],
+      [{ ...history, versions: [{ ...history.versions[0], patch: [{ op: 'add', path: '', value: [1] }] }] }, /version "v1" makes the object a list/],
+      [{ ...history, id: 4 }, /it is the history of card 4, not of card 3/],
+    ];
+    for (const [value, why] of damaged) {
+      await fs.writeJson(card3, value);
+      const error = await build({ input, out: fresh, since: copy }).then(() => null, (e: unknown) => (e as StageError).cause as Error);
+      expect(error).toBeInstanceOf(UserError);
+      expect(error!.message).toMatch(/history\/card\/3\.json: the previous site's history is not one this builder publishes \(/);
+      expect(error!.message).toMatch(why);
+    }
+    expect(await fs.pathExists(fresh)).toBe(false);
+    await fs.writeJson(card3, history);
+    await build({ input, out: fresh, since: copy });
+    expect(await readJson(fresh, endpoints.history.file('card', 3))).toEqual(history);
+  }, 60_000);
+
+  it('reads only regular files of a --since site: a named pipe or a device is refused in one line, never waited on or read without end', async () => {
+    const copy = path.join(await tempDir(), 'copy');
+    await fs.copy(out, copy, { dereference: true });
+    const fresh = path.join(await tempDir(), 'public');
+    for (const rel of [endpoints.info.file(), endpoints.history.file('card', 3), endpoints.versions.file(), endpoints.bulkIndex.file()]) {
+      const file = path.join(copy, rel);
+      const saved = await fs.readFile(file);
+      for (const plant of [() => execFileSync('mkfifo', [file]), () => fs.symlinkSync('/dev/zero', file)]) {
+        await fs.remove(file);
+        plant();
+        const error = await build({ input, out: fresh, since: copy }).then(() => null, (e: unknown) => (e as StageError).cause as Error);
+        if (rel === endpoints.bulkIndex.file()) {
+          expect(error, rel).toBeNull(); // the bulk index only carries updated_in: an unreadable one is none
+        } else {
+          expect(error, rel).toBeInstanceOf(UserError);
+          expect(error!.message, rel).toMatch(new RegExp(`${rel.replace(/[./]/g, '\\$&')}: (a named pipe|a device), not a regular file; only regular files are read from a previous site$`));
+        }
+      }
+      await fs.remove(file);
+      await fs.writeFile(file, saved);
+    }
+  }, 60_000);
 });
 
 describe('the edge JSON Patch', () => {

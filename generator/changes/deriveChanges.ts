@@ -48,6 +48,8 @@ interface Previous {
   current: StoredSnapshot;
   base: StoredSnapshot | null;
   folder: string;
+  /** Read back from a folder (--since, or a site without build records), not from this builder's records. */
+  readBack: boolean;
 }
 
 const isRecords = (value: unknown): value is ChangeRecords => {
@@ -57,10 +59,10 @@ const isRecords = (value: unknown): value is ChangeRecords => {
 
 function previousSite(options: ChangesOptions, records: ChangeRecords | null, report: BuildReport): Previous | null {
   const { store } = options;
-  const folderSite = (folder: string, label: string): Previous => ({ current: { snapshot: siteSnapshot(folder, label), name: null }, base: null, folder });
+  const folderSite = (folder: string, label: string): Previous => ({ current: { snapshot: siteSnapshot(folder, label), name: null }, base: null, folder, readBack: true });
   if (options.since !== undefined) return folderSite(path.resolve(options.since), `--since ${options.since}`);
   const current = records && loadSnapshot(store, records.snapshot);
-  if (current) return { current, base: records.base === null ? null : loadSnapshot(store, records.base), folder: options.out };
+  if (current) return { current, base: records.base === null ? null : loadSnapshot(store, records.base), folder: options.out, readBack: false };
   // A site published without records (an older builder, or a deleted .cache): read it back.
   if (!fs.existsSync(path.join(options.out, endpoints.info.file()))) return null;
   try {
@@ -130,5 +132,5 @@ export function deriveChanges(site: BuiltSite, files: SiteFiles, options: Change
   // Unchanged objects keep the previous snapshot's folder (not serialized and hashed again).
   const unchanged = previous && sameSnapshot(previous.current.snapshot, current.snapshot);
   const records = { snapshot: saveSnapshot(store, unchanged ? previous.current : current), base: base && saveSnapshot(store, base) };
-  return { records, history: { previous: previous?.current.snapshot ?? null, current: current.snapshot, folder: previous?.folder ?? null } };
+  return { records, history: { previous: previous?.current.snapshot ?? null, current: current.snapshot, folder: previous?.folder ?? null, readBack: previous?.readBack ?? false } };
 }

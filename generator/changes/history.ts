@@ -11,12 +11,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { endpoints, HISTORY_TYPES, OBJECT_TYPE_NAMES, type HistoryType } from '../contract/endpoints.ts';
-import type { HistoryJson, VersionsJson } from '../contract/schemas.ts';
+import type { TSchema } from '@sinclair/typebox';
+import { History as HistorySchema, Versions as VersionsSchema, type HistoryJson, type VersionsJson } from '../contract/schemas.ts';
+import { misfit } from '../contract/check.ts';
 import { applyPatch } from '../edge/history.ts';
 import { emit, encodedJson, type MovableFiles } from '../render/files.ts';
 import { isJsonObject, noObjects, type Json, type JsonObject } from './published.ts';
 import { parseText, sameText, type Snapshot } from './snapshot.ts';
 import { UserError } from '../errors.ts';
+import { readSiteFile } from './previousSite.ts';
 
 type Entry = HistoryJson['versions'][number];
 type Version = VersionsJson['versions'][number];
@@ -109,7 +112,11 @@ class History {
   /** Histories rewritten by this build, by file (an empty one is dropped). */
   readonly rewritten = new Map<string, HistoryJson>();
 
-  constructor(private readonly previous: string | null, readonly versions: Version[]) {}
+  /**
+   * `checkCarried`: the previous site is read from a folder another builder may have written
+   * (--since, a mirror's copy), so each history carried on is checked first (checkedHistory).
+   */
+  constructor(private readonly previous: string | null, readonly versions: Version[], private readonly checkCarried: boolean) {}
 
   private load(type: HistoryType, id: string): HistoryJson {
     const rel = endpoints.history.file(type, id);
@@ -159,8 +166,12 @@ class History {
         const folder = path.join(this.previous, path.dirname(endpoints.history.file(type, 0)));
         if (!fs.existsSync(folder)) continue;
         for (const name of fs.readdirSync(folder)) {
-          const rel = endpoints.history.file(type, name.replace(/\.json$/, ''));
-          if (!this.rewritten.has(rel) && name.endsWith('.json')) files.carry(rel, path.join(folder, name));
+          const id = name.replace(/\.json$/, '');
+          const rel = endpoints.history.file(type, id);
+          if (this.rewritten.has(rel) || !name.endsWith('.json')) continue;
+          const file = path.join(folder, name);
+          if (this.checkCarried) files.set(rel, checkedHistory(file, type, id).bytes);
+          else files.carry(rel, file);
         }
       }
     }
@@ -170,26 +181,59 @@ class History {
   }
 }
 
-/** A JSON file of the previous site; one that is not what `valid` expects fails the build (its history is never dropped). */
-function readPrevious<T>(file: string, what: string, valid: (value: T) => boolean): T {
+/**
+ * A JSON file of the previous site (a regular file, within the size limit), its value and bytes;
+ * one that does not fit `schema` or that `invalid` finds fault with fails the build in one line
+ * naming it (its history is never dropped).
+ */
+function readPrevious<T>(file: string, what: string, schema: TSchema, invalid: (value: T) => string | null = () => null): { value: T; bytes: Buffer } {
+  let bytes: Buffer;
   let value: T;
   try {
-    value = JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+    bytes = readSiteFile(file);
+    value = JSON.parse(bytes.toString('utf8')) as T;
   } catch (error) {
+    if (error instanceof UserError) throw error;
     throw new UserError(`${file}: the previous site's ${what} is unreadable (${(error as Error).message})`);
   }
-  if (!valid(value)) throw new UserError(`${file}: the previous site's ${what} is not one this builder publishes`);
-  return value;
+  const fault = misfit(schema, value) ?? invalid(value);
+  if (fault) throw new UserError(`${file}: the previous site's ${what} is not one this builder publishes (${fault})`);
+  return { value, bytes };
 }
 
-const readHistory = (file: string, type: HistoryType, id: string): HistoryJson =>
-  readPrevious<HistoryJson>(file, 'history', (h) => isJsonObject(h) && h.type === type && String(h.id) === id && Array.isArray(h.versions));
+/** Why the entries of `history` do not replay (a patch that does not apply, an object that is no object), or null. */
+function replayFault(history: HistoryJson): string | null {
+  let object: unknown = null;
+  for (const { truth_version: version, patch } of history.versions) {
+    try {
+      object = patch === null ? null : applyPatch(object, patch);
+    } catch (error) {
+      return `the patch of version ${JSON.stringify(version).slice(0, 80)} does not apply: ${(error as Error).message}`;
+    }
+    if (object !== null && !isJsonObject(object)) return `version ${JSON.stringify(version).slice(0, 80)} makes the object a ${Array.isArray(object) ? 'list' : typeof object}`;
+  }
+  return null;
+}
+
+/**
+ * The history file of object `id` of `type`, checked: its schema, its type and id (the file's
+ * name is a canonical id), and every patch applying in turn. A bad patch carried on would make
+ * each ?version= read of that object, and every list holding it, fail at the edge.
+ */
+function checkedHistory(file: string, type: HistoryType, id: string): { value: HistoryJson; bytes: Buffer } {
+  return readPrevious<HistoryJson>(file, 'history', HistorySchema, (h) => {
+    if (h.type !== type || String(h.id) !== id) return `it is the history of ${String(h.type).slice(0, 40)} ${h.id}, not of ${type} ${id.slice(0, 40)}`;
+    return replayFault(h);
+  });
+}
+
+const readHistory = (file: string, type: HistoryType, id: string): HistoryJson => checkedHistory(file, type, id).value;
 
 /** The versions a previous site published (none when it has no versions.json: an older builder). */
 function previousVersions(folder: string | null): Version[] {
   const file = folder && path.join(folder, endpoints.versions.file());
   if (!file || !fs.existsSync(file)) return [];
-  return readPrevious<VersionsJson>(file, 'versions.json', (v) => isJsonObject(v) && Array.isArray(v.versions)).versions;
+  return readPrevious<VersionsJson>(file, 'versions.json', VersionsSchema).value.versions;
 }
 
 export interface HistoryInput {
@@ -199,12 +243,14 @@ export interface HistoryInput {
   current: Snapshot;
   /** The previous site's folder: its history files and versions.json are carried on. */
   folder: string | null;
+  /** Whether that folder is a site read back rather than this build's own record (--since): what is carried is checked. */
+  readBack: boolean;
 }
 
 /** Publishes versions.json and the history files of the site being built into `files`. */
-export function deriveHistory({ previous, current, folder }: HistoryInput, files: MovableFiles): void {
+export function deriveHistory({ previous, current, folder, readBack }: HistoryInput, files: MovableFiles): void {
   const versions = previousVersions(previous && folder);
-  const history = new History(versions.length ? folder : null, versions);
+  const history = new History(versions.length ? folder : null, versions, readBack);
   // A previous site without a history starts it with its own version.
   if (previous && !versions.length) history.advance(EMPTY, previous);
   history.advance(previous ?? EMPTY, current);

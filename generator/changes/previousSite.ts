@@ -4,9 +4,21 @@ import path from 'node:path';
 import { endpoints } from '../contract/endpoints.ts';
 import { CHANGE_TYPES, SONG_CHANGE_TYPES, type ChangeIndexJson, type ChangeListJson } from '../contract/schemas.ts';
 import { UserError } from '../errors.ts';
+import { readRegularBytes } from '../input/inputFiles.ts';
+import { MAX_INPUT_FILE_BYTES } from '../input/limits.ts';
 import type { BuildReport } from '../report.ts';
 import { isJsonObject } from './published.ts';
 import { snapshotOf, type Snapshot, type SiteReader } from './snapshot.ts';
+
+/** The largest file read back from a site (its largest JSON files, packs and lists, are megabytes). */
+const MAX_SITE_FILE_BYTES = MAX_INPUT_FILE_BYTES;
+
+/**
+ * A file of a published site read back, by the input folder's rules: a regular file up to a
+ * size limit (a named pipe in a --since folder would hang the build holding its lock, a device
+ * such as /dev/zero would never end). A missing file is an ENOENT error.
+ */
+export const readSiteFile = (file: string): Buffer => readRegularBytes(file, MAX_SITE_FILE_BYTES, 'a previous site');
 
 /** Reads published files of the folder `dir`; `label` names the site in errors (`--since <dir>`). */
 function folderReader(dir: string, label: string): SiteReader {
@@ -15,8 +27,9 @@ function folderReader(dir: string, label: string): SiteReader {
     if (optional && !fs.existsSync(file)) return undefined;
     let text: string;
     try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
+      text = readSiteFile(file).toString('utf8');
+    } catch (error) {
+      if (error instanceof UserError) throw error;
       throw new UserError(`${label}: ${rel} is missing (not a site this builder published?)`);
     }
     try {

@@ -10,7 +10,7 @@
 import type { Static } from '@sinclair/typebox';
 import { BULK_PART_BYTES, PACK_SIZE } from '../format.ts';
 import { MAX_IDS } from './limits.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../search/query.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, MAX_SEED } from '../search/query.js';
 import type { RESPONSES } from './schemas.ts';
 
 /** The name of a response schema (schemas.ts RESPONSES, openapi.json components). */
@@ -29,9 +29,9 @@ export const SEARCH_PARAMETERS = {
   q: 'the query (docs/search.md): terms ANDed, or, ( ), -negation, field:value, field>n, "quoted words"; empty matches everything.',
   order: 'a numeric or date field of the kind (default: ordinal for cards, id otherwise), or random.',
   dir: 'asc (default) | desc.',
-  page: '1-based page number (default 1).',
+  page: `1-based page number, 1 to ${MAX_PAGE} (default 1).`,
   page_size: `results per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`,
-  seed: 'order=random only: the shuffle\'s seed (0 to 2147483647); next links carry it so pages do not overlap.',
+  seed: `order=random only: the shuffle's seed (0 to ${MAX_SEED}); next links carry it so pages do not overlap.`,
 } as const;
 /** The query parameter of the object routes that pins an answer to an earlier data version (docs/versions.md). */
 export const VERSION_PARAMETER = {

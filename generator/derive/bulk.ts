@@ -20,6 +20,7 @@ import { CHUNK, writeDigested, type FileDigest } from '../digest.ts';
 import { emit, jsonBytes, type MovableFiles } from '../render/files.ts';
 import type { Rendered } from '../render/renderSite.ts';
 import { bulkSqlite, type SqliteKind } from './bulkSqlite.ts';
+import { readSiteFile } from '../changes/previousSite.ts';
 
 export interface BulkOptions {
   truthVersion: string;
@@ -51,7 +52,7 @@ function bulkKinds({ objects, objectTypes, sets, pairs }: Rendered): { name: Bul
 /** The `updated_in` of each file of the previous site's bulk index, by name; none when it has no readable index. */
 function previousVersions(folder: string): Map<string, BulkEntry> {
   try {
-    const index = JSON.parse(fs.readFileSync(path.join(folder, endpoints.bulkIndex.file()), 'utf8')) as BulkIndexJson;
+    const index = JSON.parse(readSiteFile(path.join(folder, endpoints.bulkIndex.file())).toString('utf8')) as BulkIndexJson;
     return new Map(index.files.filter((f) => typeof f.sha256 === 'string' && typeof f.updated_in === 'string').map((f) => [f.name, f]));
   } catch {
     return new Map();

@@ -8,7 +8,7 @@
  * Every path this handler reads is itself such a plain static file, so on Netlify, where
  * reads are fetches that pass through the edge function again, they never recurse.
  */
-import { NOT_FOUND_FILE, OBJECT_TYPE_NAMES, endpoints, isObjectType, objectEndpoint, type Endpoint, type ObjectType } from '../contract/endpoints.ts';
+import { NOT_FOUND_FILE, OBJECT_TYPE_NAMES, allEndpoints, endpoints, isObjectType, objectEndpoint, type Endpoint, type ObjectType } from '../contract/endpoints.ts';
 import { matchRoute, rawFileType } from './routes.ts';
 import { HttpError, errorResponse, jsonPiecesResponse, jsonResponse, methodNotAllowed, piecesText, preflight, withETag, type JsonPieces } from './http.ts';
 import { checkSitePath } from './guard.ts';
@@ -61,6 +61,16 @@ async function staticWithQuery(route: Route): Promise<Response> {
 
 /** ?version=: the truth version an object route answers as (the last one given), null for the current data. */
 const versionOf = (route: Route): string | null => route.url.searchParams.getAll('version').at(-1) ?? null;
+
+/** The routes that take ?version= (declared so), as a 400 on any other route names them. */
+const VERSIONED_ROUTES = allEndpoints().filter((e) => e.query.includes('version')).map((e) => e.route.replace('/api/v1/', ''));
+
+/** ?version= where no declared route takes it would answer today's data as if it were that version's: refused. */
+function checkVersionTaken(url: URL, endpoint: Endpoint | undefined): void {
+  if (!url.searchParams.has('version') || endpoint?.query.includes('version')) return;
+  const generic = VERSIONED_ROUTES.filter((route) => !route.includes('_t/'));
+  throw new HttpError(400, `?version= is taken only by ${generic.join(', ')} and <type>/{ids} (such as char_t/{ids}), not by ${url.pathname.slice(0, 80)}`);
+}
 
 /** card/<name>.json and accessory/<name>.json: a published file, or a list the edge merges. */
 async function listedFile(route: Route, kind: ListedKind, name: string): Promise<Response | null> {
@@ -157,6 +167,7 @@ async function dispatch(request: Request, url: URL, site: EdgeSite): Promise<Res
     return jsonResponse(await readTl(site, request));
   }
   if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method, READ_METHODS);
+  checkVersionTaken(url, match?.endpoint);
   const route: Route = { request, url, site, shaping: parseShaping(url.searchParams) };
   const handler = match && HANDLERS.get(match.endpoint);
   if (handler) return handler(route, match.params);

@@ -10,10 +10,10 @@
  * rule that says so. The handler reads files through the assets binding too.
  */
 import { handleRequest } from './handler.ts';
-import { notModified } from './http.ts';
+import { HttpError, errorResponse, notModified } from './http.ts';
 import { staticApiFile, withType } from './staticHost.ts';
 import { rawFileType } from './routes.ts';
-import { fetchBytesReader, fetchReader, namesAFile } from './siteReader.ts';
+import { fetchBytesReader, fetchReader, namesAFile, type EdgeSite } from './siteReader.ts';
 import { isEdgePath } from './rewrites.ts';
 
 interface Env {
@@ -27,7 +27,13 @@ export default {
     const assets = (file: URL) => env.ASSETS.fetch(file);
     const site = { read: fetchReader(assets, url.origin), readBytes: fetchBytesReader(assets, url.origin) };
     if (!isEdgePath(url.pathname)) return pageOrNotFound(request, env);
-    return (await handleRequest(request, site)) ?? (await servedByPages(request, env)) ?? staticApiFile(site, request, url.pathname);
+    try {
+      return (await handleRequest(request, site)) ?? (await servedByPages(request, env)) ?? await staticApiFile(without(site, url.pathname), request, url.pathname);
+    } catch (error) {
+      // Never an error page with a stack and the host's paths in it (what workerd answers to a thrown error).
+      console.error(error);
+      return errorResponse(new HttpError(500, 'internal error'));
+    }
   },
 };
 
@@ -42,6 +48,18 @@ async function pageOrNotFound(request: Request, env: Env): Promise<Response> {
   if (!page.ok) return asset;
   await asset.body?.cancel();
   return new Response(page.body, { status: 404, headers: page.headers });
+}
+
+/**
+ * The site without the file at `pathname`: Pages was just asked for it and had none to give
+ * (asked again, a path below a file, `info.json/x` or `info/x`, is an error under wrangler, not a 404).
+ */
+function without(site: EdgeSite, pathname: string): EdgeSite {
+  const rel = pathname.slice(1);
+  return {
+    read: (path) => (path === rel ? Promise.resolve(null) : site.read(path)),
+    readBytes: (path) => (path === rel ? Promise.resolve(null) : site.readBytes!(path)),
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { listInputFiles, readRegularBytes, requireInside } from './inputFiles.ts';
 import { MAX_JSON_BYTES, MAX_TEXT_CHARS } from './limits.ts';
-import { endpoints } from '../contract/endpoints.ts';
+import { allEndpoints, endpoints } from '../contract/endpoints.ts';
 import { UserError } from '../errors.ts';
 import type { BuildReport } from '../report.ts';
 import { parseOffset, toUnixSeconds } from './time.ts';
@@ -62,6 +62,10 @@ function fail(file: string, message: string): never {
   throw new UserError(`${file}: ${message}`);
 }
 
+/** The characters of a truth_version (C0 and C1 control characters would also reach a terminal: a remote site's name is printed). */
+const TRUTH_VERSION_PATTERN = '^(?!index$)(?!\\.)[^/\\\\\\u0000-\\u001f\\u007f-\\u009f]{1,128}$';
+const TRUTH_VERSION_RULE = '1-128 characters that can name a file: no "/", "\\" or control characters, not starting with ".", not "index"';
+
 /**
  * The shapes of the curated files (docs/input.md), checked with TypeBox: a file that does
  * not fit fails the build with one line naming the file and the JSON path at fault.
@@ -71,10 +75,7 @@ const Ordinals = Type.Array(Type.Integer());
 export const CURATED = {
   meta: Type.Object({
     // It names the file api/v1/changes/<truth_version>.json beside changes/index.json.
-    truth_version: Type.Optional(Type.String({
-      pattern: '^(?!index$)(?!\\.)[^/\\\\\\u0000-\\u001f]{1,128}$',
-      description: '1-128 characters that can name a file: no "/", "\\" or control characters, not starting with ".", not "index"',
-    })),
+    truth_version: Type.Optional(Type.String({ pattern: TRUTH_VERSION_PATTERN, description: TRUTH_VERSION_RULE })),
     date: Type.Optional(Type.Union([DateValue, Type.Null()])),
     region: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     timezone: Type.Optional(Type.String()),
@@ -148,6 +149,28 @@ export function unportableFileName(name: string): string | null {
 /** A name as a case-insensitive, normalizing file system (macOS, Windows) compares it. */
 const asFileSystemSees = (name: string) => name.normalize('NFC').toLowerCase();
 
+/** The site's files of fixed names (routes without parameters), as a case-insensitive file system sees them. */
+const fixedFiles = () => new Map(allEndpoints().filter((e) => e.file && !e.route.includes('{')).map((e) => [asFileSystemSees(e.file!()), e.file!()]));
+
+/**
+ * The site's file of a fixed name that `truthVersion`'s change list, changes/<truth_version>.json,
+ * would be (`Index`: changes/Index.json is changes/index.json on a case-insensitive file system), or null.
+ */
+function fixedFileOf(truthVersion: string): string | null {
+  return fixedFiles().get(asFileSystemSees(endpoints.changes.file(truthVersion))) ?? null;
+}
+
+/**
+ * Why `name` cannot be a truth_version, or null: every rule meta.json's is held to (its
+ * characters, a file name on every system, no file of a fixed name), for a name from elsewhere
+ * (a mirrored site's manifest).
+ */
+export function truthVersionFault(name: string): string | null {
+  if (!new RegExp(TRUTH_VERSION_PATTERN, 'u').test(name)) return `it is not ${TRUTH_VERSION_RULE}`;
+  const taken = fixedFileOf(name);
+  return unportableFileName(name) ?? (taken && `its change list ${endpoints.changes.file(name)} would be the site's ${taken} on a case-insensitive file system`);
+}
+
 /**
  * The truth versions a published site knows: those of its change lists (`published`: the
  * paths of its files) and its own (info.json in `out`).
@@ -183,6 +206,9 @@ export function readMeta(root: string): Meta {
   const timezone = json.timezone ?? REGION_TIMEZONES[region ?? 'jp'];
   const unportable = json.truth_version === undefined ? null : unportableFileName(json.truth_version);
   if (unportable) fail(file, `/truth_version: ${JSON.stringify(json.truth_version)} cannot name a file on every system: ${unportable}`);
+  const version = json.truth_version;
+  const taken = version === undefined ? null : fixedFileOf(version);
+  if (taken) fail(file, `/truth_version: ${JSON.stringify(version)} cannot name a change list: ${endpoints.changes.file(version!)} would be the site's ${taken} on a case-insensitive file system`);
   const meta: Meta = { truthVersion: json.truth_version ?? null, region, timezoneOffset: parseOffset(timezone, file), date: null };
   return { ...meta, date: json.date == null ? null : dateOf(file, '/date', json.date, meta) };
 }

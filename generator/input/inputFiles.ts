@@ -50,8 +50,11 @@ function kindOf(entry: EntryKind): string {
   return entry.isDirectory() ? 'a folder' : 'not a regular file';
 }
 
-const notRegular = (file: string, entry: EntryKind) =>
-  new UserError(`${file}: ${kindOf(entry)}, not a regular file; only regular files are read from the input folder`);
+/** The folder files are read from, as the messages that refuse one name it. */
+const INPUT_FOLDER = 'the input folder';
+
+const notRegular = (file: string, entry: EntryKind, folder = INPUT_FOLDER) =>
+  new UserError(`${file}: ${kindOf(entry)}, not a regular file; only regular files are read from ${folder}`);
 
 /**
  * Paths relative to `root` ('/'-separated) of the files matching `patterns`. A pipe, socket or
@@ -72,12 +75,12 @@ export function listInputFiles(root: string, patterns: string | string[], option
  * without blocking (a pipe with no writer would wait forever) and checked on the open
  * descriptor, so a file swapped after a check is caught too. Returns the descriptor and size.
  */
-export function openRegularFile(file: string, maxBytes: number): { fd: number; size: number } {
+export function openRegularFile(file: string, maxBytes: number, folder = INPUT_FOLDER): { fd: number; size: number } {
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   try {
     const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw notRegular(file, stat);
-    if (stat.size > maxBytes) throw new UserError(`${file}: ${stat.size} bytes; input files over ${maxBytes / 2 ** 20} MiB are refused`);
+    if (!stat.isFile()) throw notRegular(file, stat, folder);
+    if (stat.size > maxBytes) throw new UserError(`${file}: ${stat.size} bytes; files over ${maxBytes / 2 ** 20} MiB in ${folder} are refused`);
     return { fd, size: stat.size };
   } catch (error) {
     fs.closeSync(fd);
@@ -99,9 +102,9 @@ export function readRegularFile(file: string, maxBytes: number, take: (chunk: Bu
   }
 }
 
-/** The bytes of a regular file of at most `maxBytes` (see openRegularFile). */
-export function readRegularBytes(file: string, maxBytes: number): Buffer {
-  const { fd, size } = openRegularFile(file, maxBytes);
+/** The bytes of a regular file of at most `maxBytes` (see openRegularFile; `folder` names where it is in errors). */
+export function readRegularBytes(file: string, maxBytes: number, folder = INPUT_FOLDER): Buffer {
+  const { fd, size } = openRegularFile(file, maxBytes, folder);
   const bytes = Buffer.allocUnsafe(size);
   try {
     let at = 0;

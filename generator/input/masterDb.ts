@@ -111,7 +111,8 @@ export class MasterDb {
   rows(table: string): DbRow[] {
     let rows = this.rowCache.get(table);
     if (!rows) {
-      rows = this.hasTable(table) ? this.readable(table, this.query<DbRow>(`SELECT * FROM "${table}"`).map(withoutMissingMarks)) : [];
+      const stored = this.hasTable(table) ? this.query<DbRow>(`SELECT * FROM "${table}"`, true).map((row, index) => this.withNumbers(table, row, index)) : [];
+      rows = this.readable(table, stored.map(withoutMissingMarks));
       this.requireShortTexts(table, rows);
       this.rowCache.set(table, rows);
     }
@@ -144,17 +145,45 @@ export class MasterDb {
     rows.forEach((row, index) => {
       for (const [column, value] of Object.entries(row)) {
         if (typeof value !== 'string' || value.length <= MAX_TEXT_CHARS) continue;
-        const [firstColumn, firstValue] = Object.entries(row)[0];
-        throw new UserError(`${this.file}: ${table} row ${index + 1} (${firstColumn} ${String(firstValue).slice(0, 20)}): ${column} is ${value.length} characters long; texts over ${MAX_TEXT_CHARS} characters are refused`);
+        throw this.refusal(table, row, index, `${column} is ${value.length} characters long; texts over ${MAX_TEXT_CHARS} characters are refused`);
       }
     });
+  }
+
+  /**
+   * The row with its integers (read as BigInt, exactly) as numbers. One beyond 2^53 has no exact
+   * number: published, 9007199254740993 would silently become 9007199254740992, so it is refused.
+   */
+  private withNumbers(table: string, row: Record<string, unknown>, index: number): DbRow {
+    for (const [column, value] of Object.entries(row)) {
+      if (typeof value !== 'bigint') continue;
+      if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) throw this.inexact(table, row, index, column, value);
+      row[column] = Number(value);
+    }
+    return row;
+  }
+
+  /** An encrypted row's values (JSON, read as numbers): an integer beyond 2^53 was already rounded by the parse, so it is refused too. */
+  private requireExactIntegers(table: string, values: Record<string, unknown>, row: DbRow, index: number): void {
+    const [column, value] = Object.entries(values).find(([, v]) => typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) ?? [];
+    if (column !== undefined) throw this.inexact(table, row, index, `${column} (encrypted)`, value as number);
+  }
+
+  private inexact(table: string, row: DbRow, index: number, column: string, value: bigint | number): UserError {
+    return this.refusal(table, row, index, `${column} is ${value}; integers beyond ±${Number.MAX_SAFE_INTEGER} (2^53 - 1) have no exact JSON number and are refused`);
+  }
+
+  /** The one line that refuses a row's value, naming file, table, row (and its first column) and `why`. */
+  private refusal(table: string, row: DbRow, index: number, why: string): UserError {
+    const [firstColumn, firstValue] = Object.entries(row)[0];
+    return new UserError(`${this.file}: ${table} row ${index + 1} (${firstColumn} ${String(firstValue).slice(0, 20)}): ${why}`);
   }
 
   /** Decrypts what the keys open; counts and leaves out the rest. */
   private readable(table: string, rows: DbRow[]): DbRow[] {
     if (!this.columns(table).has('release_tag')) return rows;
     const readable: DbRow[] = [];
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
       const payload = encryptedPayload(row.release_tag);
       if (!payload) {
         readable.push(row);
@@ -163,6 +192,7 @@ export class MasterDb {
       const releaseId = String(row._encryption_release_id);
       const key = this.keys.get(releaseId);
       const values = decryptPayload(payload, key);
+      if (values) this.requireExactIntegers(table, values, row, index);
       if (values) readable.push({ ...row, ...withoutMissingMarks(values), release_tag: null });
       else this.report.countUnreadable(this.label + table, releaseId, key !== undefined);
     }
@@ -173,9 +203,10 @@ export class MasterDb {
     this.db.close();
   }
 
-  private query<T>(sql: string): T[] {
+  /** The rows `sql` selects; with `exactIntegers`, integers come back as BigInt (none is rounded on the way). */
+  private query<T>(sql: string, exactIntegers = false): T[] {
     try {
-      return this.db.prepare(sql).all() as T[];
+      return this.db.prepare(sql).safeIntegers(exactIntegers).all() as T[];
     } catch (error) {
       throw new UserError(`${this.file}: cannot read (${sql.slice(0, 60)}): ${(error as Error).message}`);
     }

@@ -21,7 +21,8 @@ import { BlockSums, blockCount } from '../blockSums.ts';
 import { MANIFEST_BLOCK_SIZE } from '../format.ts';
 import { Assembly, syncBlocks, type RangeAnswer, type Store } from './blockSync.ts';
 import { isListed } from '../derive/fileManifest.ts';
-import { renderHostRules } from '../render/hostRules.ts';
+import { hostConfigFiles, renderHostRules } from '../render/hostRules.ts';
+import { truthVersionFault } from '../input/curated.ts';
 import { PublishSession } from '../publish/publishBuild.ts';
 import { MAX_SITE_BYTES } from '../publish/staging.ts';
 import { buildFingerprint } from '../publish/fingerprint.ts';
@@ -36,6 +37,8 @@ export interface MirrorOptions {
   concurrency?: number;
   /** A site that sends nothing for this long (before an answer starts, or within one) fails the mirror. */
   idleSeconds?: number;
+  /** A file that takes longer than this, plus a second per 64 KiB the manifest lists for it, fails the mirror (however often bytes trickle in). */
+  deadlineSeconds?: number;
   progress?: ProgressListener;
 }
 
@@ -57,6 +60,11 @@ export interface MirrorResult {
 const DEFAULT_CONCURRENCY = 8;
 /** A site that sends nothing for this long fails the mirror (the next run resumes). */
 const DEFAULT_IDLE_SECONDS = 60;
+/** The time any one file may take, beyond a second per MIN_RATE bytes of it: one byte every few seconds must not hold a mirror for hours. */
+const DEFAULT_DEADLINE_SECONDS = 300;
+const MIN_RATE = 64 * 1024;
+/** Redirects followed, each within the site's own origin. */
+const MAX_REDIRECTS = 5;
 /** The largest copy: what a build publishes at most (a site listing more is refused before anything is fetched). */
 const MAX_COPY_BYTES = MAX_SITE_BYTES;
 /** A manifest lists every file of a site: about 60 bytes a file, so this is millions of files. */
@@ -91,14 +99,20 @@ const networkCause = (error: unknown): string => {
   return cause?.code ?? cause?.message ?? (error as Error).message;
 };
 
-/** Aborts a request when its site sends nothing for `seconds`: before the answer starts, or between two chunks of it. */
+/**
+ * Aborts a request when its site sends nothing for `seconds` (before the answer starts, or
+ * between two chunks of it), and when the whole request has taken `deadline` seconds.
+ */
 class IdleTimeout {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
+  private readonly deadline: NodeJS.Timeout;
   readonly signal = this.controller.signal;
 
-  constructor(private readonly url: URL, private readonly seconds: number) {
+  constructor(private readonly url: URL, private readonly seconds: number, deadline: number) {
     this.arm();
+    const late = new UserError(`${url} took more than ${Number(deadline.toFixed(1))} s; nothing was published (a new run resumes)`);
+    this.deadline = setTimeout(() => this.controller.abort(late), deadline * 1000);
   }
 
   arm(): void {
@@ -109,6 +123,7 @@ class IdleTimeout {
 
   done(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.deadline);
   }
 }
 
@@ -117,16 +132,31 @@ interface Fetched {
   idle: IdleTimeout;
 }
 
-/** Where a mirror reads: the site's root URL, and how long it waits for the site to send something. */
+/** Where a mirror reads: the site's root URL, how long it waits for the site to send something, and for one file. */
 interface Source {
   base: URL;
   idleSeconds: number;
+  deadlineSeconds: number;
 }
 
-async function get(url: URL, { idleSeconds }: Source, headers?: Record<string, string>): Promise<Fetched> {
-  const idle = new IdleTimeout(url, idleSeconds);
+/**
+ * The response to GET `url` (with `headers`), of `bytes` when the manifest says. A redirect is
+ * followed only within the site's origin: a hostile site could otherwise have the mirror request
+ * any address on the user's network.
+ */
+async function get(url: URL, source: Source, { bytes = 0, headers }: { bytes?: number; headers?: Record<string, string> } = {}): Promise<Fetched> {
+  const idle = new IdleTimeout(url, source.idleSeconds, source.deadlineSeconds + bytes / MIN_RATE);
   try {
-    return { response: await fetch(url, { signal: idle.signal, headers }), idle };
+    for (let at = url, hops = 0; ; hops++) {
+      const response = await fetch(at, { signal: idle.signal, redirect: 'manual', headers });
+      const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+      if (location === null) return { response, idle };
+      await response.body?.cancel();
+      const next = URL.parse(location, at);
+      if (next?.origin !== source.base.origin) throw new UserError(`${at} redirects to ${next ? `another host or port (${next.origin})` : 'no URL'}; a mirror reads only from ${source.base.origin}, nothing was published`);
+      if (hops === MAX_REDIRECTS) throw new UserError(`${url} redirects more than ${MAX_REDIRECTS} times; nothing was published`);
+      at = next;
+    }
   } catch (error) {
     idle.done();
     if (error instanceof UserError) throw error;
@@ -150,6 +180,47 @@ function isSafePath(key: string): boolean {
   return rel.split('/').every((s) => s !== '' && s !== '.' && s !== '..') && isListed(rel);
 }
 
+/** A path as a case-insensitive, normalizing disk (macOS, Windows) sees it. */
+const folded = (rel: string) => rel.normalize('NFC').toLowerCase();
+
+/** Bytes of one path segment: common file systems take 255; a site's own names are far shorter. */
+const MAX_SEGMENT_BYTES = 255;
+
+/**
+ * Files hosts read as configuration, never serve: a site lists none of them, under any case (a
+ * case-insensitive disk takes `_Routes.json` for `_routes.json`), nor a dot file (`.htaccess`,
+ * Apache's) or a folder of Cloudflare's worker (`_worker.js/index.js`).
+ */
+const HOST_READS = /^(_redirects|_headers|_routes\.json|_worker\.js|netlify\.toml|web\.config|vercel\.json|staticwebapp\.config\.json)(\/|$)|(^|\/)\./;
+
+/** Why the file `rel` of a manifest cannot be in a copy, or null. */
+function pathFault(rel: string): string | null {
+  if (HOST_READS.test(folded(rel))) return 'a host reads it as configuration';
+  if (rel.split('/').some((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)) return `a part of it is longer than ${MAX_SEGMENT_BYTES} bytes`;
+  return null;
+}
+
+/**
+ * Fails when two of `rels` cannot coexist in one folder: one a file, the other inside it as a
+ * folder (`a/1.json` and `a/1.json/inner.json`), or two that one disk takes for the same file
+ * (`a.json`, `A.json`). The host files the copy writes itself count too.
+ */
+function requireCoexisting(rels: string[], refuse: (why: string) => never): void {
+  const files = new Map<string, string>();
+  for (const rel of rels) {
+    const other = files.get(folded(rel));
+    if (other !== undefined) refuse(`it lists ${JSON.stringify(other.slice(0, 200))} and ${JSON.stringify(rel.slice(0, 200))}, one file on a case-insensitive disk`);
+    files.set(folded(rel), rel);
+  }
+  for (const rel of rels) {
+    const parts = folded(rel).split('/');
+    for (let end = 1; end < parts.length; end++) {
+      const file = files.get(parts.slice(0, end).join('/'));
+      if (file !== undefined) refuse(`it lists ${JSON.stringify(file.slice(0, 200))} as a file and ${JSON.stringify(rel.slice(0, 200))} inside it`);
+    }
+  }
+}
+
 const isEntry = (value: unknown): value is Entry => {
   const entry = value as Entry;
   return typeof entry?.sha256 === 'string' && /^[0-9a-f]{64}$/.test(entry.sha256) && Number.isSafeInteger(entry.bytes) && entry.bytes >= 0;
@@ -166,12 +237,18 @@ function parseManifest(bytes: Buffer, url: URL): FileManifestJson {
     return refuse(`not JSON (${(error as Error).message})`);
   }
   if (typeof manifest?.truth_version !== 'string' || typeof manifest.files !== 'object' || !manifest.files) refuse('no truth_version and files');
+  const versionFault = truthVersionFault(manifest.truth_version);
+  // Quoted as JSON: a control character in it never reaches the terminal.
+  if (versionFault) refuse(`its truth_version ${JSON.stringify(manifest.truth_version.slice(0, 200))} cannot be one: ${versionFault}`);
   let total = 0;
   for (const [key, entry] of Object.entries(manifest.files)) {
     if (!isSafePath(key)) refuse(`it lists ${JSON.stringify(key.slice(0, 200))}, which is not a path a copy may hold`);
-    if (!isEntry(entry)) refuse(`${key} has no sha256 (64 hex digits) and bytes`);
+    const fault = pathFault(key.slice(1));
+    if (fault) refuse(`it lists ${JSON.stringify(key.slice(0, 200))}, which a copy may not hold: ${fault}`);
+    if (!isEntry(entry)) refuse(`${JSON.stringify(key.slice(0, 200))} has no sha256 (64 hex digits) and bytes`);
     total += entry.bytes;
   }
+  requireCoexisting([...Object.keys(manifest.files).map((key) => key.slice(1)), ...hostConfigFiles(), MANIFEST], refuse);
   if (total > MAX_COPY_BYTES) throw new UserError(`${url} lists ${total} bytes of files, more than a mirror copies (${MAX_COPY_BYTES})`);
   return manifest;
 }
@@ -277,7 +354,7 @@ function verified(file: string, entry: Entry): string | null {
 /** Bytes [start, end) of the file at `url` (of `total` bytes): a 206's body, or the whole file from a server that ignores Range (200). */
 async function getRange(source: Source, url: URL, start: number, end: number, total: number): Promise<RangeAnswer> {
   // Offsets count the file's own bytes: no content coding.
-  const fetched = await get(url, source, { range: `bytes=${start}-${end - 1}`, 'accept-encoding': 'identity' });
+  const fetched = await get(url, source, { bytes: end - start, headers: { range: `bytes=${start}-${end - 1}`, 'accept-encoding': 'identity' } });
   const { status, headers } = fetched.response;
   if (status === 200) return { whole: chunksOf(fetched) };
   const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/i.exec(headers.get('content-range') ?? '');
@@ -304,8 +381,8 @@ async function fetchInto(sink: Assembly, sums: BlockSums | null, source: Source,
 }
 
 /** A GET of a file the manifest lists: a failure status fails the mirror. */
-async function getListed(source: Source, url: URL, key: string): Promise<Fetched> {
-  const fetched = await get(url, source);
+async function getListed(source: Source, url: URL, key: string, bytes: number): Promise<Fetched> {
+  const fetched = await get(url, source, { bytes });
   const { status, ok } = fetched.response;
   // Hosts serve the JSON 404 body only as the answer to unknown /api/ paths, with status 404.
   if (!ok && !(key.slice(1) === NOT_FOUND_FILE && status === 404)) {
@@ -323,11 +400,13 @@ async function getListed(source: Source, url: URL, key: string): Promise<Fetched
 async function download(source: Source, key: string, entry: Entry, cache: string, old: string): Promise<Assembly> {
   const url = fileUrl(key.slice(1), source.base);
   const part = path.join(cache, `${entry.sha256}.part`);
-  const file = await fs.promises.open(part, 'w');
+  // A new file, never an existing one or what a link there leads to (its folder is the user's own: publish/privateCache.ts).
+  await fs.promises.rm(part, { force: true });
+  const file = await fs.promises.open(part, 'wx');
   const store: Store = { write: (chunk, position) => file.write(chunk, 0, chunk.length, position) };
   const sink = new Assembly(entry, store);
   try {
-    await fetchInto(sink, BlockSums.parse(entry.blocks, entry.bytes), source, url, old, () => getListed(source, url, key));
+    await fetchInto(sink, BlockSums.parse(entry.blocks, entry.bytes), source, url, old, () => getListed(source, url, key, entry.bytes));
   } finally {
     await file.close();
   }
@@ -406,7 +485,11 @@ function plan(manifest: FileManifestJson, out: string, cache: string): Plan {
 
 /** Mirrors the site at `from` into `out`. A failure is a StageError naming its stage; `out` is then as it was. */
 export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
-  const source: Source = { base: siteUrl(options.from), idleSeconds: options.idleSeconds ?? DEFAULT_IDLE_SECONDS };
+  const source: Source = {
+    base: siteUrl(options.from),
+    idleSeconds: options.idleSeconds ?? DEFAULT_IDLE_SECONDS,
+    deadlineSeconds: options.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS,
+  };
   const out = path.resolve(options.out);
   const report = new BuildReport(options.progress);
   const session = PublishSession.open(out, report);

@@ -14,7 +14,7 @@ import { buildFingerprint } from './fingerprint.ts';
 import { inputDigest } from '../input/treeDigest.ts';
 import type { DigestedFiles } from '../render/files.ts';
 import { Staging } from './staging.ts';
-import { DEFAULT_PLAN } from '../contract/hostLimits.ts';
+import { checkCacheFolders, checkNoLinks } from './privateCache.ts';
 
 /** The inode of the folder at `dir`, undefined when there is none. */
 const inodeOf = (dir: string): number | undefined => (fs.existsSync(dir) ? fs.statSync(dir).ino : undefined);
@@ -148,10 +148,12 @@ export class PublishSession {
     const layout = publishLayout(out);
     checkOwnFilesOutside(layout);
     checkReplaceable(layout, siteManifest(layout));
+    checkCacheFolders(layout);
     fs.mkdirSync(layout.work, { recursive: true });
     const session = new PublishSession(layout, report, acquireLock(layout.lock, layout.out));
     try {
       recover(layout, report);
+      checkNoLinks(layout);
       session.manifest = readManifest(layout.manifest, layout.out);
       checkReplaceable(layout, session.manifest);
     } catch (error) {
@@ -254,6 +256,12 @@ export class PublishSession {
       message: cause instanceof Error ? cause.message : String(cause),
       site_published: error instanceof StageError && error.sitePublished,
     };
-    fs.writeFileSync(this.layout.report, `${JSON.stringify({ ok: !failure, error: failure, ...this.report.toJSON() }, null, 2)}\n`);
+    // Never through a link (one planted since the session opened): the report is written only where it belongs.
+    const fd = fs.openSync(this.layout.report, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW);
+    try {
+      fs.writeFileSync(fd, `${JSON.stringify({ ok: !failure, error: failure, ...this.report.toJSON() }, null, 2)}\n`);
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 }

@@ -57,6 +57,9 @@ export const isHostConfigFile = (rel: string): boolean => Object.hasOwn(HOST_CON
 /** The bytes of the host configuration file `rel` as the build writes them (for the host limit check, publish/hostFit.ts). */
 export const hostConfigBytes = (rel: string): Buffer | undefined => (isHostConfigFile(rel) ? HOST_CONFIG[rel]() : undefined);
 
+/** The host configuration files a site holds besides the ones it serves. */
+export const hostConfigFiles = (): string[] => Object.keys(HOST_CONFIG);
+
 export function renderHostRules(files: SiteFiles): void {
   for (const [rel, render] of Object.entries(HOST_CONFIG)) files.set(rel, render());
 }

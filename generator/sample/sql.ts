@@ -1,6 +1,7 @@
 /** Tiny helpers to write readable SQL dumps: the sample export and test fixtures use them. */
 
-export type SqlValue = string | number | null;
+/** A bigint is an integer read exactly (beyond 2^53 a number would round it). */
+export type SqlValue = string | number | bigint | null;
 export type Row = Record<string, SqlValue>;
 
 /** One table of a dump: its column declarations and its rows. */
@@ -12,6 +13,7 @@ export interface TableDump {
 
 function sqlLiteral(value: SqlValue | undefined): string {
   if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'bigint') return String(value);
   // SQLite reads 1e999 as Infinity, and stores NaN as NULL.
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? 'NULL' : `${value < 0 ? '-' : ''}1e999`;
   return `'${value.replace(/'/g, "''")}'`;

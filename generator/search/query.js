@@ -411,6 +411,10 @@ function orderField(kind, name) {
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
+/** The highest page a request may ask for (pages past the results are empty). */
+export const MAX_PAGE = 1e9;
+/** The highest shuffle seed: a 32-bit signed integer, the range mulberry32 takes. */
+export const MAX_SEED = 2 ** 31 - 1;
 
 /** @typedef {SearchOptions & { page: number, pageSize: number }} SearchParameters */
 
@@ -420,7 +424,9 @@ const last = (/** @type {URLSearchParams} */ params, /** @type {string} */ name)
 /** @param {string | null} text @param {string} name @param {number} min @param {number} max @param {number} fallback */
 function integer(text, name, min, max, fallback) {
   if (text === null || text === '') return fallback;
-  const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
+  // Digits only, leading zeros ignored; at most as many as the largest bound has (2147483647: ten).
+  const digits = text.replace(/^0+(?=\d)/, '');
+  const value = /^\d{1,10}$/.test(digits) ? Number(digits) : NaN;
   if (!(value >= min && value <= max)) throw new QueryError(`${name} must be a whole number from ${min} to ${max}, not "${text.slice(0, 20)}"`, null);
   return value;
 }
@@ -442,8 +448,8 @@ export function searchParameters(params, kind) {
     q: params.getAll('q').at(-1) ?? '', // untrimmed, so error columns count from its first character
     order,
     dir,
-    seed: seedText === null || seedText === '' ? null : integer(seedText, 'seed', 0, 2 ** 31 - 1, 0),
-    page: integer(last(params, 'page'), 'page', 1, 1e9, 1),
+    seed: seedText === null || seedText === '' ? null : integer(seedText, 'seed', 0, MAX_SEED, 0),
+    page: integer(last(params, 'page'), 'page', 1, MAX_PAGE, 1),
     pageSize: integer(last(params, 'page_size'), 'page_size', 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
   };
 }

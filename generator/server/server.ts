@@ -32,6 +32,12 @@ const BODY_ROUTE = { method: endpoints.readTl.method.toUpperCase(), path: endpoi
  */
 export const RUNNING_REQUESTS = 4;
 export const WAITING_REQUESTS = 128;
+/**
+ * How long an idle keep-alive connection stays open. Node's 5 s is too short under load: a client
+ * still busy reading answers and parsing them, for a second or two, reuses a connection the server
+ * already timed out, and its request meets a reset (ECONNRESET) instead of an answer or a 503.
+ */
+export const KEEP_ALIVE_SECONDS = 65;
 /** Seconds a refused client is asked to wait before trying again. */
 const RETRY_AFTER_SECONDS = 1;
 /** A body is buffered up to this size and sent with a Content-Length; longer ones are streamed (chunked). */
@@ -40,52 +46,54 @@ const BUFFERED_BODY = 1024 * 1024;
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /**
- * The request body as a Web stream: union buffers it, and replays it once `buffer` is
- * switched off. `close()` drops whatever arrives after the response (a body the handler
- * did not read to its end). Bytes past the handler's limit are dropped as they come (it
- * refuses such a body anyway), so a request waiting its turn holds at most that much.
+ * A read_tl body is received whole before its request asks for a place in the queue: a client
+ * sending a byte at a time would otherwise hold one of the few places for as long as it drips,
+ * and a few of them stall every /api/ request. Receiving holds no place, but has its limits:
+ * this many seconds for the whole body (then a 408), at most this many bodies at once (then a
+ * 503), and bytes past the handler's limit are not kept (it answers 413 at once).
  */
-function bodyStream(req: UnionRequest): { stream: ReadableStream<Uint8Array>; close(): void } {
-  let open = true;
-  let kept = 0;
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      req.on('data', (chunk: Buffer) => {
-        if (!open || kept > MAX_READ_TL_BYTES) return;
-        kept += chunk.length;
-        controller.enqueue(new Uint8Array(chunk));
-      });
-      req.on('end', () => {
-        if (open) controller.close();
-        open = false;
-      });
-      req.buffer = false;
-    },
-    cancel() {
-      open = false;
-    },
-  });
-  return { stream, close: () => (open = false) };
-}
+export const BODY_SECONDS = 30;
+export const RECEIVING_BODIES = 256;
+
+/** A body that did not arrive in time: refused, and the connection closed (the rest may never come). */
+const tooSlow = (seconds: number) => new HttpError(408, `request body not received within ${seconds} s`, { connection: 'close' });
 
 /**
- * The request for the edge handler. Only read_tl gets its body; any other body is
- * drained unread (union would otherwise keep every byte of it in memory).
+ * The body of `req`, whole, or its first bytes past MAX_READ_TL_BYTES (the handler refuses
+ * those); rejects after `seconds`, or as soon as the client goes away (`res` closes).
  */
-function webRequest(req: UnionRequest, pathname: string): { request: Request; done(): void } {
+function receiveBody(req: UnionRequest, res: ServerResponse, seconds: number): Promise<Blob> {
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array<ArrayBuffer>[] = [];
+    let size = 0;
+    let open = true;
+    const finish = (result: () => void) => {
+      if (!open) return;
+      open = false;
+      clearTimeout(timer);
+      result();
+    };
+    const timer = setTimeout(() => finish(() => reject(tooSlow(seconds))), seconds * 1000);
+    res.once('close', () => finish(() => reject(tooSlow(seconds))));
+    req.on('data', (chunk: Buffer<ArrayBuffer>) => {
+      if (!open) return; // drained: a body past the limit, or after the deadline
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > MAX_READ_TL_BYTES) finish(() => resolve(new Blob(chunks)));
+    });
+    req.on('end', () => finish(() => resolve(new Blob(chunks))));
+    req.buffer = false;
+  });
+}
+
+/** The request for the edge handler, with `body` (read_tl's); any other body is drained unread (union would otherwise keep every byte of it). */
+function webRequest(req: UnionRequest, body: Blob | null): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     for (const v of [value ?? []].flat()) headers.append(name, v);
   }
-  const body = req.method === BODY_ROUTE.method && pathname === BODY_ROUTE.path ? bodyStream(req) : null;
   if (!body) req.buffer = false; // chunks go to no listener: drained, never kept
-  const request = new Request(new URL(req.url, 'http://127.0.0.1'), {
-    method: req.method,
-    headers,
-    body: body?.stream,
-    duplex: 'half',
-  } as RequestInit);
-  return { request, done: () => body?.close() };
+  return new Request(new URL(req.url, 'http://127.0.0.1'), { method: req.method, headers, body });
 }
 
 /** Resolves once `res` may take more bytes, or the client has gone away. */
@@ -143,7 +151,26 @@ function siteReader(dir: string): () => Promise<EdgeSite> {
   };
 }
 
-function siteMiddleware(siteNow: () => Promise<EdgeSite>, admission: Admission): Middleware {
+/** Receives read_tl bodies before admission (see BODY_SECONDS), at most RECEIVING_BODIES at once. */
+function bodyReceiver(bodySeconds: number): (req: UnionRequest, res: ServerResponse) => Promise<Blob> {
+  let receiving = 0;
+  return async (req, res) => {
+    if (receiving >= RECEIVING_BODIES) {
+      req.buffer = false;
+      // The body is drained as it comes, the connection kept: a refusal is a JSON 503, never a reset.
+      throw new HttpError(503, `server busy: ${RECEIVING_BODIES} request bodies arriving at once; retry after ${RETRY_AFTER_SECONDS} s`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    }
+    receiving++;
+    try {
+      return await receiveBody(req, res, bodySeconds);
+    } finally {
+      receiving--;
+    }
+  };
+}
+
+function siteMiddleware(siteNow: () => Promise<EdgeSite>, admission: Admission, bodySeconds: number): Middleware {
+  const receive = bodyReceiver(bodySeconds);
   const respond = async (req: UnionRequest, res: UnionResponse, next: () => void) => {
     const head = req.method === 'HEAD';
     try {
@@ -159,10 +186,16 @@ function siteMiddleware(siteNow: () => Promise<EdgeSite>, admission: Admission):
       req.buffer = false; // a body sent with a static file's request is drained, never kept
       return next();
     }
-    const { request, done } = webRequest(req, pathname);
+    let body: Blob | null = null;
+    try {
+      if (req.method === BODY_ROUTE.method && pathname === BODY_ROUTE.path) body = await receive(req, res.response);
+    } catch (error) {
+      if (res.response.destroyed) return; // the client went away while sending
+      return send(res.response, errorResponse(error as HttpError), head);
+    }
+    const request = webRequest(req, body);
     const leave = await admission.enter((leave) => res.response.once('close', leave));
     if (!leave) {
-      done();
       if (res.response.destroyed) return;
       const busy = new HttpError(503, `server busy: more than ${admission.running + admission.waiting} requests at once; retry after ${RETRY_AFTER_SECONDS} s`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
       return send(res.response, errorResponse(busy), head);
@@ -175,7 +208,6 @@ function siteMiddleware(siteNow: () => Promise<EdgeSite>, admission: Admission):
         ?? await staticApiFile(site, request, pathname);
       return await send(res.response, response, head);
     } finally {
-      done();
       leave();
     }
   };
@@ -213,17 +245,18 @@ export function shadowLegacyHeaderFields(_request: unknown, response: ServerResp
   for (const name of ['_headers', '_headerNames']) Object.defineProperty(response, name, { value: undefined, writable: true });
 }
 
-/** Serves `dir` on 127.0.0.1:`port` (0: any free port). */
-export function startServer(dir: string, port: number): Promise<RunningServer> {
+/** Serves `dir` on 127.0.0.1:`port` (0: any free port); `bodySeconds`: the time a read_tl body may take to arrive. */
+export function startServer(dir: string, port: number, { bodySeconds = BODY_SECONDS } = {}): Promise<RunningServer> {
   const root = path.resolve(dir);
   const server = createServer({
     root,
-    before: [siteMiddleware(siteReader(root), new Admission(RUNNING_REQUESTS, WAITING_REQUESTS))],
+    before: [siteMiddleware(siteReader(root), new Admission(RUNNING_REQUESTS, WAITING_REQUESTS), bodySeconds)],
     // http-server adds these to every file it serves; only the site-wide rule matches outside /api/.
     headers: staticHeaders('/'),
     cache: 0,
     showDir: 'false',
   });
+  server.server.keepAliveTimeout = KEEP_ALIVE_SECONDS * 1000;
   server.server.on('clientError', (error, socket) => void answerClientError(error, socket));
   server.server.prependListener('request', shadowLegacyHeaderFields);
   return new Promise((resolve, reject) => {
