@@ -197,7 +197,10 @@ async function hostileSite(answer: (req: IncomingMessage, res: ServerResponse) =
 }
 
 /** A site whose manifest is `manifest` (the files it lists are never reached: the manifest is refused first). */
-const manifestSite = (manifest: unknown) => hostileSite((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(manifest)));
+/** A site whose manifest is `manifest` and which has nothing else (no manifest.blocks.json, which a mirror asks for first). */
+const manifestSite = (manifest: unknown) => hostileSite((req, res) => (req.url === `/${MANIFEST}`
+  ? res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(manifest))
+  : res.writeHead(404).end()));
 
 const ENTRY = { sha256: '0'.repeat(64), bytes: 1 };
 
@@ -220,7 +223,7 @@ describe('npm run mirror: what a hostile site cannot make it do', () => {
       expect(error).toBeInstanceOf(UserError);
       expect(error!.message).toContain(says);
       expect(error!.message).not.toMatch(/\n/);
-      expect(site.asked).toEqual([`/${MANIFEST}`]);
+      expect(site.asked).toEqual([`/${MANIFEST_BLOCKS}`, `/${MANIFEST}`]);
       expect(await fs.pathExists(out)).toBe(false);
     });
   }
@@ -240,7 +243,8 @@ describe('npm run mirror: what a hostile site cannot make it do', () => {
   it('follows no redirect to another host or port; one within the site is followed', async () => {
     const elsewhere = await hostileSite((_req, res) => res.end('{}'));
     const site = await hostileSite((_req, res) => res.writeHead(302, { location: `${elsewhere.url}${MANIFEST}` }).end());
-    await expect(mirror({ from: site.url, out: await newCopy() })).rejects.toThrow(`${site.url}${MANIFEST} redirects to another host or port (${elsewhere.url.slice(0, -1)}); a mirror reads only from ${site.url.slice(0, -1)}, nothing was published`);
+    // The mirror asks for the manifest's block list first.
+    await expect(mirror({ from: site.url, out: await newCopy() })).rejects.toThrow(`${site.url}${MANIFEST_BLOCKS} redirects to another host or port (${elsewhere.url.slice(0, -1)}); a mirror reads only from ${site.url.slice(0, -1)}, nothing was published`);
     expect(elsewhere.asked).toEqual([]);
     const real = await serve(sample);
     const within = await hostileSite((req, res) => {
@@ -259,7 +263,7 @@ describe('npm run mirror: what a hostile site cannot make it do', () => {
       res.on('close', () => clearInterval(drip));
     });
     const out = await newCopy();
-    await expect(mirror({ from: site.url, out, idleSeconds: 5, deadlineSeconds: 0.3 })).rejects.toThrow(`${site.url}${MANIFEST} took more than 0.3 s; nothing was published (a new run resumes)`);
+    await expect(mirror({ from: site.url, out, idleSeconds: 5, deadlineSeconds: 0.3 })).rejects.toThrow(`${site.url}${MANIFEST_BLOCKS} took more than 0.3 s; nothing was published (a new run resumes)`);
   });
 });
 
