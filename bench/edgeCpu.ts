@@ -147,7 +147,7 @@ const readJson = <T>(dir: string, rel: string): T => JSON.parse(fs.readFileSync(
 /** The route mix, from what the site publishes: its ordinals and ids, its oldest version, its translated strings. */
 function routeKinds(dir: string): RouteKind[] {
   const ordinals = publishedOrdinals(dir);
-  const ids = fs.readdirSync(path.join(dir, 'api/v1/card_t')).map((name) => Number.parseInt(name, 10)).filter(Number.isInteger).sort((a, b) => a - b);
+  const ids = readJson<{ result: { id: number }[] }>(dir, 'api/v1/list/card_t.json').result.map((entry) => entry.id);
   const lists = (pool: number[], count: number) => [3, 4, 5].map((seed) => randomOrdinals(pool, count + seed).slice(seed).join(','));
   const { versions } = readJson<{ versions: { truth_version: string }[] }>(dir, 'api/v1/versions.json');
   const oldest = encodeURIComponent(versions[0].truth_version);

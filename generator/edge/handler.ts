@@ -22,7 +22,7 @@ import { randomMatch, searchPage, type SearchKind } from './search.ts';
 import { isEdgePath } from './rewrites.ts';
 import { withPathQuery } from './pathQuery.ts';
 import { objectsAt } from './history.ts';
-import type { EdgeSite } from './siteReader.ts';
+import { readParsed, type EdgeSite } from './siteReader.ts';
 
 export type { EdgeSite, ReadFile } from './siteReader.ts';
 
@@ -54,9 +54,9 @@ const hasQuery = (route: Route) => route.url.search !== '';
 /** A published file, for static paths asked with query parameters (every static route is its file). */
 async function staticWithQuery(route: Route): Promise<Response> {
   const path = route.url.pathname;
-  const text = await route.site.read(path.slice(1));
-  if (text === null) throw new HttpError(404, `not found: ${path}`);
-  return answer(route, JSON.parse(text));
+  const body = await readParsed(route.site, path.slice(1));
+  if (body === undefined) throw new HttpError(404, `not found: ${path}`);
+  return answer(route, body);
 }
 
 /** ?version=: the truth version an object route answers as (the last one given), null for the current data. */

@@ -122,17 +122,42 @@ export async function versionOrder(site: EdgeSite, version: string): Promise<Map
 }
 
 /** The JSON text of each id's object as `version` published it, null where it did not exist then. */
+/**
+ * Objects an immutable site's instance has rebuilt (edge/siteReader.ts EdgeSite.immutable), by
+ * history file and version, least recently used first, up to KEPT_CHARS characters: a version's
+ * answer never changes within one deploy, and replaying patches is most of a ?version= list's CPU.
+ */
+const keptObjects = new Map<string, string | null>();
+const KEPT_CHARS = 16 * 1024 * 1024;
+let keptChars = 0;
+
+/** The JSON text of one object as `version` published it, null when it did not exist then. */
+async function objectTextAt(site: EdgeSite, type: HistoryType, id: number, order: Map<string, number>, version: string): Promise<string | null> {
+  const file = endpoints.history.file(type, id);
+  const key = `${file}@${version}`;
+  if (site.immutable && keptObjects.has(key)) return keptObjects.get(key)!;
+  const history = await readJson<HistoryJson>(site, file);
+  const object = history && objectAt(history, order, version);
+  const text = object === null ? null : JSON.stringify(object);
+  if (site.immutable) {
+    keptObjects.set(key, text);
+    keptChars += key.length + (text?.length ?? 0);
+    for (const [oldest, kept] of keptObjects) {
+      if (keptChars <= KEPT_CHARS) break;
+      keptObjects.delete(oldest);
+      keptChars -= oldest.length + (kept?.length ?? 0);
+    }
+  }
+  return text;
+}
+
 export async function objectsAt(site: EdgeSite, type: HistoryType, ids: number[], version: string): Promise<(string | null)[]> {
   const order = await versionOrder(site, version);
   const texts = new Map<number, string | null>();
   const pending = [...new Set(ids)];
   // A few reads at a time: a 1,000-id list never opens 1,000 requests to the host at once.
   const worker = async () => {
-    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
-      const history = await readJson<HistoryJson>(site, endpoints.history.file(type, id));
-      const object = history && objectAt(history, order, version);
-      texts.set(id, object === null ? null : JSON.stringify(object));
-    }
+    for (let id = pending.pop(); id !== undefined; id = pending.pop()) texts.set(id, await objectTextAt(site, type, id, order, version));
   };
   await Promise.all(Array.from({ length: CONCURRENT_READS }, worker));
   return ids.map((id) => texts.get(id) ?? null);

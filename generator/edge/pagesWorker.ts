@@ -25,7 +25,8 @@ export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
     const assets = (file: URL) => env.ASSETS.fetch(file);
-    const site = { read: fetchReader(assets, url.origin), readBytes: fetchBytesReader(assets, url.origin) };
+    // A Worker (or Pages) version serves one deploy: its files never change under it.
+    const site = { read: fetchReader(assets, url.origin), readBytes: fetchBytesReader(assets, url.origin), immutable: true };
     if (!isEdgePath(url.pathname)) return pageOrNotFound(request, env);
     try {
       return (await handleRequest(request, site)) ?? (await servedByPages(request, env)) ?? await staticApiFile(without(site, url.pathname), request, url.pathname);

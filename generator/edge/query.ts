@@ -32,10 +32,17 @@ export function parseShaping(params: URLSearchParams): Shaping {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A record built from entries without a prototype, so a key named __proto__ is an ordinary key. */
+/**
+ * A record built from entries, a key named __proto__ an ordinary key (defined, not assigned).
+ * A plain object, not one without a prototype: objects of one shape stay fast to build and to
+ * serialize, and a list's thousands of entries share few shapes.
+ */
 function record(entries: [string, unknown][]): Record<string, unknown> {
-  const result: Record<string, unknown> = Object.create(null);
-  for (const [key, value] of entries) result[key] = value;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of entries) {
+    if (key === '__proto__') Object.defineProperty(result, key, { value, writable: true, enumerable: true, configurable: true });
+    else result[key] = value;
+  }
   return result;
 }
 
@@ -68,10 +75,12 @@ function pickKeys(body: unknown, keys: string[]): unknown {
 /** Shaping that leaves every response as published. */
 export const isPlain = (shaping: Shaping) => !shaping.stubs && shaping.datetime === 'unix' && !shaping.keys;
 
+/** The body shaped by the query; `body` itself is never changed (it may be a parse an instance keeps). */
 export function applyShaping(body: unknown, shaping: Shaping): unknown {
   let shaped = body;
+  // Keys first: the others rebuild only what is kept (they change values, never which keys there are).
+  if (shaping.keys) shaped = pickKeys(shaped, shaping.keys);
   if (shaping.stubs) shaped = mapEntries(shaped, stubbed);
   if (shaping.datetime === 'iso8601') shaped = mapEntries(shaped, formatted);
-  if (shaping.keys) shaped = pickKeys(shaped, shaping.keys);
   return shaped;
 }

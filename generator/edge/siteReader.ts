@@ -14,6 +14,12 @@ export interface EdgeSite {
    * `read`'s text is encoded.
    */
   readBytes?: ReadBytes;
+  /**
+   * The files never change while this instance runs (a Cloudflare Worker or Netlify edge
+   * function serves one deploy): the edge may keep what it read, packs and parsed files, for
+   * later requests. Hosts whose folder is rebuilt in place (`npm start`) leave it unset.
+   */
+  immutable?: boolean;
   /** Milliseconds since the epoch (default Date.now), for /api/v1/happening/now. */
   now?: () => number;
   /** A number in [0, 1) (default Math.random), for /api/v1/card/random.json. */
@@ -23,6 +29,31 @@ export interface EdgeSite {
 export async function readJson<T>(site: EdgeSite, path: string): Promise<T | null> {
   const text = await site.read(path);
   return text === null ? null : (JSON.parse(text) as T);
+}
+
+/** Files at least this long are kept parsed (parsing a 1 MB list is most of a request's CPU); the last few only. */
+const KEPT_PARSE_CHARS = 64 * 1024;
+const KEPT_PARSES = 8;
+const keptParses = new Map<string, { text: string; value: unknown }>();
+
+/**
+ * A published JSON file, parsed (undefined when absent). The value is shared between requests:
+ * never change it. A long file's parse is kept: on an immutable site it is not read again, on
+ * another it is read and parsed again only when its text changed.
+ */
+export async function readParsed(site: EdgeSite, path: string): Promise<unknown> {
+  const kept = keptParses.get(path);
+  if (kept && site.immutable) return kept.value;
+  const text = await site.read(path);
+  if (text === null) return undefined;
+  if (kept?.text === text) return kept.value;
+  const value: unknown = JSON.parse(text);
+  if (text.length >= KEPT_PARSE_CHARS) {
+    keptParses.delete(path);
+    keptParses.set(path, { text, value });
+    for (const oldest of keptParses.keys()) if (keptParses.size > KEPT_PARSES) keptParses.delete(oldest);
+  }
+  return value;
 }
 
 /** A file's bytes, by the host's byte reader where it has one. */

@@ -14,7 +14,8 @@ interface Context {
 
 export default function api(request: Request, context: Context): Promise<Response | undefined> {
   const origin = new URL(request.url).origin;
-  const site = { read: fetchReader((url) => fetch(url), origin), readBytes: fetchBytesReader((url) => fetch(url), origin) };
+  // A deploy's edge function reads that deploy's files, which never change under it.
+  const site = { read: fetchReader((url) => fetch(url), origin), readBytes: fetchBytesReader((url) => fetch(url), origin), immutable: true };
   return netlifyEdge(request, site, () => context.next());
 }
 
