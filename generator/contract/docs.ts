@@ -3,7 +3,7 @@
  * page (public/api.html), docs/api.md, docs/search.md and the route table of docs/hosts.md (kept equal by tests).
  */
 import { fileURLToPath } from 'node:url';
-import { QUERY_PARAMETERS, SEARCH_PARAMETERS, VERSION_PARAMETER, allEndpoints, type Endpoint } from './endpoints.ts';
+import { HAPPENING_PARAMETER, QUERY_PARAMETERS, SEARCH_PARAMETERS, VERSION_PARAMETER, allEndpoints, type Endpoint } from './endpoints.ts';
 import { components } from './schemas.ts';
 import { EDGE_PATH, netlifyExcludedPaths } from './hostRouting.ts';
 import { examplesMarkdown, searchMarkdown } from './searchDocs.ts';
@@ -54,6 +54,10 @@ export function apiMarkdown(): string {
     'Object routes (`card/`, `accessory/`, `<type>/`, single ids and comma lists) also take ([versions.md](versions.md)):',
     '',
     ...Object.entries(VERSION_PARAMETER).map(([name, about]) => `- \`${name}\`: ${about}`),
+    '',
+    '`happening/<time>` also takes:',
+    '',
+    ...Object.entries(HAPPENING_PARAMETER).map(([name, about]) => `- \`${name}\`: ${about}`),
     '',
     'Search parameters (`search/<kind>`; `card/random.json` takes `q`), the language in [search.md](search.md):',
     '',

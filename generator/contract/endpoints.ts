@@ -37,7 +37,11 @@ export const SEARCH_PARAMETERS = {
 export const VERSION_PARAMETER = {
   version: 'a truth_version from versions.json: the answer as that version\'s site gave it (reconstructed from the history); an object that did not exist then is left out (null on generic routes); an unknown version is a 400.',
 } as const;
-export type QueryParameter = keyof typeof QUERY_PARAMETERS | keyof typeof SEARCH_PARAMETERS | keyof typeof VERSION_PARAMETER | 'extended_time_period_for_events';
+/** The query parameter of the happening routes. */
+export const HAPPENING_PARAMETER = {
+  extended_time_period_for_events: 'yes | true | 1: an event stays active until its result_end_date.',
+} as const;
+export type QueryParameter = keyof typeof QUERY_PARAMETERS | keyof typeof SEARCH_PARAMETERS | keyof typeof VERSION_PARAMETER | keyof typeof HAPPENING_PARAMETER;
 
 export interface PathParameter {
   name: string;

@@ -1,6 +1,6 @@
 /** openapi.json (OpenAPI 3.1), derived from the endpoint declarations and their schemas. */
 import { API_MAJOR, API_REVISION } from '../format.ts';
-import { QUERY_PARAMETERS, SEARCH_PARAMETERS, VERSION_PARAMETER, allEndpoints, contentTypeOf, type Endpoint, type QueryParameter } from './endpoints.ts';
+import { HAPPENING_PARAMETER, QUERY_PARAMETERS, SEARCH_PARAMETERS, VERSION_PARAMETER, allEndpoints, contentTypeOf, type Endpoint, type QueryParameter } from './endpoints.ts';
 import { components } from './schemas.ts';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -14,7 +14,7 @@ const QUERY_DESCRIPTIONS: Record<QueryParameter, string> = {
   ...QUERY_PARAMETERS,
   ...SEARCH_PARAMETERS,
   ...VERSION_PARAMETER,
-  extended_time_period_for_events: 'yes | true | 1: an event stays active until its result_end_date.',
+  ...HAPPENING_PARAMETER,
 };
 
 const ERROR = { $ref: '#/components/schemas/Error' };
