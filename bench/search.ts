@@ -3,8 +3,9 @@
  * an HTTP fetch from a local static host that holds every response back `latencyMs` (a CDN
  * round trip), answering the documented card examples (generator/search/examples.js) with
  * 100 results a page. Reports the p50 and p95 over every timed request, the most files one
- * request read (the goal: p50 <= 60 ms in at most 3 reads at 4,000 cards), and the very first
- * request (cold: the edge has not read the objects file yet).
+ * request read (the index, then the page's objects: a few single files or the packs the page
+ * touches, which an instance keeps once read), and the very first request (cold: the edge has
+ * read nothing yet).
  *
  * `npx tsx bench/search.ts <published folder>` runs it on its own.
  */
