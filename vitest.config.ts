@@ -39,12 +39,23 @@ class LongFilesFirst extends BaseSequencer {
   }
 }
 
+/**
+ * The unit tier (`npm run test:unit`, under 10 s on two CPUs: the edit loop): files that render
+ * in memory, read the shared sample build or build small exports of their own, and start no
+ * process, browser or host runtime. `npm test` (CI) runs every file, these included.
+ */
+const UNIT_FILES = [
+  'accessories', 'cards', 'checked', 'edge', 'events', 'fuzz', 'generations', 'hostFit', 'objects', 'pairs',
+  'removableSkills', 'search', 'sets', 'songs', 'sqlDump',
+].map((name) => `test/${name}.test.ts`);
+const UNIT_TIER = process.env.TEST_TIER === 'unit';
+
 /** Test files run at once: one per CPU. */
 const WORKERS = os.availableParallelism();
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: UNIT_TIER ? UNIT_FILES : ['test/**/*.test.ts'],
     // Builds the sample once for all files; removes each file's temporary folders after it.
     globalSetup: ['test/globalSetup.ts'],
     setupFiles: ['test/setup.ts'],
