@@ -17,7 +17,8 @@ import type { HistoryJson, VersionsJson } from '../generator/contract/schemas.ts
 import { siteSnapshot } from '../generator/changes/previousSite.ts';
 import { patchBetween } from '../generator/changes/history.ts';
 import type { Snapshot } from '../generator/changes/snapshot.ts';
-import { applyPatch, objectAt } from '../generator/edge/history.ts';
+import { objectAt } from '../generator/edge/history.ts';
+import { applyPatch } from '../generator/contract/patch.ts';
 import { handleRequest } from '../generator/edge/handler.ts';
 import { diskReader } from '../generator/server/diskSite.ts';
 import { copySample, readJson, tempDir } from './helpers.ts';

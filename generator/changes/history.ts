@@ -14,7 +14,7 @@ import { endpoints, HISTORY_TYPES, OBJECT_TYPE_NAMES, type HistoryType } from '.
 import type { TSchema } from '@sinclair/typebox';
 import { History as HistorySchema, Versions as VersionsSchema, type HistoryJson, type VersionsJson } from '../contract/schemas.ts';
 import { misfit } from '../contract/check.ts';
-import { applyPatch } from '../edge/history.ts';
+import { applyPatch } from '../contract/patch.ts';
 import { emit, encodedJson, type MovableFiles } from '../render/files.ts';
 import { isJsonObject, noObjects, type Json, type JsonObject } from './published.ts';
 import { parseText, sameText, type Snapshot } from './snapshot.ts';

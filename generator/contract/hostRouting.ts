@@ -14,6 +14,9 @@
  */
 import { NOT_FOUND_FILE, allEndpoints, contentTypeOf, type Endpoint } from './endpoints.ts';
 
+/** The cache policy of every /api/ answer: a cache may keep it, but asks again each time (ETags make that cheap). */
+export const REVALIDATE = 'public, max-age=0, must-revalidate';
+
 /** The paths the edge may answer (Netlify's function path, Cloudflare's worker route): the API. */
 export const EDGE_PATH = '/api/*';
 
@@ -93,3 +96,33 @@ export function contentTypeBlocks(): TypeBlock[] {
   const covered = (pattern: string) => globs.some((folder) => pattern !== `${folder}*` && pattern.startsWith(folder));
   return [...blocks].filter(([pattern]) => !covered(pattern)).map(([pattern, type]) => ({ for: pattern, type })).sort((a, b) => a.for.localeCompare(b.for));
 }
+
+/**
+ * The static host's rules in Netlify's redirect syntax (`_redirects`). Every route that can be a
+ * file is one (emit in render/files.ts), so the only rule left is the JSON 404 for unknown /api/
+ * paths. Cloudflare knows no status 404 in rules and skips this one with a warning; its worker
+ * answers unknown /api/ paths itself, from the same list.
+ */
+export interface StaticRule {
+  from: string;
+  to: string;
+  status: 200 | 404;
+}
+
+export const STATIC_RULES: readonly StaticRule[] = [
+  { from: EDGE_PATH, to: `/${NOT_FOUND_FILE}`, status: 404 },
+];
+
+
+/**
+ * Headers the host adds to static files (`_headers`; the edge handler sets its own): CORS on
+ * every file, the revalidating cache policy under /api/, and each published file's media type
+ * (contract/hostRouting.ts). The patterns do not repeat a header: Netlify would join two
+ * matching values into one.
+ */
+export const STATIC_HEADERS: readonly { for: string; values: Readonly<Record<string, string>> }[] = [
+  { for: '/*', values: { 'Access-Control-Allow-Origin': '*' } },
+  { for: '/api/*', values: { 'Cache-Control': REVALIDATE } },
+  ...contentTypeBlocks().map((block) => ({ for: block.for, values: { 'Content-Type': block.type } })),
+];
+

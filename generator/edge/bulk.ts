@@ -5,7 +5,8 @@
  */
 import { CONTENT_TYPES } from '../contract/endpoints.ts';
 import type { BulkIndexJson } from '../contract/schemas.ts';
-import { HttpError, REVALIDATE, notModified, streamedResponse } from './http.ts';
+import { REVALIDATE } from '../contract/hostRouting.ts';
+import { HttpError, notModified, streamedResponse } from './http.ts';
 import { readBytes, readJson, type EdgeSite } from './siteReader.ts';
 
 type BulkEntry = BulkIndexJson['files'][number];

@@ -1,5 +1,6 @@
 /** Responses of the edge handler: JSON with the headers every response keeps, errors and validators. */
 import type { ErrorJson } from '../contract/schemas.ts';
+import { REVALIDATE } from '../contract/hostRouting.ts';
 
 /** A request the handler refuses: status and message become `{"error": message}`. */
 export class HttpError extends Error {
@@ -8,11 +9,6 @@ export class HttpError extends Error {
   }
 }
 
-/**
- * Cache policy of API responses, static and computed: any cache may keep them but must ask
- * the origin (a cheap 304 by ETag) before reusing them, so nothing stale outlives a deploy.
- */
-export const REVALIDATE = 'public, max-age=0, must-revalidate';
 
 const JSON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json; charset=utf-8',

@@ -7,7 +7,8 @@
  */
 import { handleRequest } from './handler.ts';
 import { isEdgePath } from './rewrites.ts';
-import { HttpError, REVALIDATE, errorResponse } from './http.ts';
+import { REVALIDATE } from '../contract/hostRouting.ts';
+import { HttpError, errorResponse } from './http.ts';
 import { rawFileType } from './routes.ts';
 import type { EdgeSite } from './siteReader.ts';
 import { withType } from './staticHost.ts';

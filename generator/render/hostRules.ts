@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
-import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../edge/rewrites.ts';
+import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../contract/hostRouting.ts';
 import type { SiteFiles } from './files.ts';
 import { pagesRoutes } from '../contract/hostRouting.ts';
 
