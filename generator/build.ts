@@ -110,11 +110,13 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     const rerun = options.since !== undefined;
     const checkedOptions = { imageHost: options.imageHost ?? null, ...(plan.name === DEFAULT_PLAN.name ? {} : { plan: plan.name }) };
     const { upToDate, inputDigest } = await report.stage('check', () => session.check(input, { force: options.force, rerun, options: checkedOptions }));
+    // The site this one follows, decided here for every stage that reads it: --since, else the output folder.
+    const previous = options.since === undefined ? { folder: out, files: session.publishedFiles() } : { folder: path.resolve(options.since), files: null };
     if (!upToDate) {
       const game = await report.stage('read', () => {
         const read = readExport(input, report, inputDigest);
         try {
-          requireDistinctVersion(input, read.meta.truthVersion, publishedVersions(out, session.publishedFiles()));
+          requireDistinctVersion(input, read.meta.truthVersion, publishedVersions(previous.folder, previous.files));
         } catch (error) {
           closeExport(read);
           throw error;
@@ -139,7 +141,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       const changeOptions = { out, store: session.layout.snapshots, since: options.since, date: game.meta.date, changeRecords: session.changeRecords };
       const changes = await report.stage('changes', () => deriveChanges({ rendered, truthVersion: model.truthVersion }, files, changeOptions, report));
       await report.stage('history', () => deriveHistory(changes.history, files));
-      const bulkOptions = { truthVersion: model.truthVersion, date: game.meta.date, previous: path.resolve(options.since ?? out), scratch: session.layout.scratch };
+      const bulkOptions = { truthVersion: model.truthVersion, date: game.meta.date, previous: previous.folder, scratch: session.layout.scratch };
       await report.stage('bulk', () => deriveBulk(rendered, files, bulkOptions));
       await report.stage('manifest', () => deriveFileManifest(files, model.truthVersion));
       report.countFiles(files.keys());

@@ -71,6 +71,18 @@ describe('curated and key files with hostile values', () => {
     expect(await snapshot(out)).toEqual(before);
   });
 
+  it('with --since, the versions compared with are the --since site\'s, not those of the output folder', async () => {
+    const { out: since } = await publishedSample();
+    const input = await copySample();
+    const meta = await fs.readJson(path.join(input, 'meta.json'));
+    await writeJson(input, 'meta.json', { ...meta, truth_version: meta.truth_version.toUpperCase() });
+    const out = path.join(await tempDir(), 'public');
+    const error = await build({ input, out, since }).then(() => null, (e: unknown) => (e as StageError).cause as Error);
+    expect(error).toBeInstanceOf(UserError);
+    expect(error!.message).toMatch(/differs from the earlier version .* only by case or Unicode form/);
+    expect(await fs.pathExists(out)).toBe(false);
+  });
+
   it('release_info.json with a key that is not 16 bytes of base64: refused naming the file and release', async () => {
     const error = await failureOf((input) => writeJson(input, 'release_info.json', { 7: 'c2hvcnQ=' }));
     expect(error.message).toMatch(/release_info\.json: key for release 7 is not a base64 16-byte key/);

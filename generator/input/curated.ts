@@ -171,15 +171,26 @@ export function truthVersionFault(name: string): string | null {
   return unportableFileName(name) ?? (taken && `its change list ${endpoints.changes.file(name)} would be the site's ${taken} on a case-insensitive file system`);
 }
 
-/**
- * The truth versions a published site knows: those of its change lists (`published`: the
- * paths of its files) and its own (info.json in `out`).
- */
-export function publishedVersions(out: string, published: Iterable<string>): string[] {
-  const [prefix, suffix] = endpoints.changes.file('\0').split('\0');
-  const versions = [...published].filter((rel) => rel.startsWith(prefix) && rel.endsWith(suffix)).map((rel) => rel.slice(prefix.length, -suffix.length));
+/** The paths of the change lists in the folder of the site at `site`, relative to it (none when it has no such folder). */
+function changeListFiles(site: string): string[] {
+  const folder = path.dirname(endpoints.changes.file('x'));
   try {
-    const info = JSON.parse(fs.readFileSync(path.join(out, endpoints.info.file()), 'utf8')) as { truth_version?: unknown };
+    return fs.readdirSync(path.join(site, folder)).map((name) => `${folder}/${name}`);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The truth versions the previous site (the output folder, or --since) knows: those of its
+ * change lists (`published`: the paths of its files, from its build records; null: listed from
+ * the folder) and its own (info.json in `site`).
+ */
+export function publishedVersions(site: string, published: Iterable<string> | null): string[] {
+  const [prefix, suffix] = endpoints.changes.file('\0').split('\0');
+  const versions = [...(published ?? changeListFiles(site))].filter((rel) => rel.startsWith(prefix) && rel.endsWith(suffix)).map((rel) => rel.slice(prefix.length, -suffix.length));
+  try {
+    const info = JSON.parse(fs.readFileSync(path.join(site, endpoints.info.file()), 'utf8')) as { truth_version?: unknown };
     if (typeof info.truth_version === 'string') versions.push(info.truth_version);
   } catch {
     // no site yet, or not one of ours: no earlier version
