@@ -190,7 +190,8 @@ export function publishedVersions(site: string, published: Iterable<string> | nu
   const [prefix, suffix] = endpoints.changes.file('\0').split('\0');
   const versions = [...(published ?? changeListFiles(site))].filter((rel) => rel.startsWith(prefix) && rel.endsWith(suffix)).map((rel) => rel.slice(prefix.length, -suffix.length));
   try {
-    const info = JSON.parse(fs.readFileSync(path.join(site, endpoints.info.file()), 'utf8')) as { truth_version?: unknown };
+    // A regular file of bounded size only: a named pipe there would hang the build (the changes stage refuses it in one line).
+    const info = JSON.parse(readRegularBytes(path.join(site, endpoints.info.file()), MAX_JSON_BYTES, 'a previous site').toString('utf8')) as { truth_version?: unknown };
     if (typeof info.truth_version === 'string') versions.push(info.truth_version);
   } catch {
     // no site yet, or not one of ours: no earlier version
