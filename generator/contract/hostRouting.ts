@@ -12,7 +12,7 @@
  * Everything else under /api/ (comma lists, generic objects, search, random, happening,
  * read_tl, the bulk downloads' own URLs, the query in the path, the JSON 404) runs the edge.
  */
-import { NOT_FOUND_FILE, allEndpoints, contentTypeOf, type Endpoint } from './endpoints.ts';
+import { CONTENT_TYPES, NOT_FOUND_FILE, allEndpoints, contentTypeOf, type Endpoint, type PathParameter } from './endpoints.ts';
 
 /** The cache policy of every /api/ answer: a cache may keep it, but asks again each time (ETags make that cheap). */
 export const REVALIDATE = 'public, max-age=0, must-revalidate';
@@ -71,9 +71,9 @@ export interface TypeBlock {
 }
 
 /** The paths of a template whose parameters all have declared values; a bug when some has none. */
-function enumerated(template: string, endpoint: Endpoint): string[] {
-  return endpoint.parameters.reduce((paths, parameter) => {
-    if (!parameter.values) throw new Error(`${endpoint.route}: its files share a folder with files of another media type; declare the values of {${parameter.name}}`);
+function enumerated(template: string, parameters: readonly PathParameter[]): string[] {
+  return parameters.reduce((paths, parameter) => {
+    if (!parameter.values) throw new Error(`${template}: its files share a folder with files of another media type; declare the values of {${parameter.name}}`);
     return paths.flatMap((p) => parameter.values!.map((value) => p.replace(`{${parameter.name}}`, value)));
   }, [template]);
 }
@@ -84,13 +84,15 @@ function enumerated(template: string, endpoint: Endpoint): string[] {
  * values of every matching block into one header.
  */
 export function contentTypeBlocks(): TypeBlock[] {
-  const files = allEndpoints().flatMap((endpoint) => filePaths(endpoint).map((template) => ({ template, endpoint, type: contentTypeOf(endpoint) })));
-  files.push({ template: `/${NOT_FOUND_FILE}`, endpoint: undefined!, type: contentTypeOf({ format: 'json' } as Endpoint) });
+  const files = [
+    ...allEndpoints().flatMap((endpoint) => filePaths(endpoint).map((template) => ({ template, parameters: endpoint.parameters, type: contentTypeOf(endpoint) }))),
+    { template: `/${NOT_FOUND_FILE}`, parameters: [], type: CONTENT_TYPES.json },
+  ];
   const blocks = new Map<string, string>();
-  for (const { template, endpoint, type } of files) {
+  for (const { template, parameters, type } of files) {
     const glob = folderGlob(template);
     const mixed = glob.endsWith('*') && files.some((other) => other.type !== type && other.template.startsWith(glob.slice(0, -1)));
-    for (const pattern of glob.endsWith('*') && mixed ? enumerated(template, endpoint) : [glob]) blocks.set(pattern, type);
+    for (const pattern of mixed ? enumerated(template, parameters) : [glob]) blocks.set(pattern, type);
   }
   const globs = [...blocks.keys()].filter((pattern) => pattern.endsWith('*')).map((pattern) => pattern.slice(0, -1));
   const covered = (pattern: string) => globs.some((folder) => pattern !== `${folder}*` && pattern.startsWith(folder));

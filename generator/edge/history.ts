@@ -8,6 +8,7 @@ import type { HistoryJson, VersionsJson } from '../contract/schemas.ts';
 import { HttpError } from './http.ts';
 import { applyPatch } from '../contract/patch.ts';
 import { readJson, type EdgeSite } from './siteReader.ts';
+import { Kept } from './kept.ts';
 
 /** History files read at once for one ?version= answer. */
 const CONCURRENT_READS = 32;
@@ -36,36 +37,27 @@ export async function versionOrder(site: EdgeSite, version: string): Promise<Map
   return order;
 }
 
-/** The JSON text of each id's object as `version` published it, null where it did not exist then. */
 /**
  * Objects an immutable site's instance has rebuilt (edge/siteReader.ts EdgeSite.immutable), by
- * history file and version, least recently used first, up to KEPT_CHARS characters: a version's
- * answer never changes within one deploy, and replaying patches is most of a ?version= list's CPU.
+ * history file and version, up to 16 M characters: a version's answer never changes within one
+ * deploy, and replaying patches is most of a ?version= list's CPU.
  */
-const keptObjects = new Map<string, string | null>();
-const KEPT_CHARS = 16 * 1024 * 1024;
-let keptChars = 0;
+const keptObjects = new Kept<string | null>(16 * 1024 * 1024);
 
 /** The JSON text of one object as `version` published it, null when it did not exist then. */
 async function objectTextAt(site: EdgeSite, type: HistoryType, id: number, order: Map<string, number>, version: string): Promise<string | null> {
   const file = endpoints.history.file(type, id);
   const key = `${file}@${version}`;
-  if (site.immutable && keptObjects.has(key)) return keptObjects.get(key)!;
+  const kept = site.immutable ? keptObjects.get(key) : undefined;
+  if (kept) return kept.value;
   const history = await readJson<HistoryJson>(site, file);
   const object = history && objectAt(history, order, version);
   const text = object === null ? null : JSON.stringify(object);
-  if (site.immutable) {
-    keptObjects.set(key, text);
-    keptChars += key.length + (text?.length ?? 0);
-    for (const [oldest, kept] of keptObjects) {
-      if (keptChars <= KEPT_CHARS) break;
-      keptObjects.delete(oldest);
-      keptChars -= oldest.length + (kept?.length ?? 0);
-    }
-  }
+  if (site.immutable) keptObjects.set(key, text, key.length + (text?.length ?? 0));
   return text;
 }
 
+/** The JSON text of each id's object as `version` published it, null where it did not exist then. */
 export async function objectsAt(site: EdgeSite, type: HistoryType, ids: number[], version: string): Promise<(string | null)[]> {
   const order = await versionOrder(site, version);
   const texts = new Map<number, string | null>();

@@ -13,6 +13,7 @@ import { endpoints, isObjectType, objectEndpoint, type ObjectType } from '../con
 import type { CardList } from '../contract/schemas.ts';
 import { HttpError, type JsonPieces } from './http.ts';
 import { readBytes, readJson, type EdgeSite } from './siteReader.ts';
+import { Kept } from './kept.ts';
 
 /** Up to this many distinct ids, single files are read (each smaller than a pack). */
 const SINGLE_READS = 8;
@@ -46,35 +47,19 @@ function packObjects(pack: Uint8Array): (id: number) => Uint8Array | null {
 type PackLookup = (id: number) => Uint8Array | null;
 
 /**
- * Packs an immutable site's instance has read (edge/siteReader.ts EdgeSite.immutable), by path,
- * least recently used first, up to KEPT_PACK_BYTES: a later list reads none of them again, so
- * its CPU is the slicing, not the reading (a 1,000-card list reads 11 MiB of packs).
+ * Packs an immutable site's instance has read (edge/siteReader.ts EdgeSite.immutable), up to 48
+ * MiB: a later list reads none of them again, so its CPU is the slicing, not the reading (a
+ * 1,000-card list reads 11 MiB of packs).
  */
-const keptPacks = new Map<string, { bytes: number; lookup: PackLookup }>();
-const KEPT_PACK_BYTES = 48 * 1024 * 1024;
-let keptBytes = 0;
-
-function keepPack(path: string, bytes: number, lookup: PackLookup): void {
-  keptPacks.set(path, { bytes, lookup });
-  keptBytes += bytes;
-  for (const [oldest, kept] of keptPacks) {
-    if (keptBytes <= KEPT_PACK_BYTES) break;
-    keptPacks.delete(oldest);
-    keptBytes -= kept.bytes;
-  }
-}
+const keptPacks = new Kept<PackLookup>(48 * 1024 * 1024);
 
 /** The objects of the pack at `path` by id (a missing pack has none), kept for later requests on an immutable site. */
 async function packLookup(site: EdgeSite, path: string): Promise<PackLookup> {
   const kept = site.immutable ? keptPacks.get(path) : undefined;
-  if (kept) {
-    keptPacks.delete(path); // most recently used last
-    keptPacks.set(path, kept);
-    return kept.lookup;
-  }
+  if (kept) return kept.value;
   const pack = await readBytes(site, path);
   const lookup: PackLookup = pack === null ? () => null : packObjects(pack);
-  if (site.immutable && pack !== null) keepPack(path, pack.byteLength, lookup);
+  if (site.immutable && pack !== null) keptPacks.set(path, lookup, pack.byteLength);
   return lookup;
 }
 

@@ -11,7 +11,7 @@ import { QueryError, kindOf, parseQuery, search, searchParameters, suggest, type
 import type { Kind, SearchIndex } from '../search/kinds.js';
 import { HttpError, type JsonPieces } from './http.ts';
 import { listPieces, readObjects, searchSource } from './objects.ts';
-import type { EdgeSite } from './siteReader.ts';
+import { readParsed, type EdgeSite } from './siteReader.ts';
 
 export type SearchKind = Kind['name'];
 
@@ -27,21 +27,11 @@ function parameters(params: URLSearchParams, kind: Kind): SearchParameters {
   }
 }
 
-/** The last index read of each kind, with its text: a read of the same text reuses it, unparsed. */
-const parsedIndexes = new Map<SearchKind, { text: string; index: SearchIndex }>();
-
-/**
- * The kind's index. The file is read on every search (so a new build is seen at once) but
- * parsed only when its text differs from the last one read: parsing is most of a search's CPU.
- */
+/** The kind's index, parsed once per text (edge/siteReader.ts readParsed): parsing is most of a search's CPU. */
 async function readIndex(site: EdgeSite, kind: Kind): Promise<SearchIndex> {
-  const text = await site.read(endpoints.searchIndex.file(kind.name));
-  if (text === null) throw new HttpError(404, `this site publishes no ${kind.name} search index`);
-  const last = parsedIndexes.get(kind.name);
-  if (last?.text === text) return last.index;
-  const index = JSON.parse(text) as SearchIndex;
-  parsedIndexes.set(kind.name, { text, index });
-  return index;
+  const index = await readParsed(site, endpoints.searchIndex.file(kind.name));
+  if (index === undefined) throw new HttpError(404, `this site publishes no ${kind.name} search index`);
+  return index as SearchIndex;
 }
 
 /** The JSON of the object in each row, read from the kind's single files or packs (edge/objects.ts), never parsed. */

@@ -1,5 +1,7 @@
 /** What the edge handler needs from its host: the published files, a clock and randomness. */
 
+import { Kept } from './kept.ts';
+
 /** The text of a published file by its path relative to the site root, null when absent. */
 export type ReadFile = (path: string) => Promise<string | null>;
 
@@ -31,10 +33,9 @@ export async function readJson<T>(site: EdgeSite, path: string): Promise<T | nul
   return text === null ? null : (JSON.parse(text) as T);
 }
 
-/** Files at least this long are kept parsed (parsing a 1 MB list is most of a request's CPU); the last few only. */
+/** Files at least this long are kept parsed (parsing a 1 MB list or search index is most of a request's CPU), up to a budget. */
 const KEPT_PARSE_CHARS = 64 * 1024;
-const KEPT_PARSES = 8;
-const keptParses = new Map<string, { text: string; value: unknown }>();
+const keptParses = new Kept<{ text: string; value: unknown }>(16 * 1024 * 1024);
 
 /**
  * A published JSON file, parsed (undefined when absent). The value is shared between requests:
@@ -42,17 +43,13 @@ const keptParses = new Map<string, { text: string; value: unknown }>();
  * another it is read and parsed again only when its text changed.
  */
 export async function readParsed(site: EdgeSite, path: string): Promise<unknown> {
-  const kept = keptParses.get(path);
+  const kept = keptParses.get(path)?.value;
   if (kept && site.immutable) return kept.value;
   const text = await site.read(path);
   if (text === null) return undefined;
   if (kept?.text === text) return kept.value;
   const value: unknown = JSON.parse(text);
-  if (text.length >= KEPT_PARSE_CHARS) {
-    keptParses.delete(path);
-    keptParses.set(path, { text, value });
-    for (const oldest of keptParses.keys()) if (keptParses.size > KEPT_PARSES) keptParses.delete(oldest);
-  }
+  if (text.length >= KEPT_PARSE_CHARS) keptParses.set(path, { text, value }, text.length);
   return value;
 }
 
