@@ -15,7 +15,6 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { API_MAJOR, API_REVISION } from '../format.ts';
-import { digestFile, type FileDigest } from '../digest.ts';
 
 export interface SqliteKind {
   /** The table name (the kind's JSON Lines file name without its extension). */
@@ -101,8 +100,8 @@ function writeKind(db: Database.Database, kind: SqliteKind): void {
  */
 const WRITE_COUNTERS = [[24, 28], [92, 100]] as const;
 
-/** Writes the database to `file` (replacing any) and returns its digest. */
-export function bulkSqlite(kinds: readonly SqliteKind[], meta: SqliteMeta, file: string): FileDigest {
+/** Writes the database to `file` (replacing any); its digest is taken as its parts are published (derive/bulk.ts). */
+export function bulkSqlite(kinds: readonly SqliteKind[], meta: SqliteMeta, file: string): void {
   fs.rmSync(file, { force: true });
   const db = new Database(file);
   try {
@@ -123,5 +122,4 @@ export function bulkSqlite(kinds: readonly SqliteKind[], meta: SqliteMeta, file:
   } finally {
     fs.closeSync(fd);
   }
-  return digestFile(file);
 }
