@@ -136,7 +136,7 @@ export const objectRef = (type: ObjectType, id: number) => `/api/v1/${type}/${id
 /** The kinds of the bulk downloads, in bulk/index.json's order: a JSON Lines file each, then every kind in one SQLite file. */
 export const BULK_KINDS = ['cards', 'accessories', 'sets', 'pairs', ...OBJECT_TYPE_NAMES] as const;
 export type BulkKind = (typeof BULK_KINDS)[number];
-export const BULK_FILE_NAMES = [...BULK_KINDS.map((kind) => `${kind}.jsonl`), 'sif.sqlite'];
+const BULK_FILE_NAMES = [...BULK_KINDS.map((kind) => `${kind}.jsonl`), 'sif.sqlite'];
 
 /** Types with a history (api/v1/history/<type>/<id>.json): cards by ordinal, accessories, and every generic object type. */
 export const HISTORY_TYPES = ['card', 'accessory', ...OBJECT_TYPE_NAMES] as const;

@@ -64,7 +64,7 @@ export function pagesRoutes(apiPath: string): { version: 1; include: string[]; e
 }
 
 /** A header block of `_headers` that gives the files it matches their media type. */
-export interface TypeBlock {
+interface TypeBlock {
   /** An exact path, or a folder glob (`/api/v1/pack/*`). */
   for: string;
   type: string;
@@ -83,7 +83,7 @@ function enumerated(template: string, parameters: readonly PathParameter[]): str
  * under it has one type, else each path. No path matches two blocks, since Netlify joins the
  * values of every matching block into one header.
  */
-export function contentTypeBlocks(): TypeBlock[] {
+function contentTypeBlocks(): TypeBlock[] {
   const files = [
     ...allEndpoints().flatMap((endpoint) => filePaths(endpoint).map((template) => ({ template, parameters: endpoint.parameters, type: contentTypeOf(endpoint) }))),
     { template: `/${NOT_FOUND_FILE}`, parameters: [], type: CONTENT_TYPES.json },

@@ -88,7 +88,7 @@ export function listPieces(key: string, texts: (string | Uint8Array)[], more = '
 }
 
 /** A generic object type's files: its packs. */
-export const genericSource = (type: ObjectType): Source => ({ key: 'result', pack: objectEndpoint[type].pack.file });
+const genericSource = (type: ObjectType): Source => ({ key: 'result', pack: objectEndpoint[type].pack.file });
 
 /** The kinds with comma lists, keyed by their folder under api/v1/. */
 const LISTED = {
