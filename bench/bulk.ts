@@ -12,10 +12,10 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { build } from '../generator/build.ts';
-import { UNCHECKED_PLAN } from '../generator/contract/hostLimits.ts';
-import { mirror } from '../generator/mirror/mirror.ts';
-import { startServer } from '../generator/server/server.ts';
+import { build } from '../generator/build/build.ts';
+import { UNCHECKED_PLAN } from '../generator/build/publish/hostLimits.ts';
+import { mirror } from '../generator/build/mirror/mirror.ts';
+import { startServer } from '../generator/runtime/server/server.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import type { FileManifestJson } from '../generator/contract/schemas.ts';
 

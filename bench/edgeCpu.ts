@@ -18,9 +18,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import { build } from '../generator/build.ts';
-import { UNCHECKED_PLAN } from '../generator/contract/hostLimits.ts';
-import { writeSampleExport } from '../generator/sample/make-sample.ts';
+import { build } from '../generator/build/build.ts';
+import { UNCHECKED_PLAN } from '../generator/build/publish/hostLimits.ts';
+import { writeSampleExport } from '../generator/build/sample/make-sample.ts';
 import { publishedOrdinals } from './load.ts';
 import { randomOrdinals } from './hosts.ts';
 

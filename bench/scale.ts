@@ -10,7 +10,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { writeSampleExport } from '../generator/sample/make-sample.ts';
+import { writeSampleExport } from '../generator/build/sample/make-sample.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -29,7 +29,7 @@ export async function measureScale(cards: number, root: string) {
   await writeSampleExport(input, { cards, accessories: Math.ceil(cards / 7), format: 'sqlite', images: false });
   const start = performance.now();
   // /usr/bin/time -f: peak resident set size in KiB, on stderr's last line.
-  const { stderr, status } = spawnSync('/usr/bin/time', ['-f', 'peak_kib=%M', process.execPath, '--import', 'tsx', 'generator/cli.ts', '--input', input, '--out', out], {
+  const { stderr, status } = spawnSync('/usr/bin/time', ['-f', 'peak_kib=%M', process.execPath, '--import', 'tsx', 'generator/build/cli.ts', '--input', input, '--out', out], {
     cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * 1024 * 1024,
   });
   if (status !== 0) throw new Error(`the build of ${cards} cards failed: ${stderr.trim().split('\n').slice(-3).join(' / ')}`);

@@ -11,8 +11,8 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { build } from '../generator/build.ts';
-import { UNCHECKED_PLAN } from '../generator/contract/hostLimits.ts';
+import { build } from '../generator/build/build.ts';
+import { UNCHECKED_PLAN } from '../generator/build/publish/hostLimits.ts';
 
 const VERSIONS = 20;
 /** Each version changes the cards whose id modulo this is its residue: about 4,000 / 13 = 300. */

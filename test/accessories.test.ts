@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copySample, readJson, renderInMemory, SAMPLE_INPUT, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
-import type { Row, TableDump } from '../generator/sample/sql.ts';
+import type { Row, TableDump } from '../generator/build/sample/sql.ts';
 import type { AccessoryJson, AccessoryListJson, CardListJson } from '../generator/contract/schemas.ts';
 
 type DbRow = Record<string, any>;

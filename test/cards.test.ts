@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSample, readJson, SAMPLE_INPUT } from './helpers.ts';
-import { CARDS, unitIdOf } from '../generator/sample/data.ts';
+import { CARDS, unitIdOf } from '../generator/build/sample/data.ts';
 import type { CardJson, CardListJson } from '../generator/contract/schemas.ts';
 
 type Row = Record<string, any>;

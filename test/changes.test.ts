@@ -4,24 +4,24 @@
  */
 import path from 'node:path';
 import fs from 'fs-extra';
-import { renderContext } from '../generator/render/context.ts';
+import { renderContext } from '../generator/build/render/context.ts';
 import fg from 'fast-glob';
-import { PUBLISHED_KINDS, publishedObjects, type PublishedKind } from '../generator/changes/published.ts';
+import { PUBLISHED_KINDS, publishedObjects, type PublishedKind } from '../generator/build/changes/published.ts';
 import { describe, expect, it } from 'vitest';
-import { build, type BuildOptions } from '../generator/build.ts';
-import type { BuildReport } from '../generator/report.ts';
+import { build, type BuildOptions } from '../generator/build/build.ts';
+import type { BuildReport } from '../generator/build/report.ts';
 import { endpoints, type Endpoint } from '../generator/contract/endpoints.ts';
 import { responseValidators } from './responseSchemas.ts';
 import { CHANGE_TYPES } from '../generator/contract/schemas.ts';
-import { diffSnapshots, describeCounts } from '../generator/changes/diff.ts';
-import { snapshotOfObjects, type Snapshot } from '../generator/changes/snapshot.ts';
-import { renderSite } from '../generator/render/renderSite.ts';
-import { siteSnapshot } from '../generator/changes/previousSite.ts';
-import { loadSqlDump } from '../generator/input/sqlDump.ts';
-import { sampleKey } from '../generator/sample/rowEncrypt.ts';
+import { diffSnapshots, describeCounts } from '../generator/build/changes/diff.ts';
+import { snapshotOfObjects, type Snapshot } from '../generator/build/changes/snapshot.ts';
+import { renderSite } from '../generator/build/render/renderSite.ts';
+import { siteSnapshot } from '../generator/build/changes/previousSite.ts';
+import { loadSqlDump } from '../generator/build/input/sqlDump.ts';
+import { sampleKey } from '../generator/build/sample/rowEncrypt.ts';
 import { buildSample, copySample, copySite, copyTree, modelAt, once, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { contentDiff, editDump, rewritten, snapshot } from './exportEdits.ts';
-import { buildSummary } from '../generator/summary.ts';
+import { buildSummary } from '../generator/build/summary.ts';
 
 const INDEX = endpoints.changeIndex.file();
 const LATEST = endpoints.latestChanges.file();

@@ -8,9 +8,9 @@ import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 import { modelOf, renderInMemory, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
-import { encryptValues, sampleKey } from '../generator/sample/rowEncrypt.ts';
-import type { Row } from '../generator/sample/sql.ts';
-import { UserError } from '../generator/errors.ts';
+import { encryptValues, sampleKey } from '../generator/build/sample/rowEncrypt.ts';
+import type { Row } from '../generator/build/sample/sql.ts';
+import { UserError } from '../generator/build/errors.ts';
 
 async function rendered(cards: Row[], files: Record<string, unknown> = {}) {
   const input = await tempDir('sif-checked-');

@@ -8,7 +8,7 @@ import { compiled } from './bin.ts';
 export const ROOT = path.resolve(SAMPLE_INPUT, '..');
 
 /** The arguments for node that run the build CLI (then its own arguments). */
-export const cliArgs = async (): Promise<string[]> => [await compiled('generator/cli.ts')];
+export const cliArgs = async (): Promise<string[]> => [await compiled('generator/build/cli.ts')];
 
 export interface CliResult {
   code: number;

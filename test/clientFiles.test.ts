@@ -7,9 +7,9 @@ import { SAMPLE_INPUT, buildInto, buildSample, copySample, renderInMemory, tempD
 import { dumpToClientDb, snapshot } from './exportEdits.ts';
 import {
   CLIENT_REGIONS, SQLITE_MAGIC, decryptClientFile, detectScheme, describeScheme, type FileScheme,
-} from '../generator/input/fileCipher.ts';
-import { encryptClientFile } from '../generator/sample/fileEncrypt.ts';
-import { writeSampleExport } from '../generator/sample/make-sample.ts';
+} from '../generator/build/input/fileCipher.ts';
+import { encryptClientFile } from '../generator/build/sample/fileEncrypt.ts';
+import { writeSampleExport } from '../generator/build/sample/make-sample.ts';
 
 const VERSIONS: FileScheme[] = [
   { region: 'jp', version: 1 }, { region: 'jp', version: 2 }, { region: 'jp', version: 3 },

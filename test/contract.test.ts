@@ -10,7 +10,7 @@ import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { allEndpoints, endpointOfFile } from '../generator/contract/endpoints.ts';
-import { GENERATED_DOCS } from '../generator/contract/docs.ts';
+import { GENERATED_DOCS } from '../generator/build/docs/docs.ts';
 import { bigSite, buildSample, readJson, tempDir } from './helpers.ts';
 import { responseValidators } from './responseSchemas.ts';
 

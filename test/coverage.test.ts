@@ -3,9 +3,9 @@ import path from 'node:path';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copySample, copyTree, readJson, renderInMemory, SAMPLE_INPUT, tempDir } from './helpers.ts';
-import { buildSummary } from '../generator/summary.ts';
-import { UNREAD_FILES_KEPT } from '../generator/report.ts';
-import { SAMPLE_MARKER } from '../generator/input/sampleMarker.ts';
+import { buildSummary } from '../generator/build/summary.ts';
+import { UNREAD_FILES_KEPT } from '../generator/build/report.ts';
+import { SAMPLE_MARKER } from '../generator/build/input/sampleMarker.ts';
 import type { CardJson } from '../generator/contract/schemas.ts';
 
 describe('coverage in the report', () => {

@@ -1,8 +1,8 @@
 /** Dangling references publish the card with that part null (or left out) and a warning, never a failed build. */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../generator/build.ts';
-import type { BuildReport } from '../generator/report.ts';
+import { build } from '../generator/build/build.ts';
+import type { BuildReport } from '../generator/build/report.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import type { CardJson } from '../generator/contract/schemas.ts';
 import { buildInto, buildSample, copySample, packedObject, readJson, tempDir, writeDb } from './helpers.ts';

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { modelAt, modelOf, SAMPLE_INPUT } from './helpers.ts';
 import { eventTables, unitTables, type EventRewards } from './fixtures.ts';
-import type { Row } from '../generator/sample/sql.ts';
-import type { Card } from '../generator/model/types.ts';
+import type { Row } from '../generator/build/sample/sql.ts';
+import type { Card } from '../generator/build/model/types.ts';
 
 const unix = (iso: string) => Date.parse(iso) / 1000;
 

@@ -3,13 +3,13 @@ import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fs from 'fs-extra';
 import type Database from 'better-sqlite3';
-import { sha256 } from '../generator/digest.ts';
-import { loadSqlDump } from '../generator/input/sqlDump.ts';
-import { dumpSql, type Row, type TableDump } from '../generator/sample/sql.ts';
+import { sha256 } from '../generator/build/digest.ts';
+import { loadSqlDump } from '../generator/build/input/sqlDump.ts';
+import { dumpSql, type Row, type TableDump } from '../generator/build/sample/sql.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import type { FileManifestJson } from '../generator/contract/schemas.ts';
-import { blockSums } from '../generator/blockSums.ts';
-import { MANIFEST_BLOCK_SIZE } from '../generator/format.ts';
+import { blockSums } from '../generator/build/blockSums.ts';
+import { MANIFEST_BLOCK_SIZE } from '../generator/contract/format.ts';
 
 /** Every table of a database with its declared column types and its rows. */
 function tablesOf(db: Database.Database): TableDump[] {

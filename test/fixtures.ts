@@ -2,7 +2,7 @@
  * Small unit databases built in code, in both schema generations.
  * Each fixture card is a partial unit_m row; everything else is filled in here.
  */
-import type { Row, TableDump } from '../generator/sample/sql.ts';
+import type { Row, TableDump } from '../generator/build/sample/sql.ts';
 
 export type Schema = 'modern' | 'legacy';
 

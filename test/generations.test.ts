@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { modelAt, renderInMemory, tempDir, writeDb } from './helpers.ts';
 import { objectEndpoint } from '../generator/contract/endpoints.ts';
-import { packOf } from '../generator/format.ts';
-import { writeSampleExport } from '../generator/sample/make-sample.ts';
+import { packOf } from '../generator/contract/format.ts';
+import { writeSampleExport } from '../generator/build/sample/make-sample.ts';
 import { levelPattern, unitTables } from './fixtures.ts';
-import type { Row, TableDump } from '../generator/sample/sql.ts';
+import type { Row, TableDump } from '../generator/build/sample/sql.ts';
 import type { CardJson } from '../generator/contract/schemas.ts';
 
 /** Renders an export of a unit database (and, when given, an English one) in memory. */

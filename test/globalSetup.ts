@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
 import type { TestProject } from 'vitest/node';
-import { build } from '../generator/build.ts';
+import { build } from '../generator/build/build.ts';
 
 export const SAMPLE_INPUT = fileURLToPath(new URL('../input', import.meta.url));
 

@@ -1,10 +1,10 @@
 /** The hosts' deploy limits: a site's files and sizes against each host of a plan, and the build that refuses a site a host would. */
 import fs from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { CLOUDFLARE_FREE, NETLIFY, PLANS, type HostPlan } from '../generator/contract/hostLimits.ts';
-import { fitHosts, folderListing, refuseUnfit, type SiteListing } from '../generator/publish/hostFit.ts';
-import { build } from '../generator/build.ts';
-import { publishLayout } from '../generator/publish/layout.ts';
+import { CLOUDFLARE_FREE, NETLIFY, PLANS, type HostPlan } from '../generator/build/publish/hostLimits.ts';
+import { fitHosts, folderListing, refuseUnfit, type SiteListing } from '../generator/build/publish/hostFit.ts';
+import { build } from '../generator/build/build.ts';
+import { publishLayout } from '../generator/build/publish/layout.ts';
 import { buildSample, copySample, publishedSample, SAMPLE_INPUT } from './helpers.ts';
 import { editDump, snapshot } from './exportEdits.ts';
 import { runCli } from './cli.ts';

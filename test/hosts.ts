@@ -1,7 +1,7 @@
 /**
  * The hosts the route suite runs against, each started on a published folder and stopped
  * again, all answering `fetch(path, init)` with a Web Response (`path` from the site root):
- * - node handler: generator/edge/handler.ts in Netlify's chain (edge/netlifyChain.ts) called in-process with the disk reader, and the
+ * - node handler: generator/runtime/edge/handler.ts in Netlify's chain (edge/netlifyChain.ts) called in-process with the disk reader, and the
  *   static layer (netlifyStatic) for what it passes through;
  * - npm start: the local server, its own process, over HTTP;
  * - deno edge: netlify/edge-functions/api.ts under Deno in front of the static layer over
@@ -14,11 +14,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
 import { tempDir } from './tempDirs.ts';
-import { netlifyEdge } from '../generator/edge/netlifyChain.ts';
-import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
+import { netlifyEdge } from '../generator/runtime/edge/netlifyChain.ts';
+import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
 import { startProcess, startServerProcess } from './serverProcess.ts';
-import { PAGES_COMPATIBILITY_DATE } from '../generator/render/hostRules.ts';
+import { PAGES_COMPATIBILITY_DATE } from '../generator/build/render/hostRules.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

@@ -8,12 +8,12 @@ import fs from 'fs-extra';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { build, imageHostTemplate } from '../generator/build.ts';
+import { build, imageHostTemplate } from '../generator/build/build.ts';
 import type { CardJson, CardListJson } from '../generator/contract/schemas.ts';
 import { SAMPLE_INPUT, buildSample, readJson, tempDir } from './helpers.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 import { launchBrowser } from './browser.ts';
-import { UserError } from '../generator/errors.ts';
+import { UserError } from '../generator/build/errors.ts';
 
 let host: StaticSite;
 let site: StaticSite;

@@ -4,8 +4,8 @@ import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 import { buildInto, readJson, renderInMemory, tempDir, writeDb } from './helpers.ts';
 import { unitTables, type Schema } from './fixtures.ts';
-import { encryptValues, sampleKey } from '../generator/sample/rowEncrypt.ts';
-import type { Row, TableDump } from '../generator/sample/sql.ts';
+import { encryptValues, sampleKey } from '../generator/build/sample/rowEncrypt.ts';
+import type { Row, TableDump } from '../generator/build/sample/sql.ts';
 import type { CardJson } from '../generator/contract/schemas.ts';
 
 /** Writes a one-database export and renders it in memory. */

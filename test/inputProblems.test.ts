@@ -3,16 +3,16 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
-import { build } from '../generator/build.ts';
-import { StageError, UserError } from '../generator/errors.ts';
+import { build } from '../generator/build/build.ts';
+import { StageError, UserError } from '../generator/build/errors.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import { SAMPLE_INPUT, buildInto, buildSample, copySample, copySite, publishedSample, renderInMemory, tempDir } from './helpers.ts';
-import { readMeta, readSets } from '../generator/input/curated.ts';
-import { readRegularBytes } from '../generator/input/inputFiles.ts';
-import { MAX_JSON_BYTES } from '../generator/input/limits.ts';
-import { publishLayout } from '../generator/publish/layout.ts';
-import { scanFolder } from '../generator/publish/manifest.ts';
-import { MAX_SITE_BYTES, Staging } from '../generator/publish/staging.ts';
+import { readMeta, readSets } from '../generator/build/input/curated.ts';
+import { readRegularBytes } from '../generator/build/input/inputFiles.ts';
+import { MAX_JSON_BYTES } from '../generator/build/input/limits.ts';
+import { publishLayout } from '../generator/build/publish/layout.ts';
+import { scanFolder } from '../generator/build/publish/manifest.ts';
+import { MAX_SITE_BYTES, Staging } from '../generator/build/publish/staging.ts';
 import { editDump, snapshot } from './exportEdits.ts';
 
 /** Builds a copy of the sample after `change`; resolves to the UserError it fails with. */

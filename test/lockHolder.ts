@@ -1,6 +1,6 @@
 /** A builder that takes the lock of `argv[2]` (an output folder), says "held" and waits to be killed. */
-import { acquireLock } from '../generator/publish/lock.ts';
-import { publishLayout } from '../generator/publish/layout.ts';
+import { acquireLock } from '../generator/build/publish/lock.ts';
+import { publishLayout } from '../generator/build/publish/layout.ts';
 
 const out = process.argv[2];
 const release = acquireLock(publishLayout(out).lock, out);

@@ -1,5 +1,5 @@
 /**
- * The mirror's block sync (generator/blockSums.ts, generator/mirror/blockSync.ts): blocks found
+ * The mirror's block sync (generator/build/blockSums.ts, generator/build/mirror/blockSync.ts): blocks found
  * in an old file at any offset, and a mirror of the sample's next version (one card changed,
  * so the files after it shift) onto a copy of the old one over real HTTP, with the bytes the
  * site sent counted on the wire by a proxy: http-server and npm start answering ranges (206),
@@ -10,15 +10,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { connect, createServer, type Socket } from 'node:net';
 import fs from 'fs-extra';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mirror } from '../generator/mirror/mirror.ts';
-import { findBlocks, piecesOf } from '../generator/mirror/blockSync.ts';
-import { BlockSums, RollingSum, blockSums } from '../generator/blockSums.ts';
-import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES } from '../generator/format.ts';
-import { startServer } from '../generator/server/server.ts';
-import { byteRange } from '../generator/edge/http.ts';
+import { mirror } from '../generator/build/mirror/mirror.ts';
+import { findBlocks, piecesOf } from '../generator/build/mirror/blockSync.ts';
+import { BlockSums, RollingSum, blockSums } from '../generator/build/blockSums.ts';
+import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES } from '../generator/contract/format.ts';
+import { startServer } from '../generator/runtime/server/server.ts';
+import { byteRange } from '../generator/runtime/edge/http.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import type { FileManifestJson } from '../generator/contract/schemas.ts';
-import { build } from '../generator/build.ts';
+import { build } from '../generator/build/build.ts';
 import { buildSample, copySample, copySite, once, tempDir } from './helpers.ts';
 import { contentDiff, editDump, snapshot, writeManifest } from './exportEdits.ts';
 import { serveStatic } from './staticServer.ts';

@@ -6,12 +6,12 @@ import fs from 'fs-extra';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copySample, packedObject, readJson, writeDb } from './helpers.ts';
-import { translationShard } from '../generator/format.ts';
+import { translationShard } from '../generator/contract/format.ts';
 import { OBJECT_TYPE_NAMES, type ObjectType } from '../generator/contract/endpoints.ts';
 import type { CardJson, CardListJson, CharacterJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
 
 type TranslationIndexJson = { shards: number };
-import { shardCount } from '../generator/render/translations.ts';
+import { shardCount } from '../generator/build/render/translations.ts';
 
 let out: string;
 const files = (dir: string, folder: string) => fs.readdirSync(path.join(dir, folder)).sort();

@@ -11,12 +11,12 @@ import type { BulkIndexJson, CardListJson, SetListJson } from '../generator/cont
 import { buildSample, packedObject, readJson, tempDir } from './helpers.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 import { launchBrowser } from './browser.ts';
-import { handleRequest } from '../generator/edge/handler.ts';
-import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
+import { handleRequest } from '../generator/runtime/edge/handler.ts';
+import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
 import { objectEndpoint } from '../generator/contract/endpoints.ts';
-import { packOf } from '../generator/format.ts';
-import { EXAMPLES } from '../generator/search/examples.js';
-import { patchBetween } from '../generator/changes/history.ts';
+import { packOf } from '../generator/contract/format.ts';
+import { EXAMPLES } from '../generator/runtime/search/examples.js';
+import { patchBetween } from '../generator/build/changes/history.ts';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 

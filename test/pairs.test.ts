@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copySample, readJson, renderInMemory, SAMPLE_INPUT, tempDir, writeDb } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
-import { unitIdOf } from '../generator/sample/data.ts';
+import { unitIdOf } from '../generator/build/sample/data.ts';
 import type { CardsJson, PairListJson } from '../generator/contract/schemas.ts';
 
 type Row = Record<string, any>;

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { modelOf } from './helpers.ts';
 import { unitTables } from './fixtures.ts';
-import { encryptValues, sampleKey } from '../generator/sample/rowEncrypt.ts';
-import type { Row, TableDump } from '../generator/sample/sql.ts';
+import { encryptValues, sampleKey } from '../generator/build/sample/rowEncrypt.ts';
+import type { Row, TableDump } from '../generator/build/sample/sql.ts';
 
 /** A unit_removable_skill_m row with the columns real exports have; `skill` overrides them. */
 const skillRow = (skill: Row): Row => ({

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import fs from 'fs-extra';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BuildReport, endpointOf } from '../generator/report.ts';
-import { progressDisplay } from '../generator/progress.ts';
-import { publishLayout } from '../generator/publish/layout.ts';
+import { BuildReport, endpointOf } from '../generator/build/report.ts';
+import { progressDisplay } from '../generator/build/progress.ts';
+import { publishLayout } from '../generator/build/publish/layout.ts';
 import { NOT_FOUND_FILE, endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
 import { buildSample, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { snapshot } from './exportEdits.ts';
-import { packOf } from '../generator/format.ts';
+import { packOf } from '../generator/contract/format.ts';
 import { runCli as cli } from './cli.ts';
 
 

@@ -17,14 +17,14 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSample, packedObject, readJson, tempDir } from './helpers.ts';
-import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
+import { EXAMPLES, exampleUrl } from '../generator/runtime/search/examples.js';
 import { HOSTS, WORKER_CONFIG, workerdPages, type Host, type HostName } from './hosts.ts';
 import { serveStatic } from './staticServer.ts';
 import { compiled } from './bin.ts';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES, netlifyExcludedPaths, pagesRoutes } from '../generator/contract/hostRouting.ts';
-import { rawFileType } from '../generator/edge/routes.ts';
+import { rawFileType } from '../generator/runtime/edge/routes.ts';
 import { OBJECT_TYPE_NAMES, allEndpoints, endpointOfFile, endpoints, objectEndpoint, type Endpoint, type ObjectType, type QueryParameter } from '../generator/contract/endpoints.ts';
-import { PAGES_COMPATIBILITY_DATE } from '../generator/render/hostRules.ts';
+import { PAGES_COMPATIBILITY_DATE } from '../generator/build/render/hostRules.ts';
 import { config as edgeConfig } from '../netlify/edge-functions/api.ts';
 import type { BulkIndexJson, CardJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
 
@@ -525,7 +525,7 @@ describe('host rules (_redirects, _headers, _worker.js, _routes.json, netlify.to
   });
 
   it('the Pages worker is bundled into _worker.js and routed the edge path; a missing path has a 404.html', () => {
-    expect(site('_worker.js')).toMatch(/^\/\/ Cloudflare Pages worker, bundled by npm run build from generator\/edge\/pagesWorker\.ts\./);
+    expect(site('_worker.js')).toMatch(/^\/\/ Cloudflare Pages worker, bundled by npm run build from generator\/runtime\/edge\/pagesWorker\.ts\./);
     expect(site('_worker.js')).not.toMatch(/^import /m); // one module: Pages uploads it as it is
     const routes = JSON.parse(site('_routes.json'));
     expect(routes).toEqual(pagesRoutes(EDGE_PATH));

@@ -10,11 +10,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handleRequest, type EdgeSite } from '../generator/edge/handler.ts';
-import { diskReader } from '../generator/server/diskSite.ts';
-import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
-import { CENTERS, EFFECTS, TRIGGERS } from '../generator/search/words.js';
-import { kindOf } from '../generator/search/query.js';
+import { handleRequest, type EdgeSite } from '../generator/runtime/edge/handler.ts';
+import { diskReader } from '../generator/runtime/server/diskSite.ts';
+import { EXAMPLES, exampleUrl } from '../generator/runtime/search/examples.js';
+import { CENTERS, EFFECTS, TRIGGERS } from '../generator/runtime/search/words.js';
+import { kindOf } from '../generator/runtime/search/query.js';
 import type { AccessoryJson, CardJson, CharacterJson, EventJson, SetListJson } from '../generator/contract/schemas.ts';
 import { buildSample, packedObject, readJson } from './helpers.ts';
 
@@ -28,7 +28,7 @@ let events: EventJson[];
 let characters: Map<number, CharacterJson>;
 let setNames: Map<string, string>;
 /** The search module as the page loads it: the site's own copy. */
-let pageModule: typeof import('../generator/search/query.js');
+let pageModule: typeof import('../generator/runtime/search/query.js');
 
 beforeAll(async () => {
   ({ out } = await buildSample());

@@ -9,11 +9,11 @@ import path from 'node:path';
 import fs from 'fs-extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, buildSample, packedObject, readJson, tempDir, writeDb } from './helpers.ts';
-import { packOf } from '../generator/format.ts';
+import { packOf } from '../generator/contract/format.ts';
 import { unitTables } from './fixtures.ts';
 import type { CardListJson, HappeningJson } from '../generator/contract/schemas.ts';
 import { peakRssMb, startServerProcess, type ServerProcess } from './serverProcess.ts';
-import { RUNNING_REQUESTS, WAITING_REQUESTS, startServer } from '../generator/server/server.ts';
+import { RUNNING_REQUESTS, WAITING_REQUESTS, startServer } from '../generator/runtime/server/server.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -1,5 +1,5 @@
 /**
- * The local server in its own process, the one starter of the tests: generator/server/serve.ts's
+ * The local server in its own process, the one starter of the tests: generator/runtime/server/serve.ts's
  * bundle under node (test/bin.ts), or `npm start` itself where the npm script is the subject.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -47,7 +47,7 @@ export async function startServerProcess(dir: string, args: string[] = [], { via
   const serverArgs = ['--port', '0', '--dir', dir, ...args];
   return viaNpm
     ? startProcess('npm', ['start', '--', ...serverArgs])
-    : startProcess(process.execPath, [await compiled('generator/server/serve.ts'), ...serverArgs]);
+    : startProcess(process.execPath, [await compiled('generator/runtime/server/serve.ts'), ...serverArgs]);
 }
 
 /** The peak resident memory of a process, in MB (Linux). */

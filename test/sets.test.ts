@@ -3,7 +3,7 @@ import fs from 'fs-extra';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copySample, readJson } from './helpers.ts';
-import { unitIdOf } from '../generator/sample/data.ts';
+import { unitIdOf } from '../generator/build/sample/data.ts';
 import type { CardJson, CardListJson, CardsJson as SetJson, SetListJson } from '../generator/contract/schemas.ts';
 
 let out: string;

@@ -6,11 +6,11 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSqlDump } from '../generator/input/sqlDump.ts';
-import { handleRequest, type EdgeSite } from '../generator/edge/handler.ts';
-import { diskReader } from '../generator/server/diskSite.ts';
-import { build } from '../generator/build.ts';
-import { DIFFICULTIES } from '../generator/search/words.js';
+import { loadSqlDump } from '../generator/build/input/sqlDump.ts';
+import { handleRequest, type EdgeSite } from '../generator/runtime/edge/handler.ts';
+import { diskReader } from '../generator/runtime/server/diskSite.ts';
+import { build } from '../generator/build/build.ts';
+import { DIFFICULTIES } from '../generator/runtime/search/words.js';
 import type { LiveJson, SongJson } from '../generator/contract/schemas.ts';
 import { buildSample, copySample, readJson, renderInMemory, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { dumpToClientDb, editDump } from './exportEdits.ts';

@@ -11,9 +11,9 @@ import type { LiveJson, SongJson } from '../generator/contract/schemas.ts';
 import { buildInto, buildSample, copySample, packedObject, readJson, tempDir } from './helpers.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 import { launchBrowser } from './browser.ts';
-import { handleRequest } from '../generator/edge/handler.ts';
-import { diskBytesReader, diskReader } from '../generator/server/diskSite.ts';
-import { EXAMPLES, exampleUrl } from '../generator/search/examples.js';
+import { handleRequest } from '../generator/runtime/edge/handler.ts';
+import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
+import { EXAMPLES, exampleUrl } from '../generator/runtime/search/examples.js';
 
 let out: string;
 let site: StaticSite;

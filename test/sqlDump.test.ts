@@ -3,8 +3,8 @@ import path from 'node:path';
 import fs from 'fs-extra';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { build } from '../generator/build.ts';
-import { MAX_DUMP_BYTES, openSql } from '../generator/input/sqlDump.ts';
+import { build } from '../generator/build/build.ts';
+import { MAX_DUMP_BYTES, openSql } from '../generator/build/input/sqlDump.ts';
 import { copySample, tempDir } from './helpers.ts';
 
 /** The sample export with `sql` inserted as a line of its unit.sql, after the first `after` lines. */

@@ -1,7 +1,7 @@
 /** The published folder over real HTTP on 127.0.0.1 as a plain static host serves it: http-server, no edge routes. */
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'http-server';
-import { shadowLegacyHeaderFields } from '../generator/server/server.ts';
+import { shadowLegacyHeaderFields } from '../generator/runtime/server/server.ts';
 
 export interface StaticSite {
   /** Base URL ending in "/". */

@@ -8,9 +8,9 @@
  * function loads, needs no package at run time.
  */
 import type { Static } from '@sinclair/typebox';
-import { BULK_PART_BYTES, PACK_SIZE } from '../format.ts';
+import { BULK_PART_BYTES, PACK_SIZE } from './format.ts';
 import { MAX_IDS } from './limits.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, MAX_SEED } from '../search/query.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, MAX_SEED } from '../runtime/search/query.js';
 import type { RESPONSES } from './schemas.ts';
 
 /** The name of a response schema (schemas.ts RESPONSES, openapi.json components). */

@@ -7,8 +7,8 @@
  */
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { MAX_READ_TL_STRINGS } from './limits.ts';
-import { ATTRIBUTE_NAMES, DIFFICULTIES } from '../search/words.js';
-import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES, MANIFEST_BLOCK_SIZE } from '../format.ts';
+import { ATTRIBUTE_NAMES, DIFFICULTIES } from '../runtime/search/words.js';
+import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES, MANIFEST_BLOCK_SIZE } from './format.ts';
 
 /** Named schemas, published as openapi.json components and referenced by `$ref`. */
 export const components: Record<string, TSchema> = {};
@@ -369,7 +369,7 @@ export const SongSearch = SearchPage('SongSearch', Live);
 export const SearchIndex = named('SearchIndex', obj({
   kind: Str,
   count: Int,
-  columns: Type.Record(Str, Type.Array(Type.Unknown()), { description: 'one array per column, an entry per object (generator/search/kinds.js names them); a column with a dictionary holds positions in it' }),
+  columns: Type.Record(Str, Type.Array(Type.Unknown()), { description: 'one array per column, an entry per object (the search language names them per kind); a column with a dictionary holds positions in it' }),
   dictionaries: Type.Record(Str, Type.Array(Type.Unknown()), { description: 'the distinct values of the list columns (names, titles, sets)' }),
 }, '(extra) The search index of one kind.'));
 
@@ -496,7 +496,7 @@ export const Checksum = named('Checksum', Type.String({
   description: '(extra) One line in sha256sum format: "<sha256>  <file name>", so `sha256sum -c` checks the file beside it.',
 }));
 
-/** Block sums (generator/blockSums.ts) of blocks described by `blocks`, `note` leading the description. */
+/** Block sums (generator/build/blockSums.ts) of blocks described by `blocks`, `note` leading the description. */
 const blockSumsOf = (blocks: string, note = '') => Type.String({
   pattern: '^[A-Za-z0-9+/]*={0,2}$',
   description: `${note}Base64 of 12 bytes per ${blocks} of the file (the last one shorter): rsync's weak rolling sum (uint32, big-endian: the 16-bit sum of the block's bytes' running sums, then the 16-bit sum of its bytes), then the first 8 bytes of the block's SHA-256. A mirror finds these blocks in its old copy at any offset and fetches only the others by HTTP Range.`,

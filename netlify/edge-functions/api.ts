@@ -1,11 +1,11 @@
 /**
  * Netlify edge function for /api/* (declared below): the shared edge handler in Netlify's
- * chain (generator/edge/netlifyChain.ts), reading published files by fetching them from the
+ * chain (generator/runtime/edge/netlifyChain.ts), reading published files by fetching them from the
  * site itself. Those reads are plain static paths, for which the handler returns nothing,
  * so they never recurse.
  */
-import { netlifyEdge } from '../../generator/edge/netlifyChain.ts';
-import { fetchBytesReader, fetchReader } from '../../generator/edge/siteReader.ts';
+import { netlifyEdge } from '../../generator/runtime/edge/netlifyChain.ts';
+import { fetchBytesReader, fetchReader } from '../../generator/runtime/edge/siteReader.ts';
 
 /** What this function uses of Netlify's context: the rest of the chain. */
 interface Context {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import fs from 'fs-extra';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
-import { withETag } from '../../generator/edge/http.ts';
+import { withETag } from '../../generator/runtime/edge/http.ts';
 
 export type Answer = (request: Request) => Promise<Response>;
 

@@ -1,0 +1,160 @@
+/**
+ * The build, top to bottom: check -> read -> model -> images -> render -> search -> changes -> history -> bulk -> manifest -> hosts -> write. Each stage
+ * returns what the next one needs; the model is read-only once built (the image stage
+ * returns which pictures it published instead of writing them into the model).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { readExport, closeExport } from './input/readExport.ts';
+import { publishedVersions, requireDistinctVersion } from './input/curated.ts';
+import { buildModel } from './model/buildModel.ts';
+import { modelCoverage } from './model/coverage.ts';
+import { encodeImages } from './images/encodeImages.ts';
+import { renderContext } from './render/context.ts';
+import { checkedContext } from './render/checked.ts';
+import { renderSite } from './render/renderSite.ts';
+import { deriveChanges } from './changes/deriveChanges.ts';
+import { deriveHistory } from './changes/history.ts';
+import { deriveSearch } from './derive/search.ts';
+import { deriveBulk } from './derive/bulk.ts';
+import { deriveFileManifest } from './derive/fileManifest.ts';
+import { PublishSession } from './publish/publishBuild.ts';
+import { UserError } from './errors.ts';
+import { baseTemplate, templateProblem } from '../runtime/page/imageHost.js';
+import { DEFAULT_PLAN, type HostPlan } from './publish/hostLimits.ts';
+import { fitHosts, refuseUnfit } from './publish/hostFit.ts';
+import { hostConfigBytes } from './render/hostRules.ts';
+import type { DigestedFiles } from './render/files.ts';
+import { BuildReport, type ProgressListener } from './report.ts';
+
+export interface BuildOptions {
+  input: string;
+  out: string;
+  /** Rebuild even when the input, the generator and the published site are unchanged. */
+  force?: boolean;
+  /** Compare with the site published in this folder instead of the previous build (the changelog). */
+  since?: string;
+  /**
+   * Where encoded pictures are kept between builds. The cache is content-addressed, so sites
+   * may share one (a CI cache, a test run). Default: $SIF_IMAGE_CACHE, else `.cache/images/<name>` beside `out`.
+   */
+  imageCache?: string;
+  /**
+   * An image host's URL template (generator/runtime/page/imageHost.js: `{id}`, `{ordinal}`, `{kind}`,
+   * `{t}`, `{idolized}`): cards' pictures the export lacks (its art always) are named there.
+   */
+  imageHost?: string | null;
+  /** The hosts the site must deploy to, with their limits (publish/hostLimits.ts PLANS); default: the free plans. */
+  plan?: HostPlan;
+  /** Hears each stage's progress (the CLI's progress display). */
+  progress?: ProgressListener;
+}
+
+/** The input folder must exist, be a folder and be readable: else one line naming it. */
+function requireInputFolder(input: string, given: string): void {
+  try {
+    if (!fs.statSync(input).isDirectory()) throw new UserError(`--input ${given}: not a folder (give the folder that holds the export)`);
+    fs.accessSync(input, fs.constants.R_OK | fs.constants.X_OK);
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UserError(`--input ${given}: ${code === 'ENOENT' ? 'no such folder' : `cannot be read (${code ?? String(error)})`}`);
+  }
+}
+
+/**
+ * The image host's template from the CLI's options: --image-url as it is, --image-base as a
+ * host laid out as this site's images/ folder; null for neither. A malformed one is a UserError.
+ */
+export function imageHostTemplate({ imageUrl, imageBase }: { imageUrl?: string; imageBase?: string }): string | null {
+  if (imageUrl !== undefined && imageBase !== undefined) throw new UserError('--image-url and --image-base name the same thing: give one');
+  const template = imageUrl ?? (imageBase === undefined ? null : baseTemplate(imageBase));
+  const problem = template === null ? null : templateProblem(template);
+  if (problem) throw new UserError(`${imageUrl === undefined ? '--image-base' : '--image-url'}: ${problem}`);
+  return template;
+}
+
+function folders(options: BuildOptions): { input: string; out: string } {
+  const input = path.resolve(options.input);
+  requireInputFolder(input, options.input);
+  const out = path.resolve(options.out);
+  if (out === input || input.startsWith(out + path.sep) || out.startsWith(input + path.sep)) {
+    throw new UserError(`--out ${options.out} must not be inside --input ${options.input} or contain it`);
+  }
+  return { input, out };
+}
+
+/** The picture cache: a shared one when the options or $SIF_IMAGE_CACHE name it, else the site's own beside `out`. */
+function imageCacheOf(options: BuildOptions, besideOut: string): { cacheDir: string; pruneCache: boolean } {
+  const shared = options.imageCache ?? process.env.SIF_IMAGE_CACHE;
+  return shared ? { cacheDir: path.resolve(shared), pruneCache: false } : { cacheDir: besideOut, pruneCache: true };
+}
+
+/** The site as the host limit check sees it: sizes from the digests taken as files were added, rule files as rendered. */
+const listing = (files: DigestedFiles) => ({
+  sizes: [...files.keys()].map((rel): [string, number] => [rel, files.digest(rel).bytes]),
+  ruleFile: (rel: string) => (files.has(rel) ? hostConfigBytes(rel)?.toString('utf8') : undefined),
+});
+
+/**
+ * Builds the site of `input` into `out`. A failure is a StageError naming its stage; one
+ * before the write stage's swap leaves `out` as it was.
+ */
+export async function build(options: BuildOptions): Promise<BuildReport> {
+  const { input, out } = folders(options);
+  const report = new BuildReport(options.progress);
+  const plan = options.plan ?? DEFAULT_PLAN;
+  const session = PublishSession.open(out, report);
+  try {
+    // --since compares with another site, so it runs every stage even when the input is unchanged.
+    const rerun = options.since !== undefined;
+    const checkedOptions = { imageHost: options.imageHost ?? null, ...(plan.name === DEFAULT_PLAN.name ? {} : { plan: plan.name }) };
+    const { upToDate, inputDigest } = await report.stage('check', () => session.check(input, { force: options.force, rerun, options: checkedOptions }));
+    // The site this one follows, decided here for every stage that reads it: --since, else the output folder.
+    const previous = options.since === undefined ? { folder: out, files: session.publishedFiles() } : { folder: path.resolve(options.since), files: null };
+    if (!upToDate) {
+      const game = await report.stage('read', () => {
+        const read = readExport(input, report, inputDigest);
+        try {
+          requireDistinctVersion(input, read.meta.truthVersion, publishedVersions(previous.folder, previous.files));
+        } catch (error) {
+          closeExport(read);
+          throw error;
+        }
+        return read;
+      });
+      const model = await report.stage('model', () => {
+        try {
+          return buildModel(game, report);
+        } finally {
+          closeExport(game);
+        }
+      });
+      report.coverage = modelCoverage(model);
+      const images = await report.stage('images', () => encodeImages(model, { input, ...imageCacheOf(options, session.layout.images) }, report));
+      const files = session.files();
+      const context = checkedContext(renderContext(model, images.published, options.imageHost ?? null), report);
+      const rendered = await report.stage('render', () => renderSite(context, files));
+      session.renderingDone();
+      await report.stage('search', () => deriveSearch(rendered, files));
+      for (const [rel, bytes] of images.files) files.set(rel, bytes);
+      const changeOptions = { out, store: session.layout.snapshots, since: options.since, date: game.meta.date, changeRecords: session.changeRecords };
+      const changes = await report.stage('changes', () => deriveChanges({ rendered, truthVersion: model.truthVersion }, files, changeOptions, report));
+      await report.stage('history', () => deriveHistory(changes.history, files));
+      const bulkOptions = { truthVersion: model.truthVersion, date: game.meta.date, previous: previous.folder, scratch: session.layout.scratch };
+      await report.stage('bulk', () => deriveBulk(rendered, files, bulkOptions));
+      await report.stage('manifest', () => deriveFileManifest(files, model.truthVersion));
+      report.countFiles(files.keys());
+      await report.stage('hosts', () => {
+        report.hosts.push(...fitHosts(listing(files), plan));
+        refuseUnfit(report.hosts);
+      });
+      await report.stage('write', () => session.publish(files, changes.records));
+    }
+  } catch (error) {
+    await session.close(error);
+    throw error;
+  }
+  await session.close();
+  return report;
+}

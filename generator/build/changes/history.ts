@@ -1,0 +1,258 @@
+/**
+ * The history stage (after the changelog): api/v1/versions.json and one
+ * api/v1/history/<type>/<id>.json per object that any published version had, each entry a
+ * JSON Patch (RFC 6902) from the previous version's object. Only
+ * the histories of objects that differ from the previous site are rebuilt; every other
+ * history file is carried from the previous site (the published folder, or --since) byte
+ * for byte, so a build costs the same however many versions the site keeps. A rebuild of
+ * the same truth version replaces that version's entries. A previous site without a
+ * history (an older builder) starts it with its own version.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { endpoints, HISTORY_TYPES, OBJECT_TYPE_NAMES, type HistoryType } from '../../contract/endpoints.ts';
+import type { TSchema } from '@sinclair/typebox';
+import { History as HistorySchema, Versions as VersionsSchema, type HistoryJson, type VersionsJson } from '../../contract/schemas.ts';
+import { misfit } from '../render/check.ts';
+import { applyPatch } from '../../contract/patch.ts';
+import { emit, encodedJson, type MovableFiles } from '../render/files.ts';
+import { isJsonObject, noObjects, type Json, type JsonObject } from './published.ts';
+import { parseText, sameText, type Snapshot } from './snapshot.ts';
+import { UserError } from '../errors.ts';
+import { readSiteFile } from './previousSite.ts';
+
+type Entry = HistoryJson['versions'][number];
+type Version = VersionsJson['versions'][number];
+type Change = Entry['change'];
+
+/** Nothing: what a first version is compared with. */
+const EMPTY: Snapshot = { version: { truth_version: '', date: null }, objects: noObjects() as unknown as Snapshot['objects'] };
+
+/** A card's ordinal from its JSON text: the renderer writes id then ordinal first; anything else is parsed. */
+function ordinalOf(text: Buffer): string {
+  const head = /^\{"id":\d+,"ordinal":(\d+)[,}]/.exec(text.toString('latin1', 0, 64));
+  return head ? head[1] : String(parseText(text).ordinal);
+}
+
+const cardsByOrdinal = new WeakMap<Snapshot, Map<string, Buffer>>();
+
+/** The objects of a history type in a snapshot by id (cards by ordinal). */
+function textsOf(snapshot: Snapshot, type: HistoryType): Map<string, Buffer> {
+  if (type === 'accessory') return snapshot.objects.accessory_t;
+  if (type !== 'card') return snapshot.objects[type];
+  let byOrdinal = cardsByOrdinal.get(snapshot);
+  if (!byOrdinal) {
+    byOrdinal = new Map([...snapshot.objects.card_t.values()].map((text) => [ordinalOf(text), text]));
+    cardsByOrdinal.set(snapshot, byOrdinal);
+  }
+  return byOrdinal;
+}
+
+type Operation = NonNullable<Entry['patch']>[number];
+
+const pointer = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+/**
+ * Whether patching `before` member by member gives `after`'s member order (kept members stay
+ * where they are, added ones come last), so a rebuilt object serializes to the same bytes.
+ */
+function keepsOrder(before: JsonObject, after: JsonObject): boolean {
+  const patched = [...Object.keys(before).filter((key) => Object.hasOwn(after, key)), ...Object.keys(after).filter((key) => !Object.hasOwn(before, key))];
+  return JSON.stringify(patched) === JSON.stringify(Object.keys(after));
+}
+
+/**
+ * The operations that turn `before` into `after` at `path`: objects member by member (removed,
+ * changed, added, each in the order of its object) unless that would leave the members in
+ * another order, arrays of the same length element by element, anything else replaced whole.
+ * The same values always give the same patch; the tests apply it with the fast-json-patch
+ * library too.
+ */
+function diff(before: Json, after: Json, path: string, patch: Operation[]): Operation[] {
+  if (isJsonObject(before) && isJsonObject(after) && keepsOrder(before, after)) {
+    for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) patch.push({ op: 'remove', path: pointer(path, key) });
+    for (const [key, value] of Object.entries(after)) {
+      if (Object.hasOwn(before, key)) diff(before[key], value, pointer(path, key), patch);
+      else patch.push({ op: 'add', path: pointer(path, key), value });
+    }
+  } else if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
+    after.forEach((value, i) => diff(before[i], value, pointer(path, i), patch));
+  } else if (JSON.stringify(before) !== JSON.stringify(after)) {
+    patch.push({ op: 'replace', path, value: after });
+  }
+  return patch;
+}
+
+/** The JSON Patch that turns `before` into `after` (empty when they are equal). */
+export const patchBetween = (before: Json, after: Json): Operation[] => diff(before, after, '', []);
+
+/**
+ * The entry that turns `before` into `after`, given as its text (null: neither exists, or they
+ * are equal). An added object is carried as its text, unparsed: a first build adds every object.
+ */
+function entryFor(version: Snapshot['version'], before: JsonObject | null, after: Buffer | null): Entry | null {
+  const at = { truth_version: version.truth_version, date: version.date };
+  if (after === null) return before === null ? null : { ...at, change: 'removed', patch: null };
+  if (before === null) return { ...at, change: 'added', patch: [{ op: 'add', path: '', value: encodedJson(after) as JsonObject }] };
+  const patch = patchBetween(before, parseText(after));
+  return patch.length ? { ...at, change: 'changed', patch } : null;
+}
+
+/** The object after every entry of `entries` (null when it does not exist then). */
+function replay(entries: Entry[]): JsonObject | null {
+  let object: unknown = null;
+  for (const entry of entries) object = entry.patch === null ? null : applyPatch(object, entry.patch);
+  return isJsonObject(object) ? object : null;
+}
+
+type Counts = Pick<Version, Change>;
+
+/** The history of a site being built: the previous site's, with the files this build rewrites. */
+class History {
+  /** Histories rewritten by this build, by file (an empty one is dropped). */
+  readonly rewritten = new Map<string, HistoryJson>();
+
+  /**
+   * `checkCarried`: the previous site is read from a folder another builder may have written
+   * (--since, a mirror's copy), so each history carried on is checked first (checkedHistory).
+   */
+  constructor(private readonly previous: string | null, readonly versions: Version[], private readonly checkCarried: boolean) {}
+
+  private load(type: HistoryType, id: string): HistoryJson {
+    const rel = endpoints.history.file(type, id);
+    const known = this.rewritten.get(rel);
+    if (known) return known;
+    const file = this.previous && path.join(this.previous, rel);
+    const history = file && fs.existsSync(file) ? readHistory(file, type, id) : { type, id: Number(id), versions: [] };
+    this.rewritten.set(rel, history);
+    return history;
+  }
+
+  /** Adds the version `after` holds, from the objects of `before`; a version already last is replaced. */
+  advance(before: Snapshot, after: Snapshot): void {
+    const { truth_version: version, date } = after.version;
+    const last = this.versions.at(-1);
+    const replacing = last?.truth_version === version;
+    const counts: Counts = replacing ? { added: last.added, changed: last.changed, removed: last.removed } : { added: 0, changed: 0, removed: 0 };
+    for (const type of HISTORY_TYPES) {
+      // Cards and accessories are counted once, as card_t and accessory_t.
+      const counted = (OBJECT_TYPE_NAMES as readonly string[]).includes(type);
+      const [old, now] = [textsOf(before, type), textsOf(after, type)];
+      for (const id of new Set([...old.keys(), ...now.keys()])) {
+        if (sameText(old.get(id), now.get(id))) continue;
+        const { versions } = this.load(type, id);
+        let base = old.has(id) ? parseText(old.get(id)!) : null;
+        if (replacing && versions.at(-1)?.truth_version === version) {
+          const replaced = versions.pop()!;
+          if (counted) counts[replaced.change]--;
+          base = replay(versions);
+        }
+        const entry = entryFor(after.version, base, now.get(id) ?? null);
+        if (!entry) continue;
+        versions.push(entry);
+        if (counted) counts[entry.change]++;
+      }
+    }
+    const next = { truth_version: version, date, ...counts, changes: null };
+    if (replacing) this.versions[this.versions.length - 1] = next;
+    else this.versions.push(next);
+  }
+
+  /** Publishes the rewritten histories, carries the previous site's others, and versions.json. */
+  publish(files: MovableFiles): void {
+    for (const history of this.rewritten.values()) if (history.versions.length) emit(files, endpoints.history, [history.type, history.id], history);
+    if (this.previous) {
+      for (const type of HISTORY_TYPES) {
+        const folder = path.join(this.previous, path.dirname(endpoints.history.file(type, 0)));
+        if (!fs.existsSync(folder)) continue;
+        for (const name of fs.readdirSync(folder)) {
+          const id = name.replace(/\.json$/, '');
+          const rel = endpoints.history.file(type, id);
+          if (this.rewritten.has(rel) || !name.endsWith('.json')) continue;
+          const file = path.join(folder, name);
+          if (this.checkCarried) files.set(rel, checkedHistory(file, type, id).bytes);
+          else files.carry(rel, file);
+        }
+      }
+    }
+    // A version's change list is linked while the site publishes it.
+    const changes = (version: string) => (files.has(endpoints.changes.file(version)) ? `changes/${encodeURIComponent(version)}.json` : null);
+    emit(files, endpoints.versions, [], { versions: this.versions.map((v) => ({ ...v, changes: changes(v.truth_version) })) });
+  }
+}
+
+/**
+ * A JSON file of the previous site (a regular file, within the size limit), its value and bytes;
+ * one that does not fit `schema` or that `invalid` finds fault with fails the build in one line
+ * naming it (its history is never dropped).
+ */
+function readPrevious<T>(file: string, what: string, schema: TSchema, invalid: (value: T) => string | null = () => null): { value: T; bytes: Buffer } {
+  let bytes: Buffer;
+  let value: T;
+  try {
+    bytes = readSiteFile(file);
+    value = JSON.parse(bytes.toString('utf8')) as T;
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    throw new UserError(`${file}: the previous site's ${what} is unreadable (${(error as Error).message})`);
+  }
+  const fault = misfit(schema, value) ?? invalid(value);
+  if (fault) throw new UserError(`${file}: the previous site's ${what} is not one this builder publishes (${fault})`);
+  return { value, bytes };
+}
+
+/** Why the entries of `history` do not replay (a patch that does not apply, an object that is no object), or null. */
+function replayFault(history: HistoryJson): string | null {
+  let object: unknown = null;
+  for (const { truth_version: version, patch } of history.versions) {
+    try {
+      object = patch === null ? null : applyPatch(object, patch);
+    } catch (error) {
+      return `the patch of version ${JSON.stringify(version).slice(0, 80)} does not apply: ${(error as Error).message}`;
+    }
+    if (object !== null && !isJsonObject(object)) return `version ${JSON.stringify(version).slice(0, 80)} makes the object a ${Array.isArray(object) ? 'list' : typeof object}`;
+  }
+  return null;
+}
+
+/**
+ * The history file of object `id` of `type`, checked: its schema, its type and id (the file's
+ * name is a canonical id), and every patch applying in turn. A bad patch carried on would make
+ * each ?version= read of that object, and every list holding it, fail at the edge.
+ */
+function checkedHistory(file: string, type: HistoryType, id: string): { value: HistoryJson; bytes: Buffer } {
+  return readPrevious<HistoryJson>(file, 'history', HistorySchema, (h) => {
+    if (h.type !== type || String(h.id) !== id) return `it is the history of ${String(h.type).slice(0, 40)} ${h.id}, not of ${type} ${id.slice(0, 40)}`;
+    return replayFault(h);
+  });
+}
+
+const readHistory = (file: string, type: HistoryType, id: string): HistoryJson => checkedHistory(file, type, id).value;
+
+/** The versions a previous site published (none when it has no versions.json: an older builder). */
+function previousVersions(folder: string | null): Version[] {
+  const file = folder && path.join(folder, endpoints.versions.file());
+  if (!file || !fs.existsSync(file)) return [];
+  return readPrevious<VersionsJson>(file, 'versions.json', VersionsSchema).value.versions;
+}
+
+export interface HistoryInput {
+  /** The previous site's objects (null on a first build). */
+  previous: Snapshot | null;
+  /** The site being built. */
+  current: Snapshot;
+  /** The previous site's folder: its history files and versions.json are carried on. */
+  folder: string | null;
+  /** Whether that folder is a site read back rather than this build's own record (--since): what is carried is checked. */
+  readBack: boolean;
+}
+
+/** Publishes versions.json and the history files of the site being built into `files`. */
+export function deriveHistory({ previous, current, folder, readBack }: HistoryInput, files: MovableFiles): void {
+  const versions = previousVersions(previous && folder);
+  const history = new History(versions.length ? folder : null, versions, readBack);
+  // A previous site without a history starts it with its own version.
+  if (previous && !versions.length) history.advance(EMPTY, previous);
+  history.advance(previous ?? EMPTY, current);
+  history.publish(files);
+}

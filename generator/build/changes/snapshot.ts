@@ -1,0 +1,89 @@
+/**
+ * A snapshot of what clients see: every published object by kind and id, as the JSON bytes
+ * it is published as (render/published.ts): the very bytes the render stage encoded, so a
+ * build's snapshot costs little beyond its site. A build's snapshot is made from the objects
+ * its render stage returns; an older site's from its published files (--since, or a site
+ * without build records). Both give the same texts (test/changes.test.ts checks it).
+ */
+import { endpoints, objectEndpoint, OBJECT_TYPE_NAMES, SONG_TYPES, type ObjectType } from '../../contract/endpoints.ts';
+import type { PairListJson, SetListJson } from '../../contract/schemas.ts';
+import { jsonBytes } from '../render/files.ts';
+import { isJsonObject, noObjects, recordObject, type JsonObject, type PublishedKind, type PublishedObjects } from './published.ts';
+import { packOf } from '../../contract/format.ts';
+import { UserError } from '../errors.ts';
+
+/** A version of the game data, as change lists and versions.json name it. */
+export interface DataVersion {
+  truth_version: string;
+  /** Unix seconds, null when unknown. */
+  date: number | null;
+}
+
+export interface Snapshot {
+  version: DataVersion;
+  /**
+   * The objects of each kind as JSON text (UTF-8), by id: equal texts are equal objects, so
+   * only the few objects an update changes are parsed again.
+   */
+  objects: Record<PublishedKind, Map<string, Buffer>>;
+}
+
+/** Whether two objects' texts (either may be absent) are the same. */
+export const sameText = (a: Buffer | undefined, b: Buffer | undefined): boolean => a === b || (a !== undefined && b !== undefined && a.equals(b));
+
+/** An object's text parsed. */
+export const parseText = (text: Buffer): JsonObject => JSON.parse(text.toString('utf8')) as JsonObject;
+
+/** A published file (path relative to the site root) parsed; throws when the site lacks it, unless `optional` (then undefined). */
+export type SiteReader = (rel: string, optional?: boolean) => unknown;
+
+/**
+ * Every object of a generic type: the ids of its list, each read from the pack of its block. A
+ * site without a live database (or from before songs) has no song types: none of their objects.
+ */
+function readObjects(read: SiteReader, type: ObjectType, into: PublishedObjects): void {
+  const { list, pack } = objectEndpoint[type];
+  const packs = new Map<number, Record<string, JsonObject>>();
+  const listed = read(list.file(), SONG_TYPES.includes(type)) as { result: { id: number }[] } | undefined;
+  for (const { id } of listed?.result ?? []) {
+    const block = packOf(id);
+    if (!packs.has(block)) packs.set(block, (read(pack.file(block)) as { objects: Record<string, JsonObject> }).objects);
+    const object = packs.get(block)![id];
+    if (!isJsonObject(object)) throw new UserError(`${pack.file(block)}: no object ${id}, which ${list.file()} lists`);
+    recordObject(into, type, id, object);
+  }
+}
+
+/** Sets as {id, display_name, cards}: the card ids in ordinal order, from each card's `sets`. */
+function readSets(read: SiteReader, into: PublishedObjects): void {
+  const members = new Map((read(endpoints.setList.file()) as SetListJson).sets.map((set) => [set.id, { set, cards: [] as number[] }]));
+  const byOrdinal = [...into.card_t.values()].sort((a, b) => (a.ordinal as number) - (b.ordinal as number));
+  for (const card of byOrdinal) for (const id of card.sets as string[]) members.get(id)?.cards.push(card.id as number);
+  for (const [id, { set, cards }] of members) recordObject(into, 'set', id, { id, display_name: set.display_name, cards });
+}
+
+/** The newest date the data itself knows: the latest card release or event start. */
+function newestDate({ card_t: cards, event_t: events }: PublishedObjects): number | null {
+  const dates = [
+    ...[...cards.values()].map((card) => (card.extra_data as JsonObject | null)?.release_date),
+    ...[...events.values()].map((event) => event.start_date),
+  ].filter((date): date is number => typeof date === 'number');
+  return dates.reduce<number | null>((newest, date) => (newest === null || date > newest ? date : newest), null);
+}
+
+/** The snapshot of published objects; dated `date`, else by the newest date its data knows. */
+export function snapshotOfObjects(published: PublishedObjects, truthVersion: string, date: number | null): Snapshot {
+  const objects = Object.fromEntries(Object.entries(published).map(([kind, all]) =>
+    [kind, new Map([...all].map(([id, object]) => [id, jsonBytes(object)]))])) as Snapshot['objects'];
+  return { version: { truth_version: truthVersion, date: date ?? newestDate(published) }, objects };
+}
+
+/** The snapshot of the site `read` reads; dated as snapshotOfObjects. */
+export function snapshotOf(read: SiteReader, date: number | null): Snapshot {
+  const objects = noObjects();
+  for (const type of OBJECT_TYPE_NAMES) readObjects(read, type, objects);
+  readSets(read, objects);
+  for (const pair of (read(endpoints.pairList.file()) as PairListJson).pairs) recordObject(objects, 'pair', pair.pair, pair);
+  const truthVersion = (read(endpoints.info.file()) as { truth_version: string }).truth_version;
+  return snapshotOfObjects(objects, truthVersion, date);
+}

@@ -1,0 +1,150 @@
+/**
+ * The bulk stage (after render): every object of the site in a few downloads. One JSON
+ * Lines file per kind, each line the object's JSON text as its single-object route
+ * publishes it (the rendered objects, serialized by the same function); sif.sqlite with
+ * every kind as a table; a `<file>.sha256` beside each in sha256sum format; and
+ * bulk/index.json listing them with sizes, hashes and the truth version in which each
+ * file last changed (carried from the previous site's index while the hash is the same).
+ *
+ * Each file is published in parts (format.ts BULK_PART_BYTES, bulkPartLines) that the edge
+ * joins at the file's own URL: no file comes near a host's size limit, and a change to one
+ * object rewrites one part of each file holding it, not the file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { BULK_KINDS, OBJECT_TYPE_NAMES, endpoints, type BulkKind, type ObjectType } from '../../contract/endpoints.ts';
+import type { BulkIndexJson } from '../../contract/schemas.ts';
+import { BULK_PART_BYTES, bulkPartLines, bulkPartName } from '../../contract/format.ts';
+import { CHUNK, writeDigested, type FileDigest } from '../digest.ts';
+import { emit, jsonBytes, type MovableFiles } from '../render/files.ts';
+import type { Rendered } from '../render/renderSite.ts';
+import { bulkSqlite, type SqliteKind } from './bulkSqlite.ts';
+import { readSiteFile } from '../changes/previousSite.ts';
+
+export interface BulkOptions {
+  truthVersion: string;
+  /** The data version's date (unix seconds), null when unknown. */
+  date: number | null;
+  /** The folder of the site this one follows (the published one, or --since): where `updated_in` is carried from. */
+  previous: string;
+  /** A folder of the build's own where the downloads are written before they join the site (created when missing). */
+  scratch: string;
+}
+
+type BulkEntry = BulkIndexJson['files'][number];
+
+/**
+ * The objects of each bulk kind (contract/endpoints.ts BULK_KINDS, in that order); each line is the
+ * object as its route publishes it. card_t and accessory_t hold the objects of cards and
+ * accessories (the database makes them views of those tables, ordered as their files are).
+ */
+function bulkKinds({ objects, objectTypes, sets, pairs }: Rendered): { name: BulkKind; objects: readonly object[]; viewOf?: SqliteKind['viewOf'] }[] {
+  const byKind: Record<BulkKind, readonly object[]> = {
+    ...objects, cards: [...objects.card_t].sort((a, b) => a.ordinal - b.ordinal), accessories: objects.accessory_t, sets, pairs,
+  };
+  const views: Partial<Record<BulkKind, SqliteKind['viewOf']>> = { card_t: { table: 'cards', orderBy: 'id' }, accessory_t: { table: 'accessories', orderBy: 'id' } };
+  // Object types the site does not publish (songs without a live database) have no bulk file either.
+  const published = (name: BulkKind) => !(OBJECT_TYPE_NAMES as readonly string[]).includes(name) || objectTypes.includes(name as ObjectType);
+  return BULK_KINDS.filter(published).map((name) => ({ name, objects: byKind[name], viewOf: views[name] }));
+}
+
+/** The `updated_in` of each file of the previous site's bulk index, by name; none when it has no readable index. */
+function previousVersions(folder: string): Map<string, BulkEntry> {
+  try {
+    const index = JSON.parse(readSiteFile(path.join(folder, endpoints.bulkIndex.file())).toString('utf8')) as BulkIndexJson;
+    return new Map(index.files.filter((f) => typeof f.sha256 === 'string' && typeof f.updated_in === 'string').map((f) => [f.name, f]));
+  } catch {
+    return new Map();
+  }
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/** A part's content, written by `fill` through `write`. */
+type PartFill = (write: (bytes: Uint8Array) => void) => void;
+
+/** The JSON Lines of `objects` in parts of about BULK_PART_BYTES (format.ts bulkPartLines). */
+function lineParts(objects: readonly Buffer[]): PartFill[] {
+  const parts: PartFill[] = [];
+  const lines = bulkPartLines(objects.reduce((n, bytes) => n + bytes.length + 1, 0) / Math.max(1, objects.length));
+  for (let start = 0; start < objects.length; start += lines) {
+    parts.push((write) => {
+      for (const bytes of objects.slice(start, start + lines)) {
+        write(bytes);
+        write(NEWLINE);
+      }
+    });
+  }
+  return parts;
+}
+
+/** The file at `file` in parts of BULK_PART_BYTES bytes, each read when written. */
+function byteParts(file: string): PartFill[] {
+  const size = fs.statSync(file).size;
+  return Array.from({ length: Math.ceil(size / BULK_PART_BYTES) }, (_, part) => (write) => {
+    const fd = fs.openSync(file, 'r');
+    try {
+      for (let at = part * BULK_PART_BYTES, end = Math.min(size, at + BULK_PART_BYTES); at < end;) {
+        const chunk = Buffer.allocUnsafe(Math.min(CHUNK, end - at));
+        at += fs.readSync(fd, chunk, 0, chunk.length, at);
+        write(chunk);
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+}
+
+type Part = NonNullable<BulkEntry['parts']>[number];
+
+/** Writes each part as a file of the site; returns the parts and the digest of the whole they make. */
+function publishParts(files: MovableFiles, scratch: string, name: string, fills: PartFill[]): { whole: FileDigest; parts: Part[] } {
+  const whole = createHash('sha256');
+  let bytes = 0;
+  const parts = fills.map((fill, i) => {
+    const rel = endpoints.bulkPart.file(name, bulkPartName(i));
+    const file = path.join(scratch, `${name}.${i}`);
+    const digest = writeDigested(file, (write) => fill((part) => {
+      whole.update(part);
+      bytes += part.length;
+      write(part);
+    }));
+    files.move(rel, file, digest);
+    return { path: `/${rel}`, ...digest };
+  });
+  return { whole: { sha256: whole.digest('hex'), bytes }, parts };
+}
+
+/** Each object's JSON bytes, serialized once however many kinds hold it (a card is in cards and card_t). */
+function serializer(): (object: object) => Buffer {
+  const done = new Map<object, Buffer>();
+  return (object) => done.get(object) ?? done.set(object, jsonBytes(object)).get(object)!;
+}
+
+/**
+ * The downloads are written to files in `options.scratch` and moved into the site (they are
+ * the site's largest files: written a chunk at a time, they are never held whole).
+ */
+export function deriveBulk(rendered: Rendered, files: MovableFiles, options: BulkOptions): BulkIndexJson {
+  const previous = previousVersions(options.previous);
+  const entries: BulkEntry[] = [];
+  fs.mkdirSync(options.scratch, { recursive: true });
+  const add = (name: string, type: string, format: BulkEntry['format'], count: number, fills: PartFill[]) => {
+    const { whole: { sha256, bytes }, parts } = publishParts(files, options.scratch, name, fills);
+    files.set(endpoints.bulkChecksum.file(name), Buffer.from(`${sha256}  ${name}\n`));
+    const before = previous.get(name);
+    const updatedIn = before?.sha256 === sha256 ? before.updated_in : options.truthVersion;
+    entries.push({ name, path: `/api/v1/bulk/${name}`, type, format, count, bytes, sha256, updated_in: updatedIn, parts });
+  };
+  const serialized = serializer();
+  const kinds: SqliteKind[] = bulkKinds(rendered).map((kind) => ({ ...kind, json: kind.objects.map(serialized) }));
+  for (const kind of kinds) add(`${kind.name}.jsonl`, kind.name, 'jsonl', kind.objects.length, lineParts(kind.json));
+  const database = path.join(options.scratch, 'sif.sqlite');
+  bulkSqlite(kinds, options, database);
+  add('sif.sqlite', 'all', 'sqlite', kinds.reduce((n, kind) => n + kind.objects.length, 0), byteParts(database));
+  fs.rmSync(database);
+  const index = { truth_version: options.truthVersion, date: options.date, files: entries };
+  emit(files, endpoints.bulkIndex, [], index);
+  return index;
+}

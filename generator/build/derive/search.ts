@@ -1,0 +1,31 @@
+/**
+ * The search stage (after render): for each searchable kind, its index (one column per
+ * searchable value, generator/runtime/search/kinds.js), built from the objects the render stage
+ * published. A search reads the index to evaluate the query, then reads the page of results
+ * from the objects' own files and packs, as comma lists do.
+ */
+import { endpoints } from '../../contract/endpoints.ts';
+import { KINDS, buildIndex, type IndexContext, type Kind } from '../../runtime/search/kinds.js';
+import { addJson, type SiteFiles } from '../render/files.ts';
+import type { Rendered } from '../render/renderSite.ts';
+/** Each kind's objects in its index's row order (cards by ordinal, the others by id). */
+function objectsOf(kind: Kind, { objects }: Rendered): unknown[] {
+  switch (kind.name) {
+    case 'card': return [...objects.card_t].sort((a, b) => a.ordinal - b.ordinal);
+    case 'accessory': return objects.accessory_t;
+    case 'event': return objects.event_t;
+    case 'song': return objects.live_t;
+  }
+}
+
+export function deriveSearch(rendered: Rendered, files: SiteFiles): void {
+  const context: IndexContext = {
+    characters: new Map(rendered.objects.char_t.map((c) => [c.id, c])),
+    sets: new Map(rendered.sets.map((s) => [s.id, s.display_name])),
+    songs: new Map(rendered.objects.song_t.map((s) => [s.id, s])),
+  };
+  // Songs are searched only where the site publishes them (an export with a live database).
+  for (const kind of KINDS.filter((k) => k.name !== 'song' || rendered.objectTypes.includes('live_t'))) {
+    addJson(files, endpoints.searchIndex.file(kind.name), buildIndex(kind, objectsOf(kind, rendered), context));
+  }
+}

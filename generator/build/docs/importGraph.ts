@@ -1,0 +1,123 @@
+/**
+ * The generator's import graph, read by esbuild (which resolves imports as the bundles do),
+ * the rules its three wings keep, and its drawing in docs/architecture.md (`npm run docs`).
+ *
+ * - contract/: what the build and the runtime share (the endpoint declarations and the
+ *   published format);
+ * - runtime/: what runs on a host or in a browser (the edge handler, `npm start`, the page);
+ *   its browser modules (search/ and page/imageHost.js, plain JavaScript published as it is)
+ *   are the one part of it the contract and the build import too;
+ * - build/: everything that makes a site (and the mirror, which copies one).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+export const WINGS = ['build', 'contract', 'runtime'] as const;
+/** Files outside generator/ that hosts load by their own convention. */
+const HOST_ENTRIES = ['netlify/edge-functions/api.ts'];
+
+/** Repository-relative path -> the repository-relative paths it imports. */
+export type ImportGraph = Map<string, string[]>;
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return sourceFiles(rel);
+    return /\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [rel] : [];
+  });
+}
+
+/** Every module under generator/ and the host entries, with what each imports (packages left out). */
+export function importGraph(): ImportGraph {
+  const files = [...sourceFiles('generator'), ...HOST_ENTRIES];
+  const { metafile } = buildSync({
+    entryPoints: files, absWorkingDir: ROOT, bundle: true, write: false, metafile: true,
+    outdir: 'out', platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent',
+  });
+  return new Map(files.map((file) => [file, (metafile.inputs[file]?.imports ?? [])
+    .filter((entry) => !entry.external)
+    .map((entry) => entry.path)]));
+}
+
+/**
+ * The node a file is drawn in: its folder ("build/render", "runtime/edge"), the contract as one,
+ * each file directly in build/ on its own (the pipeline, the CLIs and the small shared modules).
+ */
+export function unitOf(file: string): string {
+  const parts = file.split('/');
+  if (parts[0] !== 'generator') return parts.slice(0, -1).join('/');
+  if (parts.length > 3) return `${parts[1]}/${parts[2]}`;
+  return parts[1] === 'build' ? `build/${parts[2].replace(/\.\w+$/, '')}` : parts[1];
+}
+
+const wingOf = (file: string): string => (file.startsWith('generator/') ? file.split('/')[1] : 'host');
+
+/** Plain JavaScript the browser loads as published; the contract and the build may import these runtime modules. */
+export const isBrowserModule = (file: string): boolean =>
+  file.startsWith('generator/runtime/search/') || file.startsWith('generator/runtime/page/');
+const isSharedRuntime = (file: string): boolean =>
+  file.startsWith('generator/runtime/search/') || file === 'generator/runtime/page/imageHost.js';
+
+/** Whether a module of one wing may import a module of another. */
+function allowed(from: string, to: string): boolean {
+  if (isBrowserModule(from)) return isBrowserModule(to); // published as it is: only its fellows resolve
+  switch (wingOf(to)) {
+    case 'contract': return true;
+    case 'runtime': return ['runtime', 'host'].includes(wingOf(from)) || isSharedRuntime(to);
+    default: return wingOf(from) === wingOf(to); // nothing outside the build imports it
+  }
+}
+
+/** Each import that breaks a wing rule, as "from -> to". */
+export function wingViolations(graph: ImportGraph): string[] {
+  const outside = [...graph.keys()].filter((file) => file.startsWith('generator/') && !(WINGS as readonly string[]).includes(wingOf(file)));
+  const broken = [...graph].flatMap(([from, imports]) => imports.filter((to) => !allowed(from, to)).map((to) => `${from} -> ${to}`));
+  return [...outside.map((file) => `${file}: in no wing`), ...broken];
+}
+
+/** One import cycle, as the files around it, or null when the graph has none. */
+export function findCycle(graph: ImportGraph): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (file: string): string[] | null => {
+    if (state.get(file) === 'done') return null;
+    if (state.get(file) === 'open') return [...stack.slice(stack.indexOf(file)), file];
+    state.set(file, 'open');
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    stack.pop();
+    state.set(file, 'done');
+    return null;
+  };
+  for (const file of graph.keys()) {
+    const cycle = visit(file);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
+/** The folders' imports as a Mermaid flowchart, one box per wing, for docs/architecture.md. */
+export function importGraphMermaid(graph: ImportGraph = importGraph()): string {
+  const edges = new Set<string>();
+  const units = new Set<string>();
+  for (const [from, imports] of graph) {
+    units.add(unitOf(from));
+    for (const to of imports) if (unitOf(from) !== unitOf(to)) edges.add(`${unitOf(from)} --> ${unitOf(to)}`);
+  }
+  const id = (unit: string) => unit.replace(/[^\w]/g, '_');
+  const node = (unit: string) => `    ${id(unit)}["${unit}"]`;
+  const wing = (name: string) => [`  subgraph ${name}`, ...[...units].filter((unit) => unit.split('/')[0] === name).sort().map(node), '  end'];
+  const hosts = [...units].filter((unit) => !(WINGS as readonly string[]).includes(unit.split('/')[0])).sort();
+  return [
+    '```mermaid', 'flowchart LR',
+    ...WINGS.flatMap(wing), ...hosts.map((unit) => node(unit).trimStart().replace(/^/, '  ')),
+    ...[...edges].sort().map((edge) => `  ${edge.split(' --> ').map(id).join(' --> ')}`),
+    '```', '',
+  ].join('\n');
+}

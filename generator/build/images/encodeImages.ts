@@ -1,0 +1,121 @@
+/**
+ * The image stage: reads every picture the model names from input/assets and converts it
+ * with sharp (several at once, through the cache). It returns the encoded files and which
+ * pictures were published, so the JSON renderers that run next point only at those.
+ */
+import type { Model } from '../model/buildModel.ts';
+import type { BuildReport } from '../report.ts';
+import { IMAGE_FORMATS } from '../../contract/format.ts';
+import { ImageCache } from './cache.ts';
+import { ICON_SETTINGS, encodeImage, encoderFingerprint, type Encoded } from './encode.ts';
+import { imageJobs, type ImageJob } from './jobs.ts';
+import { mapLimit } from './pool.ts';
+import { listAssets, readSource, type SourceProblem } from './sources.ts';
+
+export interface ImageOptions {
+  input: string;
+  cacheDir: string;
+  /** The cache is this site's own: drop the entries this build did not use. A shared cache is never pruned. */
+  pruneCache: boolean;
+  /** Pictures worked on at once (default 8). */
+  concurrency?: number;
+}
+
+type Outcome = { ok: true; encoded: Encoded } | SourceProblem;
+
+/** A source sharp cannot decode: the picture's problem, not the build's. */
+class UndecodablePicture extends Error {}
+
+/** Encodes through the cache; equal sources (one picture named by several rows) are encoded once. */
+function cachedEncoder(cache: ImageCache, report: BuildReport) {
+  const pending = new Map<string, Promise<Encoded>>();
+  const load = async (key: string, bytes: Buffer): Promise<Encoded> => {
+    const cached = await cache.get(key);
+    if (cached) {
+      report.images.reused++;
+      return cached;
+    }
+    const encoded = await encodeImage(bytes, ICON_SETTINGS).catch((error: Error) => {
+      throw new UndecodablePicture(error.message.split('\n')[0]);
+    });
+    report.images.encoded++;
+    await cache.put(key, encoded);
+    return encoded;
+  };
+  return (bytes: Buffer): Promise<Encoded> => {
+    const key = cache.key(bytes);
+    if (!pending.has(key)) pending.set(key, load(key, bytes));
+    return pending.get(key)!;
+  };
+}
+
+/**
+ * sharp runs on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise);
+ * a few more jobs than that keep it busy while sources and cache entries are read and written.
+ */
+const DEFAULT_CONCURRENCY = 8;
+const EXAMPLES = 3;
+const PROBLEM_TEXT = { missing: 'missing from input/assets', unreadable: 'unreadable' } as const;
+
+/**
+ * One warning line per kind of problem, however many pictures have it (exports can miss
+ * thousands); an export without any picture says just that, once.
+ */
+function warnProblems(report: BuildReport, jobs: ImageJob[], outcomes: Outcome[], noPictures: boolean): void {
+  for (const kind of ['missing', 'unreadable'] as const) {
+    const hits = jobs.flatMap((job, i) => {
+      const o = outcomes[i];
+      return !o.ok && o.problem === kind ? [`${job.label} (${o.detail})`] : [];
+    });
+    report.images[kind] = hits.length;
+    if (kind === 'missing' && noPictures && hits.length) {
+      report.warn(`images: the export has no pictures (nothing under input/assets), so all ${hits.length} image URLs are null`);
+      continue;
+    }
+    const noun = hits.length === 1 ? 'picture' : 'pictures';
+    report.warnMany(hits.length, `images: ${hits.length} ${noun} ${PROBLEM_TEXT[kind]}, their URLs are null`, hits.slice(0, EXAMPLES));
+  }
+}
+
+export interface EncodedImages {
+  /** Site path to bytes of every encoded picture (PNG and WebP). */
+  files: Map<string, Buffer>;
+  /** Site paths of the published PNGs (a WebP lies beside each). */
+  published: ReadonlySet<string>;
+}
+
+export async function encodeImages(model: Model, options: ImageOptions, report: BuildReport): Promise<EncodedImages> {
+  const jobs = imageJobs(model);
+  const cache = new ImageCache(options.cacheDir, encoderFingerprint(ICON_SETTINGS));
+  const encode = cachedEncoder(cache, report);
+  const limit = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const assets = listAssets(options.input);
+  const publishOne = async (job: ImageJob): Promise<Outcome> => {
+    const source = await readSource(options.input, job.asset, assets);
+    if (!source.ok) return source;
+    try {
+      return { ok: true, encoded: await encode(source.bytes) };
+    } catch (error) {
+      if (!(error instanceof UndecodablePicture)) throw error;
+      return { ok: false, problem: 'unreadable', detail: `${job.asset}: ${error.message}` };
+    }
+  };
+  let done = 0;
+  const outcomes = await mapLimit(jobs, limit, async (job) => {
+    const outcome = await publishOne(job);
+    report.advance(++done, jobs.length);
+    return outcome;
+  });
+  const files = new Map<string, Buffer>();
+  const published = new Set<string>();
+  jobs.forEach((job, i) => {
+    const outcome = outcomes[i];
+    if (!outcome.ok) return;
+    for (const format of IMAGE_FORMATS) files.set(job.targets[format], outcome.encoded[format]);
+    published.add(job.targets.png);
+    report.images.published++;
+  });
+  warnProblems(report, jobs, outcomes, assets.size === 0);
+  if (options.pruneCache) await cache.prune();
+  return { files, published };
+}

@@ -1,0 +1,40 @@
+/** `npm run mirror -- --from <site URL> --out <dir>`: a local copy of a deployed site, downloading only what changed (generator/build/mirror/). */
+import { Command } from 'commander';
+import { mirror, type MirrorResult } from './mirror/mirror.ts';
+import { explain } from './errors.ts';
+import { progressDisplay } from './progress.ts';
+import { publishLayout } from './publish/layout.ts';
+
+const mebibytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+function summary(result: MirrorResult, out: string): string {
+  const { report } = result;
+  if (report.upToDate) return `mirror: ${out} is already a copy of this site (truth_version ${result.truthVersion}); nothing fetched`;
+  return [
+    `mirror: ${result.fetched.length} files fetched, ${result.fromCopy} kept from the copy, ${result.fromCache} from earlier downloads; ${report.changed} changed, ${report.removed} removed`,
+    `${mebibytes(result.fetchedBytes)} received (${result.ranges} byte ranges among them), ${mebibytes(result.reusedBytes)} reused from blocks of the copy's old files`,
+    `${out} is a copy of the site at truth_version ${result.truthVersion}`,
+    `timings: ${Object.entries(report.timings).map(([k, v]) => `${k}=${v}ms`).join(' ')}`,
+  ].join('\n');
+}
+
+const program = new Command('mirror')
+  .description('Copy a deployed site of this API into a folder, fetching only missing or changed files')
+  .requiredOption('--from <url>', 'the site\'s address')
+  .requiredOption('-o, --out <dir>', 'the copy (replaced atomically; only a folder this tool or the build published)')
+  .option('-j, --concurrency <n>', 'downloads at once', (value) => Number.parseInt(value, 10), 8)
+  .option('--idle-timeout <seconds>', 'give up when the site sends nothing for this long', Number, 60)
+  .option('--deadline <seconds>', 'give up when one file takes longer than this (plus a second per 64 KiB of it)', Number, 300)
+  .action(async ({ idleTimeout, deadline, ...options }: { from: string; out: string; concurrency: number; idleTimeout: number; deadline: number }) => {
+    const { out } = publishLayout(options.out);
+    try {
+      const result = await mirror({ ...options, idleSeconds: idleTimeout, deadlineSeconds: deadline, progress: progressDisplay(process.stderr) });
+      console.log(summary(result, out));
+    } catch (error) {
+      // A user error is one clear line; a bug shows its stack (errors.ts explain).
+      console.error(`mirror failed: ${explain(error)}\n${out} was left as it was.`);
+      process.exitCode = 1;
+    }
+  });
+
+await program.parseAsync();

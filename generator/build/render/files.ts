@@ -1,0 +1,130 @@
+/** Serializing responses into the site's files: compact JSON, shared objects encoded once. */
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { ResponseName, ResponseOf } from '../../contract/endpoints.ts';
+import type { FileDigest } from '../digest.ts';
+
+/**
+ * The site being rendered, as renderers see it: files added by path relative to the output
+ * folder, each once. A plain Map<string, Buffer> is one (tests render into one); the build
+ * passes publish/staging.ts's, which writes each file as it is added and keeps no bytes.
+ */
+export interface SiteFiles {
+  set(rel: string, bytes: Buffer): unknown;
+  has(rel: string): boolean;
+  keys(): Iterable<string>;
+}
+
+/** Site files that also take files from disk: the bulk downloads (too large to hold in memory), the previous site's histories. */
+export interface MovableFiles extends SiteFiles {
+  /** Adds the file written at `file` with its digest; it is moved, so `file` is gone afterwards. */
+  move(rel: string, file: string, digest: FileDigest): void;
+  /** Adds the file at `file` as it is (left in place): a published file carried on unread where its recorded hash can be trusted. */
+  carry(rel: string, file: string): void;
+}
+
+/** Site files that tell the digest taken of each file as it was added (the build's: what the file manifest lists). */
+export interface DigestedFiles extends MovableFiles {
+  digest(rel: string): FileDigest;
+}
+
+/** Site files held in memory (renders for tests and benchmarks): a moved or carried file is read in. */
+export class MemoryFiles extends Map<string, Buffer> implements MovableFiles {
+  move(rel: string, file: string): void {
+    this.carry(rel, file);
+    fs.rmSync(file);
+  }
+
+  carry(rel: string, file: string): void {
+    this.set(rel, fs.readFileSync(file));
+  }
+}
+
+/**
+ * Objects embedded in many files (a card is in its card file, its generic object, its
+ * sets and pairs) are serialized and encoded once: while addJson runs, such an object
+ * serializes as a placeholder, and the file's bytes are then joined around their bytes.
+ * The token is random per process, so no input text can pose as a placeholder.
+ */
+const sharedBytes = new WeakMap<object, Buffer>();
+const TOKEN = `shared-json-${randomUUID()}:`;
+/** Split by this, a text alternates outer JSON and indexes of shared objects. */
+const PLACEHOLDER = new RegExp(`"${TOKEN}(\\d+)"`);
+/** The shared objects met by the addJson call running now; null outside addJson. */
+let spliced: object[] | null = null;
+
+function sharedToJson(this: object): unknown {
+  if (!spliced) return { ...this }; // a plain copy for any other JSON.stringify
+  return `${TOKEN}${spliced.push(this) - 1}`;
+}
+
+/** Marks a rendered object that will not change again as embedded in many files. */
+export function shareJson<T extends object>(value: T): T {
+  sharedBytes.set(value, Buffer.from(JSON.stringify(value)));
+  Object.defineProperty(value, 'toJSON', { value: sharedToJson });
+  return value;
+}
+
+/**
+ * A value standing for JSON already encoded (`bytes`): jsonBytes splices the bytes in as
+ * they are, as for a shared object; any other JSON.stringify sees the value they encode. For
+ * JSON carried whole into another file without being parsed (a snapshot's object in a history).
+ */
+export function encodedJson(bytes: Buffer): object {
+  const value = {};
+  sharedBytes.set(value, bytes);
+  Object.defineProperty(value, 'toJSON', {
+    value(this: object) {
+      return spliced ? sharedToJson.call(this) : JSON.parse(bytes.toString('utf8'));
+    },
+  });
+  return value;
+}
+
+/** The compact JSON text of `value`; a shared object's text was serialized once already. */
+export function jsonText(value: unknown): string {
+  const shared = typeof value === 'object' && value !== null ? sharedBytes.get(value) : undefined;
+  return shared ? shared.toString('utf8') : JSON.stringify(value);
+}
+
+/** The compact JSON bytes of `value`, shared objects' bytes spliced in as they are. */
+export function jsonBytes(value: unknown): Buffer {
+  const shared = typeof value === 'object' && value !== null ? sharedBytes.get(value) : undefined;
+  if (shared) return shared;
+  const objects: object[] = [];
+  spliced = objects;
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } finally {
+    spliced = null;
+  }
+  if (!objects.length) return Buffer.from(text);
+  // Odd parts name shared objects; the bytes are written straight into one buffer of the right size.
+  const parts = text.split(PLACEHOLDER).map((part, i) => (i % 2 ? sharedBytes.get(objects[Number(part)])! : part));
+  const bytes = Buffer.allocUnsafe(parts.reduce((n, part) => n + (typeof part === 'string' ? Buffer.byteLength(part) : part.length), 0));
+  let offset = 0;
+  for (const part of parts) offset += typeof part === 'string' ? bytes.write(part, offset) : part.copy(bytes, offset);
+  return bytes;
+}
+
+/** Compact JSON, so equal values always give equal bytes. */
+export function addJson(files: SiteFiles, path: string, value: unknown): void {
+  files.set(path, jsonBytes(value));
+}
+
+/**
+ * Publishes the response of a declared static endpoint: the body is typed by the endpoint's
+ * schema. A literal route whose file has an extension the route lacks (`/api/v1/info`,
+ * `/api/v1/list/<type>`) is published under the route too, so every host serves it as a
+ * file: a plain static host with no rules or edge, and Cloudflare Pages, which would apply a
+ * rewrite even where a file exists. Only parameterized routes need an edge.
+ */
+export function emit<N extends ResponseName, A extends unknown[]>(
+  files: SiteFiles, endpoint: { route: string; response: N; file: (...args: A) => string }, args: A, body: ResponseOf<N>,
+): void {
+  const [file, bytes] = [endpoint.file(...args), jsonBytes(body)];
+  files.set(file, bytes);
+  const route = endpoint.route.slice(1);
+  if (!route.includes('{') && route !== file) files.set(route, bytes);
+}

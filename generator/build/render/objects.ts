@@ -1,0 +1,102 @@
+/**
+ * Generic objects: api/v1/<type>/<id>.json as `{"result": [object]}` and the brief
+ * listings api/v1/list/<type>.json, for every type of contract/endpoints.ts OBJECT_TYPES.
+ */
+import type { Card, Character, GameEvent, MemberTag, RemovableSkill, Text } from '../model/types.ts';
+import { OBJECT_TYPE_NAMES, SONG_TYPES, objectEndpoint, objectRef, type ObjectType, type ResponseOf } from '../../contract/endpoints.ts';
+import type { Model } from '../model/buildModel.ts';
+import type { CardBriefJson, CharacterJson, EventJson, RemovableSkillJson } from '../../contract/schemas.ts';
+import { emit, type SiteFiles } from './files.ts';
+import { emitPacks } from './packs.ts';
+import { renderCenterSkill, renderSkill, type CardRenderer } from './cards.ts';
+import type { RenderContext } from './context.ts';
+import { renderAccessory } from './accessories.ts';
+import { renderEvent } from './happening.ts';
+import { liveBrief, renderLive, renderSong, songBrief } from './songs.ts';
+
+type ObjectOf<T extends ObjectType> = NonNullable<ResponseOf<`${T}_result`>['result'][number]>;
+type BriefOf<T extends ObjectType> = Omit<ResponseOf<`${T}_list`>['result'][number], 'ref'>;
+
+/** How one type is published: its objects by id, and the brief entry of each. */
+interface ObjectSource<T extends ObjectType, I extends { id: number }> {
+  items: Iterable<I>;
+  render: (item: I) => ObjectOf<T>;
+  brief: (item: I) => BriefOf<T>;
+}
+
+const named = (item: { id: number; name: Text | null }) => ({
+  id: item.id, name: item.name?.original ?? null, name_en: item.name?.secondary ?? null,
+});
+
+const cardBrief = (cards: CardRenderer) => (card: Card): Omit<CardBriefJson, 'ref'> => {
+  const c = cards.card(card);
+  return { id: c.id, name: c.title, name_en: c.title_en, ordinal: c.ordinal, char_name: c.char_name, rarity: c.rarity, attribute: c.attribute };
+};
+
+export function renderCharacter(character: Character, tags: Map<number, MemberTag>, cards: Card[]): CharacterJson {
+  return {
+    id: character.id,
+    name: character.name.original,
+    name_en: character.name.secondary,
+    member_category: character.memberCategory,
+    year: character.year,
+    sub_affiliation: character.subUnit,
+    tags: character.tagIds.flatMap((id) => {
+      const tag = tags.get(id);
+      return tag ? [{ id, name: tag.name.original, name_en: tag.name.secondary, display: tag.display }] : [];
+    }),
+    card_ids: cards.filter((c) => c.typeId === character.id).map((c) => c.id),
+  };
+}
+
+export const renderEventObject = (event: GameEvent): EventJson => ({ ...renderEvent(event), reward_ordinals: event.rewardCards.map((c) => c.ordinal) });
+
+/** The named fields first, then the table's other columns as stored (never overriding a named field). */
+export function renderRemovableSkill(skill: RemovableSkill): RemovableSkillJson {
+  const named = {
+    id: skill.id,
+    name: skill.name.original,
+    name_en: skill.name.secondary,
+    description: skill.description?.original ?? null,
+    description_en: skill.description?.secondary ?? null,
+  };
+  return { ...named, ...Object.fromEntries(Object.entries(skill.columns).filter(([column]) => !Object.hasOwn(named, column))) };
+}
+
+/**
+ * Publishes the objects of one type in its packs (the edge answers `<type>/<ids>` from them: no
+ * file per object, which would double a site's file count) and its list; returns them, in id order.
+ */
+function publish<T extends ObjectType, I extends { id: number }>(files: SiteFiles, type: T, source: ObjectSource<T, I>): ObjectOf<T>[] {
+  const { pack, list } = objectEndpoint[type];
+  const items = [...source.items].sort((a, b) => a.id - b.id);
+  const rendered = items.map((item) => [item.id, source.render(item)] as const);
+  // TypeScript cannot relate the pack's objects to ObjectOf<T> for a generic T; ObjectSource<T> checks each caller's renderer.
+  emitPacks(files, pack, rendered as [number, ResponseOf<`${T}_pack`>['objects'][string]][]);
+  emit(files, list, [], { result: items.map((item) => ({ ...source.brief(item), ref: objectRef(type, item.id) })) } as ResponseOf<`${T}_list`>);
+  return rendered.map(([, json]) => json);
+}
+
+/** The generic types a model publishes: every one, but the song types only when the export has a live database. */
+export const objectTypesOf = (model: Model): ObjectType[] => OBJECT_TYPE_NAMES.filter((type) => model.songs || !SONG_TYPES.includes(type));
+
+/** The published objects of every generic type, in id order: what the derive stages read. */
+export type RenderedObjects = { [T in ObjectType]: ObjectOf<T>[] };
+
+export function renderObjects(context: RenderContext, files: SiteFiles): RenderedObjects {
+  const { model, cards } = context;
+  return {
+    card_t: publish(files, 'card_t', { items: model.cards, render: cards.card, brief: cardBrief(cards) }),
+    char_t: publish(files, 'char_t', {
+      items: model.characters.values(), render: (c) => renderCharacter(c, model.tags, model.cards), brief: named,
+    }),
+    skill_t: publish(files, 'skill_t', { items: model.skills.values(), render: renderSkill, brief: named }),
+    leader_skill_t: publish(files, 'leader_skill_t', { items: model.centerSkills.values(), render: renderCenterSkill, brief: named }),
+    accessory_t: publish(files, 'accessory_t', { items: model.accessories, render: (a) => renderAccessory(context, a), brief: named }),
+    event_t: publish(files, 'event_t', { items: model.events, render: renderEventObject, brief: named }),
+    removable_skill_t: publish(files, 'removable_skill_t', { items: model.removableSkills, render: renderRemovableSkill, brief: named }),
+    // Without a live database the song types are not published at all (objectTypesOf).
+    song_t: model.songs ? publish(files, 'song_t', { items: model.songs, render: renderSong, brief: songBrief }) : [],
+    live_t: model.songs ? publish(files, 'live_t', { items: model.songs.flatMap((s) => s.charts), render: renderLive, brief: liveBrief }) : [],
+  };
+}

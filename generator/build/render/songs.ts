@@ -1,0 +1,53 @@
+/** Songs (song_t) and their charts (live_t) as published: the game's codes as they are, names from the song. */
+import type { Chart, ChartPlay, RankThresholds, Song } from '../model/types.ts';
+import type { LiveJson, SongJson } from '../../contract/schemas.ts';
+
+export function renderSong(song: Song): SongJson {
+  return {
+    id: song.id,
+    name: song.name.original,
+    name_en: song.name.secondary,
+    name_kana: song.kana,
+    member_category: song.memberCategory,
+    group_name: song.group?.original ?? null,
+    group_name_en: song.group?.secondary ?? null,
+    unit_type_id: song.unitTypeId,
+    length: song.length,
+    live_ids: song.charts.map((chart) => chart.id),
+  };
+}
+
+const ranks = <W extends 'score' | 'combo'>(what: W, { c, b, a, s }: RankThresholds) =>
+  ({ [`c_rank_${what}`]: c, [`b_rank_${what}`]: b, [`a_rank_${what}`]: a, [`s_rank_${what}`]: s }) as Record<`${'c' | 'b' | 'a' | 's'}_rank_${W}`, number | null>;
+
+const renderPlay = (play: ChartPlay): LiveJson['plays'][number] => ({
+  live_difficulty_id: play.id, kind: play.kind, capital_type: play.costType, capital_value: play.cost, rotation_group_ids: play.rotationGroups,
+});
+
+export function renderLive(chart: Chart): LiveJson {
+  return {
+    id: chart.id,
+    song_id: chart.song.id,
+    name: chart.song.name.original,
+    name_en: chart.song.name.secondary,
+    difficulty: chart.difficulty,
+    stars: chart.stars,
+    attribute: chart.attribute,
+    ...ranks('score', chart.score),
+    ...ranks('combo', chart.combo),
+    swing_flag: chart.swing,
+    ac_flag: chart.ac,
+    lane_count: chart.lanes,
+    plays: chart.plays.map(renderPlay),
+  };
+}
+
+export const songBrief = (song: Song) => ({
+  id: song.id, name: song.name.original, name_en: song.name.secondary, member_category: song.memberCategory,
+  group_name: song.group?.original ?? null, group_name_en: song.group?.secondary ?? null, length: song.length,
+});
+
+export const liveBrief = (chart: Chart) => ({
+  id: chart.id, name: chart.song.name.original, name_en: chart.song.name.secondary, song_id: chart.song.id,
+  difficulty: chart.difficulty, stars: chart.stars, attribute: chart.attribute,
+});

@@ -1,0 +1,57 @@
+/** The build's summary as the CLI prints it (generator/build/cli.ts), from the build report. */
+import type { BuildReport } from './report.ts';
+import { describeCounts } from './changes/diff.ts';
+
+/** Which release keys the unreadable rows need: missing from release_info.json, or given but not opening them. */
+function missingKeys(report: BuildReport): string {
+  const releases = Object.entries(report.unreadableReleases);
+  const ids = (keyGiven: boolean) => releases.filter(([, r]) => r.key_given === keyGiven).map(([id]) => id).join(', ');
+  return [
+    ids(false) && `release_info.json has no key for release ${ids(false)}`,
+    ids(true) && `the key given for release ${ids(true)} does not open them`,
+  ].filter(Boolean).join('; ');
+}
+
+/** Files not read, with the reason (and the name a misnamed database needs); the first few in full. */
+function unreadLine(report: BuildReport): string | null {
+  const [files, count] = [report.unreadFiles, report.unreadFileCount];
+  if (!count) return null;
+  const shown = files.slice(0, UNREAD_SHOWN).map((f) => `${f.file} (${f.reason}${f.hint ? `; ${f.hint}` : ''})`);
+  const more = count > shown.length ? `; and ${count - shown.length} more (report.json unread_files)` : '';
+  return `not read: ${count} file${count === 1 ? '' : 's'}: ${shown.join('; ')}${more}`;
+}
+const UNREAD_SHOWN = 5;
+
+/** English per kind and release dates by how they were found. */
+function coverageLines(report: BuildReport): string[] {
+  const coverage = report.coverage;
+  if (!coverage) return [];
+  const english = Object.entries(coverage.english).map(([kind, c]) => `${kind.replace('_', ' ')} ${c.with} of ${c.with + c.without}`);
+  const d = coverage.release_dates;
+  return [`english: ${english.join(', ')}`, `release dates: ${d.known} known, ${d.estimated} estimated, ${d.unknown} unknown`];
+}
+
+/** What `npm run build` prints when the build succeeds: one line per fact, the update line last. */
+export function buildSummary(report: BuildReport, reportFile: string): string {
+  const upToDate = report.upToDate ? ' (up to date: same input and generator, site untouched)' : '';
+  const lines = [`build: ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed${upToDate}`];
+  lines.push(`files: ${Object.entries(report.counts).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  const decrypted = report.databases.filter((d) => d.encryption);
+  if (decrypted.length) lines.push(`decrypted in memory: ${decrypted.map((d) => `${d.file} (${d.encryption} client file)`).join(', ')}`);
+  const unreadable = Object.entries(report.unreadable);
+  const keys = missingKeys(report);
+  if (unreadable.length) lines.push(`unreadable encrypted rows: ${unreadable.map(([t, n]) => `${t}=${n}`).join(' ')}${keys && ` (${keys})`}`);
+  const unread = unreadLine(report);
+  if (unread) lines.push(unread);
+  lines.push(...coverageLines(report));
+  const images = report.images;
+  if (report.timings.images !== undefined) {
+    lines.push(`images: ${images.published} published, ${images.encoded} encoded, ${images.reused} from cache, ${images.missing} missing, ${images.unreadable} unreadable`);
+  }
+  for (const fit of report.hosts) lines.push(`host: ${fit.line}`);
+  lines.push(`timings: ${Object.entries(report.timings).map(([k, v]) => `${k}=${v}ms`).join(' ')}`);
+  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
+  lines.push(`report: ${reportFile}`);
+  if (report.update) lines.push(`update: ${describeCounts(report.update)}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,89 @@
+/**
+ * The published file format beyond the endpoint declarations (contract/): where pictures
+ * live, how responses link objects and times, and how translations are sharded. Renderers
+ * write this format and the edge handler reads it; neither depends on the other.
+ */
+
+export const API_MAJOR = 1;
+/** Bumped whenever a published shape changes in a backward-compatible way. */
+export const API_REVISION = 2;
+
+/** Rarity ids with their names, lowest first in game order (kept with the search words, which name them too). */
+export { RARITIES } from '../runtime/search/words.js';
+
+/** Published pictures: every picture exists as .png and as .webp. */
+export type ImageFormat = 'png' | 'webp';
+export const IMAGE_FORMATS: readonly ImageFormat[] = ['png', 'webp'];
+export const imagePaths = {
+  /** `<id>` not idolized, `<id>t` idolized: the names set-list previews use. */
+  cardIconName: (id: number, idolized: boolean) => `${id}${idolized ? 't' : ''}`,
+  cardIcon: (name: string, format: ImageFormat = 'png') => `images/card/icon/${name}.${format}`,
+  /** `<id>`, the name accessory lists use. */
+  accessoryIconName: (id: number) => `${id}`,
+  accessoryIcon: (name: string, format: ImageFormat = 'png') => `images/accessory/icon/${name}.${format}`,
+};
+
+/**
+ * Card and accessory objects appear only in responses at api/v1/<type>/<file> (single
+ * files, sets, pairs, generic objects and comma lists alike), so this one prefix leads
+ * from any of them to the site root.
+ */
+export const OBJECT_TO_ROOT = '../../../';
+
+/** Keys whose value embeds a linked object (with its `id`), and the object type `?stubs=yes` refers to instead. */
+export const LINKED_OBJECTS: Readonly<Record<string, 'skill_t' | 'leader_skill_t' | 'card_t'>> = {
+  skill: 'skill_t',
+  center_skill: 'leader_skill_t',
+  unit_stub: 'card_t',
+};
+
+/** Keys holding unix seconds, which `?datetime=iso8601` rewrites. */
+export const TIMESTAMP_KEYS: ReadonlySet<string> = new Set(['release_date', 'start_date', 'end_date', 'result_end_date']);
+
+/**
+ * Packs: every object also sits in the pack file of its block of PACK_SIZE consecutive
+ * ids (ordinals for cards), keyed by id, so the edge answers a long comma list with one
+ * read per block touched instead of one per id (a 4,000-card export has 32 card packs of
+ * about 370 KB). Small enough that a change to one card rewrites a small file (what a host
+ * uploads and a mirror fetches), and a short list or a page of results reads little.
+ */
+export const PACK_SIZE = 128;
+export const packOf = (id: number) => Math.floor(id / PACK_SIZE);
+
+/**
+ * Bulk files are published in parts (api/v1/bulk/parts/<file>/<n>.part), joined by the edge:
+ * the SQLite file in parts of this many bytes, JSON Lines files in parts of about as many (a
+ * power-of-two count of lines, from the file's average line: 128 cards, 8 sets of 18 cards).
+ * Small parts keep every file far below the hosts' size limits and make a change to one
+ * object rewrite a small part, not a whole-kind file (what a deploy uploads). Parts hold
+ * whole lines by position, so a new object at the end rewrites only the last part.
+ */
+export const BULK_PART_BYTES = 512 * 1024;
+const MAX_PART_LINES = 2 ** 16;
+/** Lines per part of a JSON Lines file whose lines average `lineBytes` (newline included). */
+export const bulkPartLines = (lineBytes: number): number =>
+  Math.min(MAX_PART_LINES, 2 ** Math.max(0, Math.round(Math.log2(BULK_PART_BYTES / Math.max(1, lineBytes)))));
+/** A part's file name: its number, four digits or more, so names sort in order. */
+export const bulkPartName = (part: number) => String(part).padStart(4, '0');
+
+/**
+ * Block sums (api/v1/manifest.json `blocks`, manifest.blocks.json): a file of at least
+ * BLOCK_SUMS_MIN_BYTES is listed with a weak rolling sum and a strong hash per BLOCK_SIZE
+ * bytes (generator/build/blockSums.ts), so a mirror finds the blocks its old copy already holds,
+ * at any offset, and fetches only the others by HTTP Range (docs/bulk.md "Mirror").
+ */
+export const BLOCK_SIZE = 8 * 1024;
+export const BLOCK_SUMS_MIN_BYTES = 64 * 1024;
+/**
+ * The manifest's own blocks (manifest.blocks.json) are smaller: an update changes a few dozen
+ * entries spread over the whole manifest (a 4,000-card site's is 2.5 MB), so finer blocks fetch
+ * less of it, for sums that are still a small file (39 KB at 2.5 MB).
+ */
+export const MANIFEST_BLOCK_SIZE = 1024;
+
+/** The shard holding `original`: FNV-1a (32 bit) of its UTF-8 bytes, modulo the shard count. */
+export function translationShard(original: string, shards: number): number {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(original)) hash = Math.imul(hash ^ byte, 0x01000193);
+  return (hash >>> 0) % shards;
+}

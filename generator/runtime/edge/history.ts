@@ -1,0 +1,71 @@
+/**
+ * Objects as an earlier data version published them, rebuilt from their history files
+ * (api/v1/history/<type>/<id>.json: per version a JSON Patch from the previous version's
+ * object), applied by contract/patch.ts, the code the build replays histories with.
+ */
+import { endpoints, type HistoryType } from '../../contract/endpoints.ts';
+import type { HistoryJson, VersionsJson } from '../../contract/schemas.ts';
+import { HttpError } from './http.ts';
+import { applyPatch } from '../../contract/patch.ts';
+import { readJson, type EdgeSite } from './siteReader.ts';
+import { Kept } from './kept.ts';
+
+/** History files read at once for one ?version= answer. */
+const CONCURRENT_READS = 32;
+
+/**
+ * The object after the history's entries up to `version` (by the order of `order`, the
+ * versions' positions); null when it did not exist then.
+ */
+export function objectAt(history: HistoryJson, order: Map<string, number>, version: string): unknown {
+  const until = order.get(version)!;
+  let object: unknown = null;
+  for (const entry of history.versions) {
+    if ((order.get(entry.truth_version) ?? Infinity) > until) break;
+    object = entry.patch === null ? null : applyPatch(object, entry.patch);
+  }
+  return object;
+}
+
+/** The position of every published version, oldest first; a 400 for a version the site never published. */
+export async function versionOrder(site: EdgeSite, version: string): Promise<Map<string, number>> {
+  const versions = (await readJson<VersionsJson>(site, endpoints.versions.file()))?.versions ?? [];
+  const order = new Map(versions.map((v, i) => [v.truth_version, i]));
+  if (!order.has(version)) {
+    throw new HttpError(400, `unknown version "${version.slice(0, 80)}": ?version= takes a truth_version listed in /${endpoints.versions.file()}`);
+  }
+  return order;
+}
+
+/**
+ * Objects an immutable site's instance has rebuilt (edge/siteReader.ts EdgeSite.immutable), by
+ * history file and version, up to 16 M characters: a version's answer never changes within one
+ * deploy, and replaying patches is most of a ?version= list's CPU.
+ */
+const keptObjects = new Kept<string | null>(16 * 1024 * 1024);
+
+/** The JSON text of one object as `version` published it, null when it did not exist then. */
+async function objectTextAt(site: EdgeSite, type: HistoryType, id: number, order: Map<string, number>, version: string): Promise<string | null> {
+  const file = endpoints.history.file(type, id);
+  const key = `${file}@${version}`;
+  const kept = site.immutable ? keptObjects.get(key) : undefined;
+  if (kept) return kept.value;
+  const history = await readJson<HistoryJson>(site, file);
+  const object = history && objectAt(history, order, version);
+  const text = object === null ? null : JSON.stringify(object);
+  if (site.immutable) keptObjects.set(key, text, key.length + (text?.length ?? 0));
+  return text;
+}
+
+/** The JSON text of each id's object as `version` published it, null where it did not exist then. */
+export async function objectsAt(site: EdgeSite, type: HistoryType, ids: number[], version: string): Promise<(string | null)[]> {
+  const order = await versionOrder(site, version);
+  const texts = new Map<number, string | null>();
+  const pending = [...new Set(ids)];
+  // A few reads at a time: a 1,000-id list never opens 1,000 requests to the host at once.
+  const worker = async () => {
+    for (let id = pending.pop(); id !== undefined; id = pending.pop()) texts.set(id, await objectTextAt(site, type, id, order, version));
+  };
+  await Promise.all(Array.from({ length: CONCURRENT_READS }, worker));
+  return ids.map((id) => texts.get(id) ?? null);
+}

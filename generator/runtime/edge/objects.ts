@@ -1,0 +1,141 @@
+/**
+ * Object routes: comma lists of cards and accessories (`/api/v1/card/1,2,3.json`), a random
+ * card, and generic objects (`/api/v1/<type>/1,2,3`). A few ids are read from their
+ * single-object files; more from the pack files of the blocks they fall in (format.ts
+ * PACK_SIZE), so a list of 1,000 ids costs one read per block touched, not one per id.
+ * They answer JSON as pieces (edge/http.ts JsonPieces): objects are sliced out of packs as
+ * UTF-8 bytes and never decoded, parsed or joined, unless query parameters reshape them; a
+ * long answer is streamed, so a request holds no more than the packs it read.
+ */
+import type { Static } from '@sinclair/typebox';
+import { packOf } from '../../contract/format.ts';
+import { endpoints, isObjectType, objectEndpoint, type ObjectType } from '../../contract/endpoints.ts';
+import type { CardList } from '../../contract/schemas.ts';
+import { HttpError, type JsonPieces } from './http.ts';
+import { readBytes, readJson, type EdgeSite } from './siteReader.ts';
+import { Kept } from './kept.ts';
+
+/** Up to this many distinct ids, single files are read (each smaller than a pack). */
+const SINGLE_READS = 8;
+
+/** Where the objects of one kind are published: packs, and for cards and accessories one file per id (a one-element list under `key`). */
+export interface Source {
+  single?: (id: number) => string;
+  key: string;
+  pack: (block: number) => string;
+}
+
+const OFFSETS = new TextEncoder().encode(',"offsets":');
+
+/** Where `pattern` last occurs in `bytes` (-1: nowhere); the pack's offsets come last, so this stops soon. */
+function lastIndexOf(bytes: Uint8Array, pattern: Uint8Array): number {
+  outer: for (let at = bytes.length - pattern.length; at >= 0; at--) {
+    for (let i = 0; i < pattern.length; i++) if (bytes[at + i] !== pattern[i]) continue outer;
+    return at;
+  }
+  return -1;
+}
+
+/** The UTF-8 bytes of each object of a pack by id, sliced at the pack's byte offsets: nothing is copied, decoded or parsed. */
+function packObjects(pack: Uint8Array): (id: number) => Uint8Array | null {
+  const at = lastIndexOf(pack, OFFSETS);
+  const table = new TextDecoder().decode(pack.subarray(at + OFFSETS.length, pack.length - 1));
+  const offsets = JSON.parse(table) as Record<string, [number, number]>;
+  return (id) => (Object.hasOwn(offsets, id) ? pack.subarray(...offsets[id]) : null);
+}
+
+type PackLookup = (id: number) => Uint8Array | null;
+
+/**
+ * Packs an immutable site's instance has read (edge/siteReader.ts EdgeSite.immutable), up to 48
+ * MiB: a later list reads none of them again, so its CPU is the slicing, not the reading (a
+ * 1,000-card list reads 11 MiB of packs).
+ */
+const keptPacks = new Kept<PackLookup>(48 * 1024 * 1024);
+
+/** The objects of the pack at `path` by id (a missing pack has none), kept for later requests on an immutable site. */
+async function packLookup(site: EdgeSite, path: string): Promise<PackLookup> {
+  const kept = site.immutable ? keptPacks.get(path) : undefined;
+  if (kept) return kept.value;
+  const pack = await readBytes(site, path);
+  const lookup: PackLookup = pack === null ? () => null : packObjects(pack);
+  if (site.immutable && pack !== null) keptPacks.set(path, lookup, pack.byteLength);
+  return lookup;
+}
+
+/** The JSON of the object of each id in request order (text or UTF-8 bytes), null where none is published. */
+export async function readObjects(site: EdgeSite, source: Source, ids: number[]): Promise<(string | Uint8Array | null)[]> {
+  const distinct = [...new Set(ids)];
+  const found = new Map<number, string | Uint8Array | null>();
+  const { single } = source;
+  if (single && distinct.length <= SINGLE_READS) {
+    const files = await Promise.all(distinct.map((id) => readJson<Record<string, unknown[]>>(site, single(id))));
+    distinct.forEach((id, i) => found.set(id, files[i] ? JSON.stringify(files[i]![source.key][0]) : null));
+  } else {
+    const blocks = [...new Set(distinct.map(packOf))];
+    const packs = new Map(await Promise.all(blocks.map(async (b) => [b, await packLookup(site, source.pack(b))] as const)));
+    for (const id of distinct) found.set(id, packs.get(packOf(id))!(id));
+  }
+  return ids.map((id) => found.get(id) ?? null);
+}
+
+/** `{"<key>":[...]<more>}` as pieces: the JSON texts of its entries, the separators between them, then `more` (further members). */
+export function listPieces(key: string, texts: (string | Uint8Array)[], more = ''): JsonPieces {
+  const pieces: JsonPieces = [`{"${key}":[`];
+  texts.forEach((text, i) => pieces.push(i ? ',' : '', text));
+  pieces.push(`]${more}}`);
+  return pieces;
+}
+
+/** A generic object type's files: its packs. */
+const genericSource = (type: ObjectType): Source => ({ key: 'result', pack: objectEndpoint[type].pack.file });
+
+/** The kinds with comma lists, keyed by their folder under api/v1/. */
+const LISTED = {
+  card: { source: { single: endpoints.card.file, key: 'cards', pack: endpoints.cardPack.file }, noun: 'card with ordinal' },
+  // accessory_t's packs hold the same objects under the same ids.
+  accessory: { source: { single: endpoints.accessory.file, key: 'accessories', pack: objectEndpoint.accessory_t.pack.file }, noun: 'accessory with id' },
+} as const satisfies Record<string, { source: Source; noun: string }>;
+
+/** Where a search kind's results are read: cards by ordinal, accessories by id, any other kind `<kind>` from its generic type `<kind>_t`. */
+/** The generic type of a search kind's results where it is not `<kind>_t`: a song search answers charts. */
+const SEARCH_RESULT_TYPES: Record<string, ObjectType> = { song: 'live_t' };
+
+export function searchSource(kind: string): Source {
+  if (kind === 'card' || kind === 'accessory') return LISTED[kind].source;
+  const type = SEARCH_RESULT_TYPES[kind] ?? `${kind}_t`;
+  if (!isObjectType(type)) throw new Error(`search kind ${kind} has no object type ${type}`);
+  return genericSource(type);
+}
+export type ListedKind = keyof typeof LISTED;
+
+/**
+ * The JSON text of the objects of `ids` in request order; unknown ids are left out, 404 when
+ * none exists. `known`: the texts by id already found (an earlier version's objects).
+ */
+export async function objectList(site: EdgeSite, kind: ListedKind, ids: number[], known: (string | null)[] | null = null): Promise<JsonPieces> {
+  const { source, noun } = LISTED[kind];
+  const texts = (known ?? await readObjects(site, source, ids)).filter((t) => t !== null);
+  if (!texts.length) throw new HttpError(404, `no ${noun} ${ids.slice(0, 20).join(', ')}`);
+  return listPieces(source.key, texts);
+}
+
+export async function randomCard(site: EdgeSite): Promise<JsonPieces> {
+  const list = await readJson<Static<typeof CardList>>(site, endpoints.cardList.file());
+  const stubs = list?.stubs ?? [];
+  if (!stubs.length) throw new HttpError(404, 'no cards are published');
+  const pick = stubs[Math.min(stubs.length - 1, Math.floor((site.random ?? Math.random)() * stubs.length))];
+  return objectList(site, 'card', [pick.ordinal]);
+}
+
+/** The JSON text of one entry per id in request order, null for a missing id (never an error); `known` as objectList's. */
+export async function genericObjects(site: EdgeSite, type: ObjectType, ids: number[], known: (string | null)[] | null = null): Promise<JsonPieces> {
+  const texts = known ?? await readObjects(site, genericSource(type), ids);
+  return listPieces('result', texts.map((t) => t ?? 'null'));
+}
+
+/** list/<type>: the published list, or an empty one for a type that has none (never an error). */
+export async function objectListing(site: EdgeSite, type: string): Promise<{ result: unknown[] }> {
+  const list = isObjectType(type) ? await readJson<{ result: unknown[] }>(site, objectEndpoint[type].list.file()) : null;
+  return list ?? { result: [] };
+}

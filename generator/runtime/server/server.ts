@@ -1,0 +1,275 @@
+/**
+ * The local server (`npm start`): http-server serving a published folder on 127.0.0.1,
+ * with the edge handler mounted in front as a `before` middleware and the static rules and
+ * headers derived from the endpoint declarations (edge/rewrites.ts), so it answers like Netlify does.
+ */
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { createServer, type Middleware, type UnionRequest, type UnionResponse } from 'http-server';
+import { handleRequest, type EdgeSite } from '../edge/handler.ts';
+import { HttpError, errorResponse, methodNotAllowed } from '../edge/http.ts';
+import { staticApiFile } from '../edge/staticHost.ts';
+import { checkSitePath } from '../edge/guard.ts';
+import { staticHeaders } from '../edge/rewrites.ts';
+import { endpoints } from '../../contract/endpoints.ts';
+import { MAX_READ_TL_BYTES } from '../../contract/limits.ts';
+import { currentVersion, diskBytesReader, diskReader, fileCache } from './diskSite.ts';
+import { Admission } from './admission.ts';
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The one route that takes a body (declared as a POST; the edge handler caps it at 1 MiB). */
+const BODY_ROUTE = { method: endpoints.readTl.method.toUpperCase(), path: endpoints.readTl.route };
+/**
+ * Requests under /api/ answered at once, and waiting their turn beyond those; more are
+ * refused with a 503 (docs/limits.md). Answering is mostly CPU on one thread, so a few at a
+ * time finish as fast as many, and each holds its answer's pieces.
+ */
+export const RUNNING_REQUESTS = 4;
+export const WAITING_REQUESTS = 128;
+/**
+ * How long an idle keep-alive connection stays open. Node's 5 s is too short under load: a client
+ * still busy reading answers and parsing them, for a second or two, reuses a connection the server
+ * already timed out, and its request meets a reset (ECONNRESET) instead of an answer or a 503.
+ */
+export const KEEP_ALIVE_SECONDS = 65;
+/** Seconds a refused client is asked to wait before trying again. */
+const RETRY_AFTER_SECONDS = 1;
+/** A body is buffered up to this size and sent with a Content-Length; longer ones are streamed (chunked). */
+const BUFFERED_BODY = 1024 * 1024;
+/** Methods a Web Request cannot carry (the Request constructor throws on them). */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/**
+ * A read_tl body is received whole before its request asks for a place in the queue: a client
+ * sending a byte at a time would otherwise hold one of the few places for as long as it drips,
+ * and a few of them stall every /api/ request. Receiving holds no place, but has its limits:
+ * this many seconds for the whole body (then a 408), at most this many bodies at once (then a
+ * 503), and bytes past the handler's limit are not kept (it answers 413 at once).
+ */
+export const BODY_SECONDS = 30;
+export const RECEIVING_BODIES = 256;
+
+/** A body that did not arrive in time: refused, and the connection closed (the rest may never come). */
+const tooSlow = (seconds: number) => new HttpError(408, `request body not received within ${seconds} s`, { connection: 'close' });
+
+/**
+ * The body of `req`, whole, or its first bytes past MAX_READ_TL_BYTES (the handler refuses
+ * those); rejects after `seconds`, or as soon as the client goes away (`res` closes).
+ */
+function receiveBody(req: UnionRequest, res: ServerResponse, seconds: number): Promise<Blob> {
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array<ArrayBuffer>[] = [];
+    let size = 0;
+    let open = true;
+    const finish = (result: () => void) => {
+      if (!open) return;
+      open = false;
+      clearTimeout(timer);
+      result();
+    };
+    const timer = setTimeout(() => finish(() => reject(tooSlow(seconds))), seconds * 1000);
+    res.once('close', () => finish(() => reject(tooSlow(seconds))));
+    req.on('data', (chunk: Buffer<ArrayBuffer>) => {
+      if (!open) return; // drained: a body past the limit, or after the deadline
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > MAX_READ_TL_BYTES) finish(() => resolve(new Blob(chunks)));
+    });
+    req.on('end', () => finish(() => resolve(new Blob(chunks))));
+    req.buffer = false;
+  });
+}
+
+/** The request for the edge handler, with `body` (read_tl's); any other body is drained unread (union would otherwise keep every byte of it). */
+function webRequest(req: UnionRequest, body: Blob | null): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    for (const v of [value ?? []].flat()) headers.append(name, v);
+  }
+  if (!body) req.buffer = false; // chunks go to no listener: drained, never kept
+  return new Request(new URL(req.url, 'http://127.0.0.1'), { method: req.method, headers, body });
+}
+
+/** Resolves once `res` may take more bytes, or the client has gone away. */
+const drained = (res: ServerResponse) => new Promise<void>((resolve) => {
+  const done = () => {
+    res.off('drain', done);
+    res.off('close', done);
+    resolve();
+  };
+  res.on('drain', done);
+  res.on('close', done);
+});
+
+/**
+ * Writes a Web response to Node's: a short body with its Content-Length, a long one (a
+ * streamed answer) chunk by chunk as the socket takes it, so no more than a chunk or two of
+ * it is in memory; a client that goes away cancels the rest.
+ */
+async function send(res: ServerResponse, response: Response, head: boolean): Promise<void> {
+  const headers: Record<string, string | number> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  const reader = response.body?.getReader();
+  const start: Uint8Array[] = [];
+  let size = 0;
+  let ended = !reader || head;
+  while (!ended && size <= BUFFERED_BODY) {
+    const { done, value } = await reader!.read();
+    if (done) ended = true;
+    else size += start[start.push(value) - 1].length;
+  }
+  // 204 and 304 have no body, and a Content-Length would describe one.
+  if (ended && response.status !== 204 && response.status !== 304) headers['content-length'] = size;
+  res.writeHead(response.status, headers);
+  if (head) {
+    await reader?.cancel();
+    return void res.end();
+  }
+  for (const chunk of start) res.write(chunk);
+  while (!ended && !res.destroyed) {
+    if (res.writableNeedDrain) await drained(res);
+    const { done, value } = await reader!.read();
+    if (done) ended = true;
+    else res.write(value);
+  }
+  if (!ended) await reader!.cancel();
+  res.end();
+}
+
+/** The site as one request sees it: the version published when it began (a build that publishes meanwhile never mixes in). */
+function siteReader(dir: string): () => Promise<EdgeSite> {
+  const cache = fileCache();
+  return async () => {
+    const root = await currentVersion(dir);
+    return { read: diskReader(root, cache), readBytes: diskBytesReader(root, cache) };
+  };
+}
+
+/** Receives read_tl bodies before admission (see BODY_SECONDS), at most RECEIVING_BODIES at once. */
+function bodyReceiver(bodySeconds: number): (req: UnionRequest, res: ServerResponse) => Promise<Blob> {
+  let receiving = 0;
+  return async (req, res) => {
+    if (receiving >= RECEIVING_BODIES) {
+      req.buffer = false;
+      // The body is drained as it comes, the connection kept: a refusal is a JSON 503, never a reset.
+      throw new HttpError(503, `server busy: ${RECEIVING_BODIES} request bodies arriving at once; retry after ${RETRY_AFTER_SECONDS} s`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    }
+    receiving++;
+    try {
+      return await receiveBody(req, res, bodySeconds);
+    } finally {
+      receiving--;
+    }
+  };
+}
+
+function siteMiddleware(siteNow: () => Promise<EdgeSite>, admission: Admission, bodySeconds: number): Middleware {
+  const receive = bodyReceiver(bodySeconds);
+  const respond = async (req: UnionRequest, res: UnionResponse, next: () => void) => {
+    const head = req.method === 'HEAD';
+    try {
+      // Checked before URL parsing, which would silently resolve `..` segments.
+      checkSitePath(req.url.split('?')[0]);
+      if (FORBIDDEN_METHODS.has(req.method)) throw methodNotAllowed(req.method, 'GET, HEAD, POST, OPTIONS');
+    } catch (error) {
+      req.buffer = false;
+      return send(res.response, errorResponse(error as HttpError), head);
+    }
+    const pathname = new URL(req.url, 'http://127.0.0.1').pathname;
+    if (!pathname.startsWith('/api/')) {
+      req.buffer = false; // a body sent with a static file's request is drained, never kept
+      return next();
+    }
+    let body: Blob | null = null;
+    try {
+      if (req.method === BODY_ROUTE.method && pathname === BODY_ROUTE.path) body = await receive(req, res.response);
+    } catch (error) {
+      if (res.response.destroyed) return; // the client went away while sending
+      return send(res.response, errorResponse(error as HttpError), head);
+    }
+    const request = webRequest(req, body);
+    const leave = await admission.enter((leave) => res.response.once('close', leave));
+    if (!leave) {
+      if (res.response.destroyed) return;
+      const busy = new HttpError(503, `server busy: more than ${admission.running + admission.waiting} requests at once; retry after ${RETRY_AFTER_SECONDS} s`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+      return send(res.response, errorResponse(busy), head);
+    }
+    res.response.once('close', leave);
+    try {
+      const site = await siteNow();
+      const response = (await handleRequest(request, site))
+        // Static API files get validators too, as Netlify's static files do.
+        ?? await staticApiFile(site, request, pathname);
+      return await send(res.response, response, head);
+    } finally {
+      leave();
+    }
+  };
+  return (req, res, next) => {
+    respond(req, res, next).catch((error) => {
+      console.error(error);
+      if (!res.response.headersSent) void send(res.response, errorResponse(new HttpError(500, 'internal error')), false);
+      else res.response.destroy();
+    });
+  };
+}
+
+/**
+ * A request Node's parser refuses (a URL or headers over 16 KiB, malformed HTTP) still
+ * gets a JSON error with the CORS header, as every other error does.
+ */
+async function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): Promise<void> {
+  if (!socket.writable) return void socket.destroy();
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 414 : 400;
+  const response = errorResponse(new HttpError(status, status === 414 ? 'request URL or headers too long (over 16 KiB)' : 'malformed request'));
+  const body = Buffer.from(await response.arrayBuffer());
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`];
+  response.headers.forEach((value, name) => head.push(`${name}: ${value}`));
+  socket.end(Buffer.concat([Buffer.from(`${[...head, `content-length: ${body.length}`, 'connection: close'].join('\r\n')}\r\n\r\n`), body]));
+}
+
+/**
+ * union (http-server's server) reads and assigns `res._headers` and `res._headerNames` on
+ * every response, and Node warns that those fields are deprecated (DEP0066). Fields of
+ * the same names on the response itself, set before union sees it, take those accesses:
+ * union keeps objects of its own there (it never reads them back), the headers live where
+ * Node keeps them, and Node has nothing to warn about.
+ */
+export function shadowLegacyHeaderFields(_request: unknown, response: ServerResponse): void {
+  for (const name of ['_headers', '_headerNames']) Object.defineProperty(response, name, { value: undefined, writable: true });
+}
+
+/** Serves `dir` on 127.0.0.1:`port` (0: any free port); `bodySeconds`: the time a read_tl body may take to arrive. */
+export function startServer(dir: string, port: number, { bodySeconds = BODY_SECONDS } = {}): Promise<RunningServer> {
+  const root = path.resolve(dir);
+  const server = createServer({
+    root,
+    before: [siteMiddleware(siteReader(root), new Admission(RUNNING_REQUESTS, WAITING_REQUESTS), bodySeconds)],
+    // http-server adds these to every file it serves; only the site-wide rule matches outside /api/.
+    headers: staticHeaders('/'),
+    cache: 0,
+    showDir: 'false',
+  });
+  server.server.keepAliveTimeout = KEEP_ALIVE_SECONDS * 1000;
+  server.server.on('clientError', (error, socket) => void answerClientError(error, socket));
+  server.server.prependListener('request', shadowLegacyHeaderFields);
+  return new Promise((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      const { port: actual } = server.server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${actual}/`,
+        close: () => new Promise((done) => {
+          server.server.close(() => done());
+          server.server.closeAllConnections();
+        }),
+      });
+    });
+  });
+}
