@@ -301,8 +301,9 @@ describe('npm run mirror: bad input, one clear line', () => {
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect(code).toBe(1);
     expect(stderr.split('\n').filter((line) => line.startsWith('mirror failed'))).toEqual([
-      `mirror failed: cannot reach http://127.0.0.1:${port} (ECONNREFUSED) for /${MANIFEST_BLOCKS}; check --from and the network`,
+      `mirror failed (manifest stage): cannot reach http://127.0.0.1:${port} (ECONNREFUSED) for /${MANIFEST_BLOCKS}; check --from and the network`,
     ]);
+    expect(stderr).toContain(`${out} was left as it was.`);
     expect(await fs.pathExists(out)).toBe(false);
   });
 

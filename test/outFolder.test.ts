@@ -194,7 +194,7 @@ describe('after the swap: the true state, a consistent site', () => {
     const { code, stderr } = await cli('--input', input, '--out', out);
     expect(code).toBe(1);
     expect(stderr).toMatch(/EISDIR.*report\.json/);
-    expect(stderr).toMatch(/holds this build's site, published before the failure/);
+    expect(stderr).toMatch(/holds the new site, published before the failure/);
     expect(stderr).not.toMatch(/left as it was/);
     await fs.remove(layout.report);
     const report = await build({ input, out });

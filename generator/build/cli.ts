@@ -2,7 +2,7 @@
 import { Command, Option } from 'commander';
 import { PLANS, type PlanName } from './publish/hostLimits.ts';
 import { build, imageHostTemplate } from './build.ts';
-import { StageError, explain } from './errors.ts';
+import { failureLines } from './errors.ts';
 import { progressDisplay } from './progress.ts';
 import { publishLayout } from './publish/layout.ts';
 import { buildSummary } from './summary.ts';
@@ -23,14 +23,7 @@ const program = new Command('build')
       const report = await build({ ...rest, imageHost: imageHostTemplate({ imageUrl, imageBase }), plan: PLANS[plan], progress: progressDisplay(process.stderr) });
       console.log(buildSummary(report, layout.report));
     } catch (error) {
-      // A user error is one clear line; a bug shows its stack (errors.ts explain). What became of
-      // the site is said once a stage ran; a refused option (a bad --input) touched nothing.
-      if (!(error instanceof StageError)) {
-        console.error(`build failed: ${explain(error)}`);
-      } else {
-        const outcome = error.sitePublished ? `${layout.out} holds this build's site, published before the failure.` : `${layout.out} was left as it was.`;
-        console.error(`build failed (${error.stage} stage): ${explain(error)}\n${outcome}`);
-      }
+      console.error(failureLines('build', error, layout.out));
       process.exitCode = 1;
     }
   });

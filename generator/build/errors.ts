@@ -25,3 +25,13 @@ export function explain(error: unknown): string {
   if (cause instanceof UserError) return cause.message;
   return cause instanceof Error ? cause.stack ?? cause.message : String(cause);
 }
+
+/**
+ * The lines a CLI prints when `what` (a build, a mirror) fails on folder `out`: the cause, and
+ * what became of the site once a stage ran (a refused option touched nothing, so says nothing).
+ */
+export function failureLines(what: string, error: unknown, out: string): string {
+  if (!(error instanceof StageError)) return `${what} failed: ${explain(error)}`;
+  const outcome = error.sitePublished ? `${out} holds the new site, published before the failure.` : `${out} was left as it was.`;
+  return `${what} failed (${error.stage} stage): ${explain(error)}\n${outcome}`;
+}

@@ -1,7 +1,7 @@
 /** `npm run mirror -- --from <site URL> --out <dir>`: a local copy of a deployed site, downloading only what changed (generator/build/mirror/). */
 import { Command } from 'commander';
 import { mirror, type MirrorResult } from './mirror/mirror.ts';
-import { explain } from './errors.ts';
+import { failureLines } from './errors.ts';
 import { progressDisplay } from './progress.ts';
 import { publishLayout } from './publish/layout.ts';
 
@@ -31,8 +31,7 @@ const program = new Command('mirror')
       const result = await mirror({ ...options, idleSeconds: idleTimeout, deadlineSeconds: deadline, progress: progressDisplay(process.stderr) });
       console.log(summary(result, out));
     } catch (error) {
-      // A user error is one clear line; a bug shows its stack (errors.ts explain).
-      console.error(`mirror failed: ${explain(error)}\n${out} was left as it was.`);
+      console.error(failureLines('mirror', error, out));
       process.exitCode = 1;
     }
   });
