@@ -20,27 +20,27 @@ import { buildSongs } from './songs.ts';
 import { num } from './values.ts';
 
 export interface Model {
-  truthVersion: string;
-  tags: Map<number, MemberTag>;
-  characters: Map<number, Character>;
-  skills: Map<number, Skill>;
-  centerSkills: Map<number, CenterSkill>;
+  readonly truthVersion: string;
+  readonly tags: ReadonlyMap<number, MemberTag>;
+  readonly characters: ReadonlyMap<number, Character>;
+  readonly skills: ReadonlyMap<number, Skill>;
+  readonly centerSkills: ReadonlyMap<number, CenterSkill>;
   /** Readable cards in ordinal order, one per ordinal. */
-  cards: Card[];
-  sets: CardSet[];
+  readonly cards: readonly Card[];
+  readonly sets: readonly CardSet[];
   /** In pair id order. */
-  pairs: Pair[];
+  readonly pairs: readonly Pair[];
   /** In id order; empty for legacy exports. */
-  accessories: Accessory[];
+  readonly accessories: readonly Accessory[];
   /** School Idol Skills in id order. */
-  removableSkills: RemovableSkill[];
+  readonly removableSkills: readonly RemovableSkill[];
   /** In start order. */
-  events: GameEvent[];
-  gachas: Gacha[];
+  readonly events: readonly GameEvent[];
+  readonly gachas: readonly Gacha[];
   /** Songs in id order, each with its charts; null when the export has no live database (no song types are published). */
-  songs: Song[] | null;
+  readonly songs: readonly Song[] | null;
   /** Crowd translations, original -> translation. */
-  translations: Map<string, string>;
+  readonly translations: ReadonlyMap<string, string>;
 }
 
 /** Tables a card needs whenever any card refers to them. */
@@ -57,7 +57,7 @@ function requireLinkedTables(game: GameExport): void {
 }
 
 /** One card per ordinal: a duplicate ordinal keeps the lowest unit_id, with a warning. */
-function uniqueOrdinals(cards: Card[], report: BuildReport): Card[] {
+function uniqueOrdinals<C extends Card>(cards: C[], report: BuildReport): C[] {
   const seen = new Set<number>();
   return cards.filter((card) => {
     if (!seen.has(card.ordinal)) return seen.add(card.ordinal);

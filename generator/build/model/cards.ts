@@ -1,7 +1,7 @@
 /** Cards (unit_m) with their caps, flags, per-level stats and linked skills. */
 import type { MasterDb, DbRow } from '../input/masterDb.ts';
 import type { BuildReport } from '../report.ts';
-import type { Card, CenterSkill, Character, LevelStats, Skill } from './types.ts';
+import type { Card, CenterSkill, Character, LevelStats, Skill, Writable } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { assetPath, groupBy, isOrdinal, num, numOrNull } from './values.ts';
 import { UserError } from '../errors.ts';
@@ -175,7 +175,7 @@ function levelReader(db: MasterDb, table: string, report: BuildReport): (card: D
  * The card's HP at its highest level: unit_m.hp_max, or in the 2015 generation (no hp_max)
  * the HP its top level row states.
  */
-function hpBaseReader(db: MasterDb): (card: DbRow, stamina: number[]) => number {
+function hpBaseReader(db: MasterDb): (card: DbRow, stamina: readonly number[]) => number {
   return db.columns('unit_m').has('hp_max') ? (card) => num(card.hp_max) : (_card, stamina) => stamina.at(-1) ?? 0;
 }
 
@@ -207,7 +207,7 @@ function hasOrdinal(row: DbRow, report: BuildReport): boolean {
   return false;
 }
 
-export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks, report: BuildReport): Card[] {
+export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks, report: BuildReport): Writable<Card>[] {
   db.require('unit_m', 'cards');
   const caps = capsReader(db);
   const levelRows = levelSource(db);
@@ -215,7 +215,7 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
   const hpBase = hpBaseReader(db);
   const hasRanks = db.columns('unit_m').has('rank_min');
   const shortPatterns = new Set<number>();
-  const cards = db.keyedRows('unit_m', 'unit_id').filter((row) => hasOrdinal(row, report)).map((row): Card => {
+  const cards = db.keyedRows('unit_m', 'unit_id').filter((row) => hasOrdinal(row, report)).map((row): Writable<Card> => {
     const id = num(row.unit_id);
     const ordinal = num(row.unit_number);
     const dru = num(row.disable_rank_up);

@@ -7,7 +7,7 @@
  */
 import type { MasterDb, DbRow } from '../input/masterDb.ts';
 import type { BuildReport } from '../report.ts';
-import type { Card, GameEvent } from './types.ts';
+import type { Card, GameEvent, Writable } from './types.ts';
 import { num } from './values.ts';
 
 const CARD = 1001;
@@ -41,7 +41,7 @@ function cardRewards(db: MasterDb, [rewards, parent, idColumn]: [string, string,
  * Fills each event's rewardCards (ordinal order, each card once) and each card's events
  * (start order, as `events` comes). Rewards of events left out and of unreadable cards are ignored.
  */
-export function linkEventRewards(db: MasterDb | null, events: GameEvent[], cards: Card[], report: BuildReport): void {
+export function linkEventRewards(db: MasterDb | null, events: Writable<GameEvent>[], cards: Writable<Card>[], report: BuildReport): void {
   if (!db) return;
   const rewarded = new Map<number, Set<number>>(); // event_id -> unit_ids
   for (const table of REWARD_TABLES) {
@@ -53,7 +53,8 @@ export function linkEventRewards(db: MasterDb | null, events: GameEvent[], cards
   const cardById = new Map(cards.map((card) => [card.id, card]));
   for (const event of events) {
     const unitIds = [...(rewarded.get(event.id) ?? [])];
-    event.rewardCards = unitIds.flatMap((id) => cardById.get(id) ?? []).sort((a, b) => a.ordinal - b.ordinal);
-    for (const card of event.rewardCards) card.events.push(event);
+    const rewardCards = unitIds.flatMap((id) => cardById.get(id) ?? []).sort((a, b) => a.ordinal - b.ordinal);
+    event.rewardCards = rewardCards;
+    for (const card of rewardCards) card.events.push(event);
   }
 }

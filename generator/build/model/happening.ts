@@ -8,7 +8,7 @@ import type { CuratedGacha } from '../input/curated.ts';
 import { toUnixSeconds } from '../input/time.ts';
 import type { BuildReport } from '../report.ts';
 import type { EnglishTexts } from './english.ts';
-import type { Gacha, GameEvent } from './types.ts';
+import type { Gacha, GameEvent, Writable } from './types.ts';
 import { num, numOrNull } from './values.ts';
 
 const byStart = <T extends { start: number }>(a: T, b: T) => a.start - b.start;
@@ -20,7 +20,7 @@ export interface EventSources {
 }
 
 /** One event_m row, or null (with a warning naming the row) when its start or end is unreadable. */
-function readEvent(row: DbRow, { offsetMinutes, english }: EventSources, report: BuildReport): GameEvent | null {
+function readEvent(row: DbRow, { offsetMinutes, english }: EventSources, report: BuildReport): Writable<GameEvent> | null {
   const id = num(row.event_id);
   const start = toUnixSeconds(row.start_date, offsetMinutes);
   const end = toUnixSeconds(row.end_date, offsetMinutes);
@@ -41,7 +41,7 @@ function readEvent(row: DbRow, { offsetMinutes, english }: EventSources, report:
 }
 
 /** Events in start order (then id), their cards not yet linked; none when the export has no event_common database. */
-export function buildEvents(db: MasterDb | null, sources: EventSources, report: BuildReport): GameEvent[] {
+export function buildEvents(db: MasterDb | null, sources: EventSources, report: BuildReport): Writable<GameEvent>[] {
   if (!db) return [];
   if (!db.hasTable('event_m')) {
     report.warn(`${db.file}: no event_m table; no events are published`);
@@ -49,7 +49,7 @@ export function buildEvents(db: MasterDb | null, sources: EventSources, report: 
   }
   return db.keyedRows('event_m', 'event_id')
     .map((row) => readEvent(row, sources, report))
-    .filter((e): e is GameEvent => e !== null)
+    .filter((e) => e !== null)
     .sort((a, b) => byStart(a, b) || a.id - b.id);
 }
 

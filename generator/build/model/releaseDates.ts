@@ -5,7 +5,7 @@
  * outside them has no date (null, dirty): nothing bounds it on that side.
  */
 import type { BuildReport } from '../report.ts';
-import type { Card } from './types.ts';
+import type { Card, Writable } from './types.ts';
 
 /** Ordinal -> known date: the event-derived ones, overridden by the curated ones. */
 function knownDates(cards: Card[], curated: Map<number, number>): Map<number, number> {
@@ -23,7 +23,7 @@ const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0,
  * first known card or after the last, the date is unknown; cards after the last known one
  * (a unit database newer than the event database) are a warning.
  */
-export function assignReleaseDates(cards: Card[], curated: Map<number, number>, report: BuildReport): void {
+export function assignReleaseDates(cards: Writable<Card>[], curated: Map<number, number>, report: BuildReport): void {
   const known = knownDates(cards, curated);
   const ordinals = [...known.keys()].sort((a, b) => a - b);
   const inOrder = [...cards].sort((a, b) => a.ordinal - b.ordinal);

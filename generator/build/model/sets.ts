@@ -2,13 +2,13 @@
 import type { MasterDb } from '../input/masterDb.ts';
 import type { CuratedSet } from '../input/curated.ts';
 import type { BuildReport } from '../report.ts';
-import type { Card, CardSet } from './types.ts';
+import type { Card, CardSet, Writable } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { num } from './values.ts';
 
 const albumSetId = (albumSeriesId: number) => `album-${albumSeriesId}`;
 
-export function buildSets(db: MasterDb, english: EnglishTexts, curated: CuratedSet[], cards: Card[], report: BuildReport): CardSet[] {
+export function buildSets(db: MasterDb, english: EnglishTexts, curated: CuratedSet[], cards: Writable<Card>[], report: BuildReport): CardSet[] {
   const byOrdinal = new Map(cards.map((c) => [c.ordinal, c]));
   const series = db.keyedRows('album_series_m', 'album_series_id')
     .sort((a, b) => num(a.order_num) - num(b.order_num) || num(a.album_series_id) - num(b.album_series_id))

@@ -8,7 +8,7 @@
 import { idOf, type DbRow, type MasterDb } from '../input/masterDb.ts';
 import type { BuildReport } from '../report.ts';
 import type { EnglishTexts } from './english.ts';
-import type { Character, Chart, ChartPlay, MemberTag, RankThresholds, Song } from './types.ts';
+import type { Character, Chart, ChartPlay, MemberTag, RankThresholds, Song, Writable } from './types.ts';
 import { groupTagOf } from './characters.ts';
 import { groupBy, numOrNull } from './values.ts';
 
@@ -44,7 +44,7 @@ export interface SongSources {
   tags: Map<number, MemberTag>;
 }
 
-function readSong(row: DbRow, { english, characters, tags }: SongSources, lengths: Map<number | null, DbRow[]>): Song {
+function readSong(row: DbRow, { english, characters, tags }: SongSources, lengths: Map<number | null, DbRow[]>): Writable<Song> {
   const id = idOf(row.live_track_id)!;
   const memberCategory = column(row, 'member_category');
   return {

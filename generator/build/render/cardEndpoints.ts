@@ -8,7 +8,7 @@ import { emitPacks } from './packs.ts';
 import type { RenderContext } from './context.ts';
 
 
-const count = (cards: Card[], test: (card: Card) => boolean) => cards.filter(test).length;
+const count = (cards: readonly Card[], test: (card: Card) => boolean) => cards.filter(test).length;
 
 export function renderCardEndpoints({ model, cards }: RenderContext, files: SiteFiles): void {
   for (const card of model.cards) emit(files, endpoints.card, [card.ordinal], { cards: [cards.card(card)] });

@@ -1,13 +1,13 @@
 /** Card, skill and center skill objects in the published shape. */
 import type { Card, CenterSkill, Skill, Target } from '../model/types.ts';
 import type { ImageLinks } from './imageUrls.ts';
-import { shareJson } from './files.ts';
+import { shareJson, sharedArray } from './files.ts';
 import type { CardJson, CardStubJson, CenterSkillJson, Flag, SkillJson } from '../../contract/schemas.ts';
 
 export const flag = (value: boolean): Flag => (value ? 1 : 0);
 
 /** Names of the targeted tags or characters, English where known; null when none is known (dangling targets are left out). */
-export function targetNames(targets: Target[]): string | null {
+export function targetNames(targets: readonly Target[]): string | null {
   const names = targets.flatMap((t) => (t.name ? [t.name.secondary ?? t.name.original] : []));
   return names.length ? names.join(', ') : null;
 }
@@ -92,15 +92,15 @@ function cardJson(card: Card, images: ImageLinks): CardJson {
     sub_affiliation: card.character?.subUnit ?? 0,
     album_page_id: card.albumSeriesId ?? 0,
     extra_data: { release_date: card.releaseDate, release_date_is_dirty: flag(card.releaseDateIsDirty) },
-    sets: card.setIds,
+    sets: sharedArray(card.setIds),
     images: images.cardImages(card),
     events: card.events.map((e) => ({ id: e.id, name: e.name.original, name_en: e.name.secondary, start_date: e.start })),
-    smile: card.levels.smile,
-    pure: card.levels.pure,
-    cool: card.levels.cool,
-    stamina: card.levels.stamina,
-    sell_price: card.levels.salePrice,
-    exp_given: card.levels.mergeExp,
+    smile: sharedArray(card.levels.smile),
+    pure: sharedArray(card.levels.pure),
+    cool: sharedArray(card.levels.cool),
+    stamina: sharedArray(card.levels.stamina),
+    sell_price: sharedArray(card.levels.salePrice),
+    exp_given: sharedArray(card.levels.mergeExp),
   };
 }
 

@@ -32,7 +32,7 @@ function fitting<I extends { id: number }>(
 }
 
 /** The songs that fit, each with only its charts that fit (a song left out takes its charts with it). */
-function fittingSongs(songs: Song[], report: BuildReport): Song[] {
+function fittingSongs(songs: readonly Song[], report: BuildReport): Song[] {
   const charts = new Set(fitting(songs.flatMap((s) => s.charts), Live, renderLive, 'live_setting_m', 'live_setting_id', report));
   return fitting(songs, SongSchema, renderSong, 'live_track_m', 'live_track_id', report)
     .map((s) => (s.charts.every((c) => charts.has(c)) ? s : { ...s, charts: s.charts.filter((c) => charts.has(c)) }));
@@ -66,8 +66,14 @@ export function checkedContext(context: RenderContext, report: BuildReport): Ren
     removableSkills: fitting(model.removableSkills, RemovableSkill, renderRemovableSkill, 'unit_removable_skill_m', 'unit_removable_skill_id', report),
     songs: model.songs && fittingSongs(model.songs, report),
   };
-  const checked = { ...context, model: filtered };
-  filtered.accessories = fitting(accessories, Accessory, (a) => renderAccessory(checked, a), 'accessory_m', 'accessory_id', report);
-  filtered.characters = byId(fitting(model.characters.values(), Character, (c) => renderCharacter(c, model.tags, cards), 'unit_type_m', 'unit_type_id', report));
-  return checked;
+  // An accessory renders with the checked cards it names; characters with the checked cards.
+  const withCards = { ...context, model: filtered };
+  return {
+    ...context,
+    model: {
+      ...filtered,
+      accessories: fitting(accessories, Accessory, (a) => renderAccessory(withCards, a), 'accessory_m', 'accessory_id', report),
+      characters: byId(fitting(model.characters.values(), Character, (c) => renderCharacter(c, model.tags, cards), 'unit_type_m', 'unit_type_id', report)),
+    },
+  };
 }

@@ -58,6 +58,12 @@ function sharedToJson(this: object): unknown {
   return `${TOKEN}${spliced.push(this) - 1}`;
 }
 
+/**
+ * A model array a response holds as it is, not copied (a card's stat arrays, hundreds of values
+ * each): the response types are writable, the model's are not, and no stage writes either.
+ */
+export const sharedArray = <T>(items: readonly T[]): T[] => items as T[];
+
 /** Marks a rendered object that will not change again as embedded in many files. */
 export function shareJson<T extends object>(value: T): T {
   sharedBytes.set(value, Buffer.from(JSON.stringify(value)));

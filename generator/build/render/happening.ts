@@ -35,7 +35,7 @@ function renderGacha(gacha: Gacha): HappeningGachaJson {
 }
 
 /** Newest first: the model keeps start order. */
-const newestFirst = <T>(items: T[]) => [...items].reverse();
+const newestFirst = <T>(items: readonly T[]) => [...items].reverse();
 
 export function renderHappening({ model }: RenderContext, files: SiteFiles): void {
   emit(files, endpoints.timeline, [], {

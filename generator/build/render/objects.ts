@@ -33,7 +33,7 @@ const cardBrief = (cards: CardRenderer) => (card: Card): Omit<CardBriefJson, 're
   return { id: c.id, name: c.title, name_en: c.title_en, ordinal: c.ordinal, char_name: c.char_name, rarity: c.rarity, attribute: c.attribute };
 };
 
-export function renderCharacter(character: Character, tags: Map<number, MemberTag>, cards: Card[]): CharacterJson {
+export function renderCharacter(character: Character, tags: ReadonlyMap<number, MemberTag>, cards: readonly Card[]): CharacterJson {
   return {
     id: character.id,
     name: character.name.original,

@@ -1,6 +1,7 @@
 /** Songs (song_t) and their charts (live_t) as published: the game's codes as they are, names from the song. */
 import type { Chart, ChartPlay, RankThresholds, Song } from '../model/types.ts';
 import type { LiveJson, SongJson } from '../../contract/schemas.ts';
+import { sharedArray } from './files.ts';
 
 export function renderSong(song: Song): SongJson {
   return {
@@ -21,7 +22,7 @@ const ranks = <W extends 'score' | 'combo'>(what: W, { c, b, a, s }: RankThresho
   ({ [`c_rank_${what}`]: c, [`b_rank_${what}`]: b, [`a_rank_${what}`]: a, [`s_rank_${what}`]: s }) as Record<`${'c' | 'b' | 'a' | 's'}_rank_${W}`, number | null>;
 
 const renderPlay = (play: ChartPlay): LiveJson['plays'][number] => ({
-  live_difficulty_id: play.id, kind: play.kind, capital_type: play.costType, capital_value: play.cost, rotation_group_ids: play.rotationGroups,
+  live_difficulty_id: play.id, kind: play.kind, capital_type: play.costType, capital_value: play.cost, rotation_group_ids: sharedArray(play.rotationGroups),
 });
 
 export function renderLive(chart: Chart): LiveJson {
