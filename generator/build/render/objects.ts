@@ -64,10 +64,10 @@ export function renderRemovableSkill(skill: RemovableSkill): RemovableSkillJson 
 }
 
 /**
- * Publishes the objects of one type in its packs (the edge answers `<type>/<ids>` from them: no
+ * Renders the objects of one type into its packs (the edge answers `<type>/<ids>` from them: no
  * file per object, which would double a site's file count) and its list; returns them, in id order.
  */
-function publish<T extends ObjectType, I extends { id: number }>(files: SiteFiles, type: T, source: ObjectSource<T, I>): ObjectOf<T>[] {
+function renderType<T extends ObjectType, I extends { id: number }>(files: SiteFiles, type: T, source: ObjectSource<T, I>): ObjectOf<T>[] {
   const { pack, list } = objectEndpoint[type];
   const items = [...source.items].sort((a, b) => a.id - b.id);
   const rendered = items.map((item) => [item.id, source.render(item)] as const);
@@ -86,17 +86,17 @@ export type RenderedObjects = { [T in ObjectType]: ObjectOf<T>[] };
 export function renderObjects(context: RenderContext, files: SiteFiles): RenderedObjects {
   const { model, cards } = context;
   return {
-    card_t: publish(files, 'card_t', { items: model.cards, render: cards.card, brief: cardBrief(cards) }),
-    char_t: publish(files, 'char_t', {
+    card_t: renderType(files, 'card_t', { items: model.cards, render: cards.card, brief: cardBrief(cards) }),
+    char_t: renderType(files, 'char_t', {
       items: model.characters.values(), render: (c) => renderCharacter(c, model.tags, model.cards), brief: named,
     }),
-    skill_t: publish(files, 'skill_t', { items: model.skills.values(), render: renderSkill, brief: named }),
-    leader_skill_t: publish(files, 'leader_skill_t', { items: model.centerSkills.values(), render: renderCenterSkill, brief: named }),
-    accessory_t: publish(files, 'accessory_t', { items: model.accessories, render: (a) => renderAccessory(context, a), brief: named }),
-    event_t: publish(files, 'event_t', { items: model.events, render: renderEventObject, brief: named }),
-    removable_skill_t: publish(files, 'removable_skill_t', { items: model.removableSkills, render: renderRemovableSkill, brief: named }),
+    skill_t: renderType(files, 'skill_t', { items: model.skills.values(), render: renderSkill, brief: named }),
+    leader_skill_t: renderType(files, 'leader_skill_t', { items: model.centerSkills.values(), render: renderCenterSkill, brief: named }),
+    accessory_t: renderType(files, 'accessory_t', { items: model.accessories, render: (a) => renderAccessory(context, a), brief: named }),
+    event_t: renderType(files, 'event_t', { items: model.events, render: renderEventObject, brief: named }),
+    removable_skill_t: renderType(files, 'removable_skill_t', { items: model.removableSkills, render: renderRemovableSkill, brief: named }),
     // Without a live database the song types are not published at all (objectTypesOf).
-    song_t: model.songs ? publish(files, 'song_t', { items: model.songs, render: renderSong, brief: songBrief }) : [],
-    live_t: model.songs ? publish(files, 'live_t', { items: model.songs.flatMap((s) => s.charts), render: renderLive, brief: liveBrief }) : [],
+    song_t: model.songs ? renderType(files, 'song_t', { items: model.songs, render: renderSong, brief: songBrief }) : [],
+    live_t: model.songs ? renderType(files, 'live_t', { items: model.songs.flatMap((s) => s.charts), render: renderLive, brief: liveBrief }) : [],
   };
 }
