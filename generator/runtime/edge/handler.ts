@@ -24,7 +24,8 @@ import { withPathQuery } from './pathQuery.ts';
 import { objectsAt } from './history.ts';
 import { readParsed, type EdgeSite } from './siteReader.ts';
 
-export type { EdgeSite, ReadFile } from './siteReader.ts';
+export type { EdgeSite } from './siteReader.ts';
+export type { ReadFile } from '../../contract/siteRead.ts';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 const READ_METHODS = 'GET, HEAD, OPTIONS';

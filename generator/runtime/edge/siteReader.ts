@@ -1,12 +1,7 @@
 /** What the edge handler needs from its host: the published files, a clock and randomness. */
 
 import { Kept } from './kept.ts';
-
-/** The text of a published file by its path relative to the site root, null when absent. */
-export type ReadFile = (path: string) => Promise<string | null>;
-
-/** The bytes of a published file, null when absent: files that are not JSON (the bulk downloads), and packs. */
-export type ReadBytes = (path: string) => Promise<Uint8Array<ArrayBuffer> | null>;
+import type { ReadBytes, ReadFile } from '../../contract/siteRead.ts';
 
 export interface EdgeSite {
   read: ReadFile;
