@@ -46,7 +46,7 @@ class LongFilesFirst extends BaseSequencer {
  */
 const UNIT_FILES = [
   'accessories', 'cards', 'checked', 'edge', 'events', 'fuzz', 'generations', 'hostFit', 'objects', 'pairs',
-  'imports', 'removableSkills', 'search', 'sets', 'songs', 'sqlDump',
+  'imports', 'removableSkills', 'search', 'sets', 'songs', 'sqlDump', 'changesInMemory', 'versionsInMemory', 'bulkInMemory',
 ].map((name) => `test/${name}.test.ts`);
 const UNIT_TIER = process.env.TEST_TIER === 'unit';
 

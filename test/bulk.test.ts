@@ -12,16 +12,12 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
 import type { BulkIndexJson, FileManifestJson } from '../generator/contract/schemas.ts';
-import { deriveBulk } from '../generator/build/derive/bulk.ts';
 import { bulkSqlite } from '../generator/build/derive/bulkSqlite.ts';
-import { renderSite } from '../generator/build/render/renderSite.ts';
-import { renderContext } from '../generator/build/render/context.ts';
-import { MemoryFiles } from '../generator/build/render/files.ts';
 import { API_MAJOR, API_REVISION, BLOCK_SUMS_MIN_BYTES, BULK_PART_BYTES, bulkPartLines, MANIFEST_BLOCK_SIZE, bulkPartName } from '../generator/contract/format.ts';
 import { blockSums } from '../generator/build/blockSums.ts';
 import { handleRequest } from '../generator/runtime/edge/handler.ts';
 import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
-import { buildSample, modelAt, packedText, readJson, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { buildSample, packedText, readJson, tempDir } from './helpers.ts';
 
 const BULK = 'api/v1/bulk';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -134,18 +130,6 @@ describe('api/v1/bulk/index.json and the .sha256 files', () => {
     expect([missing.status, (await missing.json()).error]).toEqual([404, 'no bulk file nothing.jsonl (bulk/index.json lists them)']);
   });
 
-  it('carries updated_in from the previous site\'s index while a file\'s hash is unchanged', async () => {
-    const { model } = modelAt(SAMPLE_INPUT);
-    const rendered = renderSite(renderContext(model, new Set()), new Map());
-    const [previous, scratch] = [await tempDir(), await tempDir()];
-    const first = deriveBulk(rendered, new MemoryFiles(), { truthVersion: 'v1', date: null, previous, scratch });
-    const [cards, accessories] = first.files;
-    await fs.outputJson(path.join(previous, endpoints.bulkIndex.file()), {
-      ...first, files: [{ ...cards, updated_in: 'v0' }, { ...accessories, sha256: '0'.repeat(64), updated_in: 'v0' }],
-    });
-    const second = deriveBulk(rendered, new MemoryFiles(), { truthVersion: 'v2', date: null, previous, scratch });
-    expect(second.files.slice(0, 3).map((f) => f.updated_in)).toEqual(['v0', 'v2', 'v2']);
-  });
 });
 
 describe('api/v1/bulk/sif.sqlite', () => {
@@ -196,19 +180,6 @@ describe('api/v1/bulk/sif.sqlite', () => {
     }
   });
 
-  it('is byte-identical for the same input (built twice in one process)', async () => {
-    const scratch = await tempDir();
-    const bulk = () => {
-      const { model } = modelAt(SAMPLE_INPUT);
-      const files = new MemoryFiles();
-      deriveBulk(renderSite(renderContext(model, new Set()), new Map()), files, { truthVersion: model.truthVersion, date: null, previous: '/nonexistent', scratch });
-      return files;
-    };
-    const [a, b] = [bulk(), bulk()];
-    expect([...a.keys()]).toEqual([...b.keys()]);
-    expect(a.get(endpoints.bulkPart.file('sif.sqlite', bulkPartName(0)))!.length).toBeGreaterThan(0);
-    for (const [rel, bytes] of a) expect(bytes.equals(b.get(rel)!), rel).toBe(true);
-  });
 });
 
 describe('api/v1/manifest.json', () => {

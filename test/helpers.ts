@@ -1,5 +1,5 @@
 /** Shared test fixtures: temporary folders, the sample build, and exports built from code. */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fs from 'fs-extra';
 import { inject } from 'vitest';
@@ -12,6 +12,13 @@ import { renderSite } from '../generator/build/render/renderSite.ts';
 import { renderContext } from '../generator/build/render/context.ts';
 import { checkedContext } from '../generator/build/render/checked.ts';
 import { deriveSearch } from '../generator/build/derive/search.ts';
+import { MemoryFiles } from '../generator/build/render/files.ts';
+import { deriveChanges, type ChangesFound } from '../generator/build/changes/deriveChanges.ts';
+import { deriveHistory } from '../generator/build/changes/history.ts';
+import { deriveBulk } from '../generator/build/derive/bulk.ts';
+import type { BulkIndexJson } from '../generator/contract/schemas.ts';
+import { memorySite } from '../generator/build/input/previousSite.ts';
+import { readMeta } from '../generator/build/input/curated.ts';
 import { BuildReport } from '../generator/build/report.ts';
 import { publishLayout } from '../generator/build/publish/layout.ts';
 import { scanFolder, writeManifest, type Manifest } from '../generator/build/publish/manifest.ts';
@@ -56,11 +63,13 @@ export async function buildInto(input: string) {
 /**
  * `input` read, modelled and rendered in memory, without the picture and publishing stages: for
  * rule tests that only look at the JSON. `json(rel)` is a rendered file parsed (`files.has(rel)` says whether one is).
+ * `pictures`: the site paths of the pictures taken as published (none by default).
  */
-export function renderInMemory(input: string) {
+export function renderInMemory(input: string, pictures: ReadonlySet<string> = new Set()) {
   const { model, report } = modelAt(input);
-  const files: Map<string, Buffer> = new Map();
-  deriveSearch(renderSite(checkedContext(renderContext(model, new Set()), report), files), files);
+  const files = new MemoryFiles();
+  const rendered = renderSite(checkedContext(renderContext(model, pictures), report), files);
+  deriveSearch(rendered, files);
   const json = <T = any>(rel: string): T => {
     const bytes = files.get(rel);
     if (!bytes) throw new Error(`${rel} was not rendered`);
@@ -71,7 +80,37 @@ export function renderInMemory(input: string) {
     const pack = files.get(objectEndpoint[type].pack.file(packOf(id)));
     return pack ? ((JSON.parse(pack.toString('utf8')) as { objects: Record<string, T> }).objects[id] ?? null) : null;
   };
-  return { files, report, json, object };
+  return { files, report, json, object, model, rendered };
+}
+
+/** A site rendered in memory with what a build publishes after it follows a previous site: change lists, histories, bulk files. */
+export type SiteInMemory = ReturnType<typeof renderInMemory> & { changes: ChangesFound; bulk: BulkIndexJson };
+
+/**
+ * `input` rendered in memory (renderInMemory) and then through the changes, history and bulk
+ * stages as a build runs them, following `previous` (a site made so before; null: a first
+ * build) through the previous site's interface (memorySite) instead of a folder. The snapshots
+ * the previous run kept stand for its build's records, unless `readBack` (as --since, or a site
+ * without records): then its objects are read back from its files. Only the bulk stage's own
+ * scratch folder is on disk.
+ */
+export async function nextInMemory(input: string, previous: SiteInMemory | null, { readBack = false, pictures = new Set<string>() } = {}): Promise<SiteInMemory> {
+  const site = renderInMemory(input, pictures);
+  const { truthVersion } = site.model;
+  const { date } = readMeta(input);
+  const previousSite = memorySite(previous?.files ?? new Map(), { named: readBack && previous !== null });
+  const changes = await deriveChanges({ rendered: site.rendered, truthVersion }, site.files, { previous: previousSite, recorded: readBack ? null : previous?.changes.keep ?? null, date });
+  await deriveHistory(changes.history, site.files);
+  const bulk = await deriveBulk(site.rendered, site.files, { truthVersion, date, previous: previousSite, scratch: await tempDir() });
+  return { ...site, changes, bulk };
+}
+
+/** Writes a site held in memory into the folder `dir`, as a published site (for the tests of folders: --since). */
+export function writeSite(files: ReadonlyMap<string, Buffer>, dir: string): void {
+  for (const [rel, bytes] of files) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), bytes);
+  }
 }
 
 /**

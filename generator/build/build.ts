@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readExport, closeExport } from './input/readExport.ts';
 import { publishedVersions, requireDistinctVersion } from './input/curated.ts';
+import { previousSite } from './input/previousSite.ts';
 import { buildModel } from './model/buildModel.ts';
 import { modelCoverage } from './model/coverage.ts';
 import { encodeImages } from './images/encodeImages.ts';
@@ -14,6 +15,7 @@ import { renderContext } from './render/context.ts';
 import { checkedContext } from './render/checked.ts';
 import { renderSite } from './render/renderSite.ts';
 import { deriveChanges } from './changes/deriveChanges.ts';
+import { keepSnapshots, recordedSnapshots } from './changes/store.ts';
 import { deriveHistory } from './changes/history.ts';
 import { deriveSearch } from './derive/search.ts';
 import { deriveBulk } from './derive/bulk.ts';
@@ -110,13 +112,13 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     const rerun = options.since !== undefined;
     const checkedOptions = { imageHost: options.imageHost ?? null, ...(plan.name === DEFAULT_PLAN.name ? {} : { plan: plan.name }) };
     const { upToDate, inputDigest } = await report.stage('check', () => session.check(input, { force: options.force, rerun, options: checkedOptions }));
-    // The site this one follows, decided here for every stage that reads it: --since, else the output folder.
-    const previous = options.since === undefined ? { folder: out, files: session.publishedFiles() } : { folder: path.resolve(options.since), files: null };
+    // The site this one follows, opened here for every stage that reads it: --since, else the output folder.
+    const previous = previousSite(out, options.since);
     if (!upToDate) {
-      const game = await report.stage('read', () => {
+      const game = await report.stage('read', async () => {
         const read = readExport(input, report, inputDigest);
         try {
-          requireDistinctVersion(input, read.meta.truthVersion, publishedVersions(previous.folder, previous.files));
+          requireDistinctVersion(input, read.meta.truthVersion, await publishedVersions(previous));
         } catch (error) {
           closeExport(read);
           throw error;
@@ -138,10 +140,17 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       session.renderingDone();
       await report.stage('search', () => deriveSearch(rendered, files));
       for (const [rel, bytes] of images.files) files.set(rel, bytes);
-      const changeOptions = { out, store: session.layout.snapshots, since: options.since, date: game.meta.date, changeRecords: session.changeRecords };
-      const changes = await report.stage('changes', () => deriveChanges({ rendered, truthVersion: model.truthVersion }, files, changeOptions, report));
+      const store = session.layout.snapshots;
+      const changes = await report.stage('changes', async () => {
+        // The build's records describe the output folder's site: trusted only when that is the one followed.
+        const recorded = previous.named ? null : recordedSnapshots(store, session.changeRecords);
+        const found = await deriveChanges({ rendered, truthVersion: model.truthVersion }, files, { previous, recorded, date: game.meta.date });
+        return { ...found, records: keepSnapshots(store, found.keep, session.changeRecords) };
+      });
+      report.update = changes.update;
+      report.warnAll(changes.warnings);
       await report.stage('history', () => deriveHistory(changes.history, files));
-      const bulkOptions = { truthVersion: model.truthVersion, date: game.meta.date, previous: previous.folder, scratch: session.layout.scratch };
+      const bulkOptions = { truthVersion: model.truthVersion, date: game.meta.date, previous, scratch: session.layout.scratch };
       await report.stage('bulk', () => deriveBulk(rendered, files, bulkOptions));
       await report.stage('manifest', () => deriveFileManifest(files, model.truthVersion));
       report.countFiles(files.keys());

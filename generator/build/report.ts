@@ -119,6 +119,11 @@ export class BuildReport {
     this.warn(`${what}: ${examples.join(separator)}${more}`);
   }
 
+  /** Records the warnings a stage returned, in order. */
+  warnAll(warnings: string[]): void {
+    for (const warning of warnings) this.warn(warning);
+  }
+
   /** An encrypted row no key opened: `releaseId` names its key; `keyGiven` when release_info.json has one that does not open it. */
   countUnreadable(table: string, releaseId: string, keyGiven: boolean): void {
     this.unreadable[table] = (this.unreadable[table] ?? 0) + 1;

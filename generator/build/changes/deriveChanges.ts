@@ -2,73 +2,48 @@
  * The changelog stage: compares the data of the site being built with the previous site's
  * and publishes the change lists (api/v1/changes.json, changes/<truth_version>.json,
  * changes/index.json), carrying the previous site's lists forward. The previous site's
- * snapshot comes from the build records (store.ts), or from the folder `--since` names.
+ * snapshot is the one its build recorded (store.ts), or read back from the site.
  * A truth version's list compares with the last site of an earlier truth version (its
  * base), so a rebuild of the same version (a key arrived) updates that version's list.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { endpoints } from '../../contract/endpoints.ts';
-import type { ChangeListJson } from '../../contract/schemas.ts';
+import type { ChangeCounts, ChangeListJson } from '../../contract/schemas.ts';
 import { emit, type SiteFiles } from '../render/files.ts';
-import type { BuildReport } from '../report.ts';
-import type { ChangeCounts } from '../../contract/schemas.ts';
 import type { Rendered } from '../render/renderSite.ts';
+import type { PreviousSite } from '../input/previousSite.ts';
 import { publishedObjects } from './published.ts';
 import type { HistoryInput } from './history.ts';
 import { countsOf, diffSnapshots, isEmpty } from './diff.ts';
-import { siteHistory, siteSnapshot } from './previousSite.ts';
+import { siteHistory, siteSnapshot } from './readBack.ts';
 import { sameText, snapshotOfObjects, type Snapshot } from './snapshot.ts';
-import { loadSnapshot, pruneSnapshots, saveSnapshot, type StoredSnapshot } from './store.ts';
-
-/** What the stage keeps with the site (in its manifest) for the next build. */
-export interface ChangeRecords {
-  /** The site's snapshot. */
-  snapshot: string;
-  /** The snapshot its truth version's change list is computed from (null on a first build). */
-  base: string | null;
-}
+import type { SiteSnapshots, StoredSnapshot } from './store.ts';
 
 export interface ChangesOptions {
-  /** The output folder: read back when its build records hold no snapshot. */
-  out: string;
-  /** Where the build records keep snapshots (publish/layout.ts `snapshots`). */
-  store: string;
-  /** A site this builder published, compared with instead of the previous build (--since). */
-  since?: string;
+  /** The site this one follows: its change lists are carried on, and its objects read back unless `recorded` holds them. */
+  previous: PreviousSite;
+  /** The snapshots the previous site's build recorded (store.ts), when that site is the output folder's; null: none. */
+  recorded: SiteSnapshots | null;
   /** meta.json's date of this version; null when it gives none. */
   date: number | null;
-  /** The records the published site's build returned; anything else counts as none. */
-  changeRecords: unknown;
 }
 
-/** The site compared with: its snapshot, its base (see ChangeRecords) and the folder holding its change lists. */
-interface Previous {
-  current: StoredSnapshot;
-  base: StoredSnapshot | null;
-  folder: string;
-  /** Read back from a folder (--since, or a site without build records), not from this builder's records. */
-  readBack: boolean;
-}
+/** The previous site's snapshots, and whether they were read back from its files rather than taken from its build's records. */
+type Compared = SiteSnapshots & { readBack: boolean };
 
-const isRecords = (value: unknown): value is ChangeRecords => {
-  const records = value as ChangeRecords | null;
-  return typeof records?.snapshot === 'string' && (records.base === null || typeof records.base === 'string');
-};
-
-function previousSite(options: ChangesOptions, records: ChangeRecords | null, report: BuildReport): Previous | null {
-  const { store } = options;
-  const folderSite = (folder: string, label: string): Previous => ({ current: { snapshot: siteSnapshot(folder, label), name: null }, base: null, folder, readBack: true });
-  if (options.since !== undefined) return folderSite(path.resolve(options.since), `--since ${options.since}`);
-  const current = records && loadSnapshot(store, records.snapshot);
-  if (current) return { current, base: records.base === null ? null : loadSnapshot(store, records.base), folder: options.out, readBack: false };
+/**
+ * The snapshots compared with, null when there is no previous site (or, for the output folder,
+ * one that cannot be read back: a warning, and no change list this build).
+ */
+async function compared({ previous, recorded }: ChangesOptions, warnings: string[]): Promise<Compared | null> {
+  const readBack = async (): Promise<Compared> => ({ current: { snapshot: await siteSnapshot(previous), name: null }, base: null, readBack: true });
+  if (previous.named) return readBack();
+  if (recorded) return { ...recorded, readBack: false };
   // A site published without records (an older builder, or a deleted .cache): read it back.
-  if (!fs.existsSync(path.join(options.out, endpoints.info.file()))) return null;
   try {
-    return folderSite(options.out, options.out);
+    return (await previous.read(endpoints.info.file())) === null ? null : await readBack();
   } catch (error) {
-    report.warn(`the previous site cannot be compared with (${(error as Error).message}): no change list this build`);
+    warnings.push(`the previous site cannot be compared with (${(error as Error).message}): no change list this build`);
     return null;
   }
 }
@@ -88,16 +63,18 @@ function emitHistory(files: SiteFiles, lists: ChangeListJson[]): void {
  * The change lists after this build, newest first: the previous site's, and when the data
  * changed, this truth version's list (replacing an older one of the same version).
  */
-function nextHistory(previous: Previous, current: Snapshot, report: BuildReport): { lists: ChangeListJson[]; base: StoredSnapshot; update: ChangeCounts } {
+async function nextHistory(site: PreviousSite, previous: SiteSnapshots, current: Snapshot, warnings: string[]) {
   const version = current.version.truth_version;
   // A rebuild of the same version (a key arrived) compares with the base of that version's list.
   const base = previous.current.snapshot.version.truth_version === version ? previous.base ?? previous.current : previous.current;
   const diff = diffSnapshots(previous.current.snapshot, current);
   const update = countsOf(diff);
-  const carried = [...siteHistory(previous.folder, report).values()];
-  if (isEmpty(update)) return { lists: carried, base, update };
+  const carried = await siteHistory(site);
+  warnings.push(...carried.warnings);
+  const lists = [...carried.lists.values()];
+  if (isEmpty(update)) return { lists, base, update };
   const list = base === previous.current ? diff : diffSnapshots(base.snapshot, current);
-  const others = carried.filter((l) => l.to.truth_version !== version);
+  const others = lists.filter((l) => l.to.truth_version !== version);
   return { lists: isEmpty(countsOf(list)) ? others : [list, ...others], base, update };
 }
 
@@ -115,22 +92,30 @@ export interface BuiltSite {
   truthVersion: string;
 }
 
-/**
- * Publishes the change lists of the site being built into `files`, records in the report
- * what this build changed, and returns the records to keep with the new site and what the
- * history stage continues from.
- */
-export function deriveChanges(site: BuiltSite, files: SiteFiles, options: ChangesOptions, report: BuildReport): { records: ChangeRecords; history: HistoryInput } {
-  const { store } = options;
-  const previousRecords = isRecords(options.changeRecords) ? options.changeRecords : null;
-  const previous = previousSite(options, previousRecords, report);
+/** What the changes stage found. */
+export interface ChangesFound {
+  /** What this build changed in the data, per changelog type; null when nothing was compared (a first build). */
+  update: ChangeCounts | null;
+  warnings: string[];
+  /** The snapshots to record with the new site (store.ts keepSnapshots). */
+  keep: SiteSnapshots;
+  /** What the history stage continues from. */
+  history: HistoryInput;
+}
+
+/** Publishes the change lists of the site being built into `files`, and returns what it found. */
+export async function deriveChanges(site: BuiltSite, files: SiteFiles, options: ChangesOptions): Promise<ChangesFound> {
+  const warnings: string[] = [];
+  const previous = await compared(options, warnings);
   const current: StoredSnapshot = { snapshot: snapshotOfObjects(publishedObjects(site.rendered), site.truthVersion, options.date), name: null };
-  const { lists, base, update } = previous ? nextHistory(previous, current.snapshot, report) : { lists: [], base: null, update: null };
-  report.update = update;
+  const { lists, base, update } = previous ? await nextHistory(options.previous, previous, current.snapshot, warnings) : { lists: [], base: null, update: null };
   emitHistory(files, lists);
-  pruneSnapshots(store, [previousRecords?.snapshot, previousRecords?.base]);
   // Unchanged objects keep the previous snapshot's folder (not serialized and hashed again).
   const unchanged = previous && sameSnapshot(previous.current.snapshot, current.snapshot);
-  const records = { snapshot: saveSnapshot(store, unchanged ? previous.current : current), base: base && saveSnapshot(store, base) };
-  return { records, history: { previous: previous?.current.snapshot ?? null, current: current.snapshot, folder: previous?.folder ?? null, readBack: previous?.readBack ?? false } };
+  return {
+    update,
+    warnings,
+    keep: { current: unchanged ? previous.current : current, base },
+    history: { previous: previous?.current.snapshot ?? null, current: current.snapshot, site: previous && options.previous, readBack: previous?.readBack ?? false },
+  };
 }

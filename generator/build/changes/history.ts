@@ -8,7 +8,6 @@
  * the same truth version replaces that version's entries. A previous site without a
  * history (an older builder) starts it with its own version.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { endpoints, HISTORY_TYPES, OBJECT_TYPE_NAMES, type HistoryType } from '../../contract/endpoints.ts';
 import type { TSchema } from '@sinclair/typebox';
@@ -19,7 +18,7 @@ import { emit, encodedJson, type MovableFiles } from '../render/files.ts';
 import { isJsonObject, noObjects, type Json, type JsonObject } from './published.ts';
 import { parseText, sameText, type Snapshot } from './snapshot.ts';
 import { UserError } from '../errors.ts';
-import { readSiteFile } from './previousSite.ts';
+import type { PreviousSite } from '../input/previousSite.ts';
 
 type Entry = HistoryJson['versions'][number];
 type Version = VersionsJson['versions'][number];
@@ -113,23 +112,23 @@ class History {
   readonly rewritten = new Map<string, HistoryJson>();
 
   /**
-   * `checkCarried`: the previous site is read from a folder another builder may have written
-   * (--since, a mirror's copy), so each history carried on is checked first (checkedHistory).
+   * `checkCarried`: the previous site was read back, not taken from this builder's records: another
+   * builder may have written it (--since, a mirror's copy), so each history carried on is checked
+   * first (checkedHistory).
    */
-  constructor(private readonly previous: string | null, readonly versions: Version[], private readonly checkCarried: boolean) {}
+  constructor(private readonly previous: PreviousSite | null, readonly versions: Version[], private readonly checkCarried: boolean) {}
 
-  private load(type: HistoryType, id: string): HistoryJson {
+  private async load(type: HistoryType, id: string): Promise<HistoryJson> {
     const rel = endpoints.history.file(type, id);
     const known = this.rewritten.get(rel);
     if (known) return known;
-    const file = this.previous && path.join(this.previous, rel);
-    const history = file && fs.existsSync(file) ? readHistory(file, type, id) : { type, id: Number(id), versions: [] };
+    const history = (this.previous && (await checkedHistory(this.previous, type, id))?.value) ?? { type, id: Number(id), versions: [] };
     this.rewritten.set(rel, history);
     return history;
   }
 
   /** Adds the version `after` holds, from the objects of `before`; a version already last is replaced. */
-  advance(before: Snapshot, after: Snapshot): void {
+  async advance(before: Snapshot, after: Snapshot): Promise<void> {
     const { truth_version: version, date } = after.version;
     const last = this.versions.at(-1);
     const replacing = last?.truth_version === version;
@@ -140,7 +139,7 @@ class History {
       const [old, now] = [textsOf(before, type), textsOf(after, type)];
       for (const id of new Set([...old.keys(), ...now.keys()])) {
         if (sameText(old.get(id), now.get(id))) continue;
-        const { versions } = this.load(type, id);
+        const { versions } = await this.load(type, id);
         let base = old.has(id) ? parseText(old.get(id)!) : null;
         if (replacing && versions.at(-1)?.truth_version === version) {
           const replaced = versions.pop()!;
@@ -159,19 +158,17 @@ class History {
   }
 
   /** Publishes the rewritten histories, carries the previous site's others, and versions.json. */
-  publish(files: MovableFiles): void {
+  async publish(files: MovableFiles): Promise<void> {
     for (const history of this.rewritten.values()) if (history.versions.length) emit(files, endpoints.history, [history.type, history.id], history);
-    if (this.previous) {
+    const site = this.previous;
+    if (site) {
       for (const type of HISTORY_TYPES) {
-        const folder = path.join(this.previous, path.dirname(endpoints.history.file(type, 0)));
-        if (!fs.existsSync(folder)) continue;
-        for (const name of fs.readdirSync(folder)) {
+        for (const name of await site.list(path.posix.dirname(endpoints.history.file(type, 0)))) {
           const id = name.replace(/\.json$/, '');
           const rel = endpoints.history.file(type, id);
           if (this.rewritten.has(rel) || !name.endsWith('.json')) continue;
-          const file = path.join(folder, name);
-          if (this.checkCarried) files.set(rel, checkedHistory(file, type, id).bytes);
-          else files.carry(rel, file);
+          if (this.checkCarried) files.set(rel, (await checkedHistory(site, type, id, true))!.bytes);
+          else await site.carry(rel, files);
         }
       }
     }
@@ -181,23 +178,33 @@ class History {
   }
 }
 
+/** A file of the previous site read back: its value and its bytes. */
+type ReadBack<T> = { value: T; bytes: Buffer };
+
 /**
- * A JSON file of the previous site (a regular file, within the size limit), its value and bytes;
- * one that does not fit `schema` or that `invalid` finds fault with fails the build in one line
+ * The JSON file `rel` of the previous site (a regular file, within the size limit), its value and
+ * bytes; null when the site has none, unless `listed` (the site listed it: then it is unreadable).
+ * One that does not fit `schema` or that `invalid` finds fault with fails the build in one line
  * naming it (its history is never dropped).
  */
-function readPrevious<T>(file: string, what: string, schema: TSchema, invalid: (value: T) => string | null = () => null): { value: T; bytes: Buffer } {
+async function readPrevious<T>(site: PreviousSite, rel: string, what: string, schema: TSchema, { listed = false, invalid = (_: T): string | null => null } = {}): Promise<ReadBack<T> | null> {
+  const unreadable = (why: string) => new UserError(`${site.where(rel)}: the previous site's ${what} is unreadable (${why})`);
   let bytes: Buffer;
   let value: T;
   try {
-    bytes = readSiteFile(file);
+    const read = await site.readBytes(rel);
+    if (read === null) {
+      if (listed) throw unreadable('it is gone');
+      return null;
+    }
+    bytes = Buffer.from(read.buffer, read.byteOffset, read.byteLength);
     value = JSON.parse(bytes.toString('utf8')) as T;
   } catch (error) {
     if (error instanceof UserError) throw error;
-    throw new UserError(`${file}: the previous site's ${what} is unreadable (${(error as Error).message})`);
+    throw unreadable((error as Error).message);
   }
   const fault = misfit(schema, value) ?? invalid(value);
-  if (fault) throw new UserError(`${file}: the previous site's ${what} is not one this builder publishes (${fault})`);
+  if (fault) throw new UserError(`${site.where(rel)}: the previous site's ${what} is not one this builder publishes (${fault})`);
   return { value, bytes };
 }
 
@@ -216,24 +223,25 @@ function replayFault(history: HistoryJson): string | null {
 }
 
 /**
- * The history file of object `id` of `type`, checked: its schema, its type and id (the file's
- * name is a canonical id), and every patch applying in turn. A bad patch carried on would make
- * each ?version= read of that object, and every list holding it, fail at the edge.
+ * The history file of object `id` of `type` in the previous site (null when it has none; see
+ * readPrevious), checked: its schema, its type and id (the file's name is a canonical id), and
+ * every patch applying in turn. A bad patch carried on would make each ?version= read of that
+ * object, and every list holding it, fail at the edge.
  */
-function checkedHistory(file: string, type: HistoryType, id: string): { value: HistoryJson; bytes: Buffer } {
-  return readPrevious<HistoryJson>(file, 'history', HistorySchema, (h) => {
-    if (h.type !== type || String(h.id) !== id) return `it is the history of ${String(h.type).slice(0, 40)} ${h.id}, not of ${type} ${id.slice(0, 40)}`;
-    return replayFault(h);
+function checkedHistory(site: PreviousSite, type: HistoryType, id: string, listed = false): Promise<ReadBack<HistoryJson> | null> {
+  return readPrevious<HistoryJson>(site, endpoints.history.file(type, id), 'history', HistorySchema, {
+    listed,
+    invalid: (h) => {
+      if (h.type !== type || String(h.id) !== id) return `it is the history of ${String(h.type).slice(0, 40)} ${h.id}, not of ${type} ${id.slice(0, 40)}`;
+      return replayFault(h);
+    },
   });
 }
 
-const readHistory = (file: string, type: HistoryType, id: string): HistoryJson => checkedHistory(file, type, id).value;
-
 /** The versions a previous site published (none when it has no versions.json: an older builder). */
-function previousVersions(folder: string | null): Version[] {
-  const file = folder && path.join(folder, endpoints.versions.file());
-  if (!file || !fs.existsSync(file)) return [];
-  return readPrevious<VersionsJson>(file, 'versions.json', VersionsSchema).value.versions;
+async function previousVersions(site: PreviousSite | null): Promise<Version[]> {
+  const read = site && (await readPrevious<VersionsJson>(site, endpoints.versions.file(), 'versions.json', VersionsSchema));
+  return read?.value.versions ?? [];
 }
 
 export interface HistoryInput {
@@ -241,18 +249,18 @@ export interface HistoryInput {
   previous: Snapshot | null;
   /** The site being built. */
   current: Snapshot;
-  /** The previous site's folder: its history files and versions.json are carried on. */
-  folder: string | null;
-  /** Whether that folder is a site read back rather than this build's own record (--since): what is carried is checked. */
+  /** The previous site (null on a first build): its history files and versions.json are carried on. */
+  site: PreviousSite | null;
+  /** Whether the previous site's objects were read back rather than taken from its build's records (--since): what is carried is checked. */
   readBack: boolean;
 }
 
 /** Publishes versions.json and the history files of the site being built into `files`. */
-export function deriveHistory({ previous, current, folder, readBack }: HistoryInput, files: MovableFiles): void {
-  const versions = previousVersions(previous && folder);
-  const history = new History(versions.length ? folder : null, versions, readBack);
+export async function deriveHistory({ previous, current, site, readBack }: HistoryInput, files: MovableFiles): Promise<void> {
+  const versions = await previousVersions(previous && site);
+  const history = new History(versions.length ? site : null, versions, readBack);
   // A previous site without a history starts it with its own version.
-  if (previous && !versions.length) history.advance(EMPTY, previous);
-  history.advance(previous ?? EMPTY, current);
-  history.publish(files);
+  if (previous && !versions.length) await history.advance(EMPTY, previous);
+  await history.advance(previous ?? EMPTY, current);
+  await history.publish(files);
 }

@@ -35,19 +35,19 @@ export const sameText = (a: Buffer | undefined, b: Buffer | undefined): boolean 
 export const parseText = (text: Buffer): JsonObject => JSON.parse(text.toString('utf8')) as JsonObject;
 
 /** A published file (path relative to the site root) parsed; throws when the site lacks it, unless `optional` (then undefined). */
-export type SiteReader = (rel: string, optional?: boolean) => unknown;
+export type SiteReader = (rel: string, optional?: boolean) => Promise<unknown>;
 
 /**
  * Every object of a generic type: the ids of its list, each read from the pack of its block. A
  * site without a live database (or from before songs) has no song types: none of their objects.
  */
-function readObjects(read: SiteReader, type: ObjectType, into: PublishedObjects): void {
+async function readObjects(read: SiteReader, type: ObjectType, into: PublishedObjects): Promise<void> {
   const { list, pack } = objectEndpoint[type];
   const packs = new Map<number, Record<string, JsonObject>>();
-  const listed = read(list.file(), SONG_TYPES.includes(type)) as { result: { id: number }[] } | undefined;
+  const listed = (await read(list.file(), SONG_TYPES.includes(type))) as { result: { id: number }[] } | undefined;
   for (const { id } of listed?.result ?? []) {
     const block = packOf(id);
-    if (!packs.has(block)) packs.set(block, (read(pack.file(block)) as { objects: Record<string, JsonObject> }).objects);
+    if (!packs.has(block)) packs.set(block, ((await read(pack.file(block))) as { objects: Record<string, JsonObject> }).objects);
     const object = packs.get(block)![id];
     if (!isJsonObject(object)) throw new UserError(`${pack.file(block)}: no object ${id}, which ${list.file()} lists`);
     recordObject(into, type, id, object);
@@ -55,8 +55,8 @@ function readObjects(read: SiteReader, type: ObjectType, into: PublishedObjects)
 }
 
 /** Sets as {id, display_name, cards}: the card ids in ordinal order, from each card's `sets`. */
-function readSets(read: SiteReader, into: PublishedObjects): void {
-  const members = new Map((read(endpoints.setList.file()) as SetListJson).sets.map((set) => [set.id, { set, cards: [] as number[] }]));
+async function readSets(read: SiteReader, into: PublishedObjects): Promise<void> {
+  const members = new Map(((await read(endpoints.setList.file())) as SetListJson).sets.map((set) => [set.id, { set, cards: [] as number[] }]));
   const byOrdinal = [...into.card_t.values()].sort((a, b) => (a.ordinal as number) - (b.ordinal as number));
   for (const card of byOrdinal) for (const id of card.sets as string[]) members.get(id)?.cards.push(card.id as number);
   for (const [id, { set, cards }] of members) recordObject(into, 'set', id, { id, display_name: set.display_name, cards });
@@ -79,11 +79,11 @@ export function snapshotOfObjects(published: PublishedObjects, truthVersion: str
 }
 
 /** The snapshot of the site `read` reads; dated as snapshotOfObjects. */
-export function snapshotOf(read: SiteReader, date: number | null): Snapshot {
+export async function snapshotOf(read: SiteReader, date: number | null): Promise<Snapshot> {
   const objects = noObjects();
-  for (const type of OBJECT_TYPE_NAMES) readObjects(read, type, objects);
-  readSets(read, objects);
-  for (const pair of (read(endpoints.pairList.file()) as PairListJson).pairs) recordObject(objects, 'pair', pair.pair, pair);
-  const truthVersion = (read(endpoints.info.file()) as { truth_version: string }).truth_version;
+  for (const type of OBJECT_TYPE_NAMES) await readObjects(read, type, objects);
+  await readSets(read, objects);
+  for (const pair of ((await read(endpoints.pairList.file())) as PairListJson).pairs) recordObject(objects, 'pair', pair.pair, pair);
+  const truthVersion = ((await read(endpoints.info.file())) as { truth_version: string }).truth_version;
   return snapshotOfObjects(objects, truthVersion, date);
 }

@@ -46,7 +46,7 @@ function readLines(file: string, onLine: (line: Buffer) => void): void {
 }
 
 /** Writes the snapshot (unless its folder exists) and returns its name. */
-export function saveSnapshot(dir: string, stored: StoredSnapshot): string {
+function saveSnapshot(dir: string, stored: StoredSnapshot): string {
   if (stored.name) return stored.name;
   const { snapshot } = stored;
   const temp = path.join(dir, `.${process.pid}.tmp`);
@@ -76,7 +76,7 @@ export function saveSnapshot(dir: string, stored: StoredSnapshot): string {
 }
 
 /** The snapshot named `name`, or null when its folder is gone, unreadable or of another format. */
-export function loadSnapshot(dir: string, name: string): StoredSnapshot | null {
+function loadSnapshot(dir: string, name: string): StoredSnapshot | null {
   const folder = path.join(dir, path.basename(name));
   try {
     const { format, version } = JSON.parse(fs.readFileSync(path.join(folder, 'version.json'), 'utf8'));
@@ -96,9 +96,44 @@ export function loadSnapshot(dir: string, name: string): StoredSnapshot | null {
 }
 
 /** Deletes every snapshot but those named in `keep` (the published site's). */
-export function pruneSnapshots(dir: string, keep: (string | null | undefined)[]): void {
+function pruneSnapshots(dir: string, keep: (string | null | undefined)[]): void {
   if (!fs.existsSync(dir)) return;
   for (const entry of fs.readdirSync(dir)) {
     if (!keep.includes(entry)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
   }
+}
+
+/** What the changes stage keeps with the site (in its manifest) for the next build: the names of its snapshots. */
+export interface ChangeRecords {
+  /** The site's snapshot. */
+  snapshot: string;
+  /** The snapshot its truth version's change list is computed from (null on a first build). */
+  base: string | null;
+}
+
+/** A site's snapshots: its own, and the one its truth version's change list is computed from. */
+export interface SiteSnapshots {
+  current: StoredSnapshot;
+  base: StoredSnapshot | null;
+}
+
+const isRecords = (value: unknown): value is ChangeRecords => {
+  const records = value as ChangeRecords | null;
+  return typeof records?.snapshot === 'string' && (records.base === null || typeof records.base === 'string');
+};
+
+/** The snapshots `records` name (what the published site's build left; anything else counts as none), null when they are gone. */
+export function recordedSnapshots(dir: string, records: unknown): SiteSnapshots | null {
+  if (!isRecords(records)) return null;
+  const current = loadSnapshot(dir, records.snapshot);
+  return current && { current, base: records.base === null ? null : loadSnapshot(dir, records.base) };
+}
+
+/**
+ * Saves the new site's snapshots and returns the records naming them; every other snapshot
+ * but those of the published site (`published`, its records) is deleted.
+ */
+export function keepSnapshots(dir: string, kept: SiteSnapshots, published: unknown): ChangeRecords {
+  pruneSnapshots(dir, isRecords(published) ? [published.snapshot, published.base] : []);
+  return { snapshot: saveSnapshot(dir, kept.current), base: kept.base && saveSnapshot(dir, kept.base) };
 }

@@ -20,14 +20,14 @@ import { CHUNK, writeDigested, type FileDigest } from '../digest.ts';
 import { emit, jsonBytes, type MovableFiles } from '../render/files.ts';
 import type { Rendered } from '../render/renderSite.ts';
 import { bulkSqlite, type SqliteKind } from './bulkSqlite.ts';
-import { readSiteFile } from '../changes/previousSite.ts';
+import type { PreviousSite } from '../input/previousSite.ts';
 
 export interface BulkOptions {
   truthVersion: string;
   /** The data version's date (unix seconds), null when unknown. */
   date: number | null;
-  /** The folder of the site this one follows (the published one, or --since): where `updated_in` is carried from. */
-  previous: string;
+  /** The site this one follows (the published one, or --since): where `updated_in` is carried from. */
+  previous: PreviousSite;
   /** A folder of the build's own where the downloads are written before they join the site (created when missing). */
   scratch: string;
 }
@@ -50,9 +50,9 @@ function bulkKinds({ objects, objectTypes, sets, pairs }: Rendered): { name: Bul
 }
 
 /** The `updated_in` of each file of the previous site's bulk index, by name; none when it has no readable index. */
-function previousVersions(folder: string): Map<string, BulkEntry> {
+async function previousVersions(site: PreviousSite): Promise<Map<string, BulkEntry>> {
   try {
-    const index = JSON.parse(readSiteFile(path.join(folder, endpoints.bulkIndex.file())).toString('utf8')) as BulkIndexJson;
+    const index = JSON.parse((await site.read(endpoints.bulkIndex.file())) ?? 'null') as BulkIndexJson;
     return new Map(index.files.filter((f) => typeof f.sha256 === 'string' && typeof f.updated_in === 'string').map((f) => [f.name, f]));
   } catch {
     return new Map();
@@ -126,8 +126,8 @@ function serializer(): (object: object) => Buffer {
  * The downloads are written to files in `options.scratch` and moved into the site (they are
  * the site's largest files: written a chunk at a time, they are never held whole).
  */
-export function deriveBulk(rendered: Rendered, files: MovableFiles, options: BulkOptions): BulkIndexJson {
-  const previous = previousVersions(options.previous);
+export async function deriveBulk(rendered: Rendered, files: MovableFiles, options: BulkOptions): Promise<BulkIndexJson> {
+  const previous = await previousVersions(options.previous);
   const entries: BulkEntry[] = [];
   fs.mkdirSync(options.scratch, { recursive: true });
   const add = (name: string, type: string, format: BulkEntry['format'], count: number, fills: PartFill[]) => {

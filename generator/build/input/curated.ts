@@ -12,6 +12,7 @@ import { MAX_JSON_BYTES, MAX_TEXT_CHARS } from './limits.ts';
 import { allEndpoints, endpoints } from '../../contract/endpoints.ts';
 import { UserError } from '../errors.ts';
 import type { BuildReport } from '../report.ts';
+import type { PreviousSite } from './previousSite.ts';
 import { parseOffset, toUnixSeconds } from './time.ts';
 
 export interface Meta {
@@ -171,30 +172,26 @@ export function truthVersionFault(name: string): string | null {
   return unportableFileName(name) ?? (taken && `its change list ${endpoints.changes.file(name)} would be the site's ${taken} on a case-insensitive file system`);
 }
 
-/** The paths of the change lists in the folder of the site at `site`, relative to it (none when it has no such folder). */
-function changeListFiles(site: string): string[] {
-  const folder = path.dirname(endpoints.changes.file('x'));
+/** The paths of the change lists of `site`, relative to its root (none when it has no such folder). */
+async function changeListFiles(site: PreviousSite): Promise<string[]> {
+  const folder = path.posix.dirname(endpoints.changes.file('x'));
   try {
-    return fs.readdirSync(path.join(site, folder)).map((name) => `${folder}/${name}`);
+    return (await site.list(folder)).map((name) => `${folder}/${name}`);
   } catch {
     return [];
   }
 }
 
-/**
- * The truth versions the previous site (the output folder, or --since) knows: those of its
- * change lists (`published`: the paths of its files, from its build records; null: listed from
- * the folder) and its own (info.json in `site`).
- */
-export function publishedVersions(site: string, published: Iterable<string> | null): string[] {
+/** The truth versions the previous site (the output folder, or --since) knows: those of its change lists, and its own (info.json). */
+export async function publishedVersions(site: PreviousSite): Promise<string[]> {
   const [prefix, suffix] = endpoints.changes.file('\0').split('\0');
-  const versions = [...(published ?? changeListFiles(site))].filter((rel) => rel.startsWith(prefix) && rel.endsWith(suffix)).map((rel) => rel.slice(prefix.length, -suffix.length));
+  const versions = (await changeListFiles(site)).filter((rel) => rel.startsWith(prefix) && rel.endsWith(suffix)).map((rel) => rel.slice(prefix.length, -suffix.length));
   try {
-    // A regular file of bounded size only: a named pipe there would hang the build (the changes stage refuses it in one line).
-    const info = JSON.parse(readRegularBytes(path.join(site, endpoints.info.file()), MAX_JSON_BYTES, 'a previous site').toString('utf8')) as { truth_version?: unknown };
+    // A named pipe or a device there is refused by the site's reader (the changes stage refuses it in one line).
+    const info = JSON.parse((await site.read(endpoints.info.file())) ?? '{}') as { truth_version?: unknown };
     if (typeof info.truth_version === 'string') versions.push(info.truth_version);
   } catch {
-    // no site yet, or not one of ours: no earlier version
+    // not one of ours: no earlier version
   }
   return versions;
 }

@@ -103,7 +103,7 @@ export function readRegularFile(file: string, maxBytes: number, take: (chunk: Bu
 }
 
 /** The bytes of a regular file of at most `maxBytes` (see openRegularFile; `folder` names where it is in errors). */
-export function readRegularBytes(file: string, maxBytes: number, folder = INPUT_FOLDER): Buffer {
+export function readRegularBytes(file: string, maxBytes: number, folder = INPUT_FOLDER): Buffer<ArrayBuffer> {
   const { fd, size } = openRegularFile(file, maxBytes, folder);
   const bytes = Buffer.allocUnsafe(size);
   try {

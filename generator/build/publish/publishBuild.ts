@@ -191,11 +191,6 @@ export class PublishSession {
     return upToDate;
   }
 
-  /** The paths of the files in the output folder now (after the check stage). */
-  publishedFiles(): Iterable<string> {
-    return this.scan!.files.keys();
-  }
-
   /** The site's files: each file added is staged by writer threads while the rest renders. */
   files(): DigestedFiles {
     this.staging = new Staging(this.layout, this.scan!, this.manifest, (done, total) => this.report.advance(done, total));

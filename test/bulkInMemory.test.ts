@@ -1,0 +1,65 @@
+/**
+ * The bulk stage following a previous site in memory (input/previousSite.ts memorySite): the
+ * `updated_in` of each bulk file carried from the previous site's index while the file is the
+ * same, and the same bytes for the same input. Only the stage's own scratch folder is on disk.
+ * test/bulk.test.ts checks the sample build's bulk files themselves.
+ */
+import path from 'node:path';
+import fs from 'fs-extra';
+import { describe, expect, it } from 'vitest';
+import { endpoints } from '../generator/contract/endpoints.ts';
+import type { BulkIndexJson } from '../generator/contract/schemas.ts';
+import { bulkPartName } from '../generator/contract/format.ts';
+import { deriveBulk } from '../generator/build/derive/bulk.ts';
+import { MemoryFiles } from '../generator/build/render/files.ts';
+import { memorySite, type PreviousSite } from '../generator/build/input/previousSite.ts';
+import { copySample, nextInMemory, renderInMemory, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { editDump } from './exportEdits.ts';
+
+/** No previous site: a first build. */
+const noSite = () => memorySite(new Map());
+
+describe('api/v1/bulk/index.json after a previous site', () => {
+  it('carries updated_in from the previous site\'s index while a file\'s hash is unchanged', async () => {
+    const { rendered } = renderInMemory(SAMPLE_INPUT);
+    const scratch = await tempDir();
+    const bulk = (truthVersion: string, previous: PreviousSite) => deriveBulk(rendered, new MemoryFiles(), { truthVersion, date: null, previous, scratch });
+    const first = await bulk('v1', noSite());
+    const [cards, accessories] = first.files;
+    const index = { ...first, files: [{ ...cards, updated_in: 'v0' }, { ...accessories, sha256: '0'.repeat(64), updated_in: 'v0' }] };
+    const second = await bulk('v2', memorySite(new Map([[endpoints.bulkIndex.file(), Buffer.from(JSON.stringify(index))]])));
+    expect(second.files.slice(0, 3).map((f) => f.updated_in)).toEqual(['v0', 'v2', 'v2']);
+  });
+
+  it('an update keeps the previous version as updated_in of every file it left unchanged', async () => {
+    const input = await copySample();
+    const first = await nextInMemory(input, null);
+    await fs.writeJson(path.join(input, 'meta.json'), { truth_version: 'next', region: 'jp' });
+    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 7 WHERE unit_number = 5;');
+    const second = await nextInMemory(input, first);
+    const [before, after]: BulkIndexJson[] = [first.json(endpoints.bulkIndex.file()), second.json(endpoints.bulkIndex.file())];
+    expect(after).toEqual(second.bulk);
+    const updatedIn = Object.fromEntries(after.files.map((f) => [f.name, f.updated_in]));
+    for (const file of after.files) {
+      const old = before.files.find((f) => f.name === file.name)!;
+      expect(updatedIn[file.name], file.name).toBe(old.sha256 === file.sha256 ? before.truth_version : 'next');
+    }
+    expect([updatedIn['cards.jsonl'], updatedIn['char_t.jsonl']]).toEqual(['next', before.truth_version]);
+  });
+});
+
+describe('api/v1/bulk/sif.sqlite', () => {
+  it('is byte-identical for the same input (built twice in one process)', async () => {
+    const scratch = await tempDir();
+    const bulk = async () => {
+      const { model, rendered } = renderInMemory(SAMPLE_INPUT);
+      const files = new MemoryFiles();
+      await deriveBulk(rendered, files, { truthVersion: model.truthVersion, date: null, previous: noSite(), scratch });
+      return files;
+    };
+    const [a, b] = [await bulk(), await bulk()];
+    expect([...a.keys()]).toEqual([...b.keys()]);
+    expect(a.get(endpoints.bulkPart.file('sif.sqlite', bulkPartName(0)))!.length).toBeGreaterThan(0);
+    for (const [rel, bytes] of a) expect(bytes.equals(b.get(rel)!), rel).toBe(true);
+  });
+});
