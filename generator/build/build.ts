@@ -100,18 +100,25 @@ const listing = (files: DigestedFiles) => ({
 
 /**
  * Builds the site of `input` into `out`. A failure is a StageError naming its stage; one
- * before the write stage's swap leaves `out` as it was.
+ * before the write stage's swap leaves `out` as it was. The report is assembled here alone,
+ * from what each stage returns.
  */
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const { input, out } = folders(options);
   const report = new BuildReport(options.progress);
   const plan = options.plan ?? DEFAULT_PLAN;
-  const session = PublishSession.open(out, report);
+  const session = PublishSession.open(out);
+  report.warnAll(session.recovered);
+  const progress = (done: number, total: number) => report.advance(done, total);
   try {
     // --since compares with another site, so it runs every stage even when the input is unchanged.
     const rerun = options.since !== undefined;
     const checkedOptions = { imageHost: options.imageHost ?? null, ...(plan.name === DEFAULT_PLAN.name ? {} : { plan: plan.name }) };
-    const { upToDate, inputDigest } = await report.stage('check', () => session.check(input, { force: options.force, rerun, options: checkedOptions }));
+    const { upToDate, inputDigest } = await report.stage('check', () => {
+      const checked = session.check(input, { force: options.force, rerun, options: checkedOptions });
+      if (checked.upToDate) report.replay(checked.upToDate.report, checked.upToDate.files);
+      return checked;
+    });
     // The site this one follows, opened here for every stage that reads it: --since, else the output folder.
     const previous = previousSite(out, options.since);
     if (!upToDate) {
@@ -133,8 +140,10 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
         }
       });
       report.coverage = modelCoverage(model);
-      const images = await report.stage('images', () => encodeImages(model, { input, ...imageCacheOf(options, session.layout.images) }, report));
-      const files = session.files();
+      const images = await report.stage('images', () => encodeImages(model, { input, ...imageCacheOf(options, session.layout.images) }, progress));
+      Object.assign(report.images, images.counts);
+      report.warnAll(images.warnings);
+      const files = session.files(progress);
       const context = checkedContext(renderContext(model, images.published, options.imageHost ?? null), report);
       const rendered = await report.stage('render', () => renderSite(context, files));
       session.renderingDone();
@@ -158,12 +167,15 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
         report.hosts.push(...fitHosts(listing(files), plan));
         refuseUnfit(report.hosts);
       });
-      await report.stage('write', () => session.publish(files, changes.records));
+      await report.stage('write', async () => {
+        Object.assign(report, await session.finishStaging(files));
+        await session.publish(changes.records, report.toJSON());
+      });
     }
   } catch (error) {
-    await session.close(error);
+    await session.close(report.toJSON(), error);
     throw error;
   }
-  await session.close();
+  await session.close(report.toJSON());
   return report;
 }

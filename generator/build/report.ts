@@ -3,6 +3,7 @@
 import { NOT_FOUND_FILE, endpointName, endpointOfFile } from '../contract/endpoints.ts';
 import { StageError } from './errors.ts';
 import type { ChangeCounts } from '../contract/schemas.ts';
+import type { ImageCounts } from './images/encodeImages.ts';
 import type { UnreadFile } from './input/unreadFiles.ts';
 import type { Coverage } from './model/coverage.ts';
 import type { HostFit } from './publish/hostFit.ts';
@@ -49,6 +50,13 @@ export interface DatabaseRead {
   keyName?: string;
 }
 
+/** One warning for `count` problems of a kind: what they are, and the first few `examples` (null for none). */
+export function manyWarning(count: number, what: string, examples: string[], separator = '; '): string | null {
+  if (!count) return null;
+  const more = count > examples.length ? `${separator}and ${count - examples.length} more` : '';
+  return `${what}: ${examples.join(separator)}${more}`;
+}
+
 /** One line per kind: the warning itself when alone, else the count and the first few. */
 function kindLine(kind: string, { count, examples }: WarningKind): string {
   if (count === 1) return examples[0];
@@ -81,7 +89,7 @@ export class BuildReport {
   unchanged = 0;
   removed = 0;
   /** Pictures published; sources encoded with sharp or reused from the cache; pictures missing or unreadable. */
-  readonly images = { published: 0, encoded: 0, reused: 0, missing: 0, unreadable: 0 };
+  readonly images: ImageCounts = { published: 0, encoded: 0, reused: 0, missing: 0, unreadable: 0 };
   /** The input and generator were unchanged and the output intact, so nothing ran. */
   upToDate = false;
   /** How the site fits each host of the plan (publish/hostFit.ts): figures against limits. */
@@ -114,9 +122,8 @@ export class BuildReport {
 
   /** One warning for many problems of a kind: the count and the first few examples, however many there are. */
   warnMany(count: number, what: string, examples: string[], separator = '; '): void {
-    if (!count) return;
-    const more = count > examples.length ? `${separator}and ${count - examples.length} more` : '';
-    this.warn(`${what}: ${examples.join(separator)}${more}`);
+    const warning = manyWarning(count, what, examples, separator);
+    if (warning) this.warn(warning);
   }
 
   /** Records the warnings a stage returned, in order. */
@@ -154,6 +161,25 @@ export class BuildReport {
       this.timings[name] = Math.round(performance.now() - start);
       this.listener?.({ kind: 'end', stage: name, ms: this.timings[name] });
     }
+  }
+
+  /**
+   * The report of a build that had nothing to do: the counts and warnings of the build that
+   * published the site, kept with it (`stored`), and its `files` files unchanged.
+   */
+  replay(stored: unknown, files: number): void {
+    type Replayed = 'counts' | 'unreadable' | 'unreadable_releases' | 'warnings' | 'warning_kinds' | 'images' | 'hosts';
+    const published = stored as Pick<ReturnType<BuildReport['toJSON']>, Replayed>;
+    Object.assign(this.counts, published.counts);
+    Object.assign(this.unreadable, published.unreadable);
+    Object.assign(this.unreadableReleases, published.unreadable_releases);
+    Object.assign(this.warningKinds, published.warning_kinds);
+    Object.assign(this.images, published.images, { encoded: 0, reused: 0 });
+    this.warnings.push(...published.warnings);
+    this.hosts.push(...(published.hosts ?? []));
+    this.unchanged = files;
+    this.upToDate = true;
+    this.update = {}; // the data is the published site's
   }
 
   countFiles(rels: Iterable<string>): void {

@@ -4,7 +4,7 @@
  * pictures were published, so the JSON renderers that run next point only at those.
  */
 import type { Model } from '../model/buildModel.ts';
-import type { BuildReport } from '../report.ts';
+import { manyWarning } from '../report.ts';
 import { IMAGE_FORMATS } from '../../contract/format.ts';
 import { ImageCache } from './cache.ts';
 import { ICON_SETTINGS, encodeImage, encoderFingerprint, type Encoded } from './encode.ts';
@@ -26,19 +26,28 @@ type Outcome = { ok: true; encoded: Encoded } | SourceProblem;
 /** A source sharp cannot decode: the picture's problem, not the build's. */
 class UndecodablePicture extends Error {}
 
-/** Encodes through the cache; equal sources (one picture named by several rows) are encoded once. */
-function cachedEncoder(cache: ImageCache, report: BuildReport) {
+/** What the image stage did: pictures published; sources encoded with sharp or reused from the cache; pictures missing or unreadable. */
+export interface ImageCounts {
+  published: number;
+  encoded: number;
+  reused: number;
+  missing: number;
+  unreadable: number;
+}
+
+/** Encodes through the cache, counting into `counts`; equal sources (one picture named by several rows) are encoded once. */
+function cachedEncoder(cache: ImageCache, counts: ImageCounts) {
   const pending = new Map<string, Promise<Encoded>>();
   const load = async (key: string, bytes: Buffer): Promise<Encoded> => {
     const cached = await cache.get(key);
     if (cached) {
-      report.images.reused++;
+      counts.reused++;
       return cached;
     }
     const encoded = await encodeImage(bytes, ICON_SETTINGS).catch((error: Error) => {
       throw new UndecodablePicture(error.message.split('\n')[0]);
     });
-    report.images.encoded++;
+    counts.encoded++;
     await cache.put(key, encoded);
     return encoded;
   };
@@ -58,23 +67,23 @@ const EXAMPLES = 3;
 const PROBLEM_TEXT = { missing: 'missing from input/assets', unreadable: 'unreadable' } as const;
 
 /**
- * One warning line per kind of problem, however many pictures have it (exports can miss
- * thousands); an export without any picture says just that, once.
+ * Counts the pictures missing and unreadable into `counts`, and returns one warning line per kind
+ * of problem, however many pictures have it (exports can miss thousands); an export without any
+ * picture says just that, once.
  */
-function warnProblems(report: BuildReport, jobs: ImageJob[], outcomes: Outcome[], noPictures: boolean): void {
-  for (const kind of ['missing', 'unreadable'] as const) {
+function problems(counts: ImageCounts, jobs: ImageJob[], outcomes: Outcome[], noPictures: boolean): string[] {
+  return (['missing', 'unreadable'] as const).flatMap((kind) => {
     const hits = jobs.flatMap((job, i) => {
       const o = outcomes[i];
       return !o.ok && o.problem === kind ? [`${job.label} (${o.detail})`] : [];
     });
-    report.images[kind] = hits.length;
+    counts[kind] = hits.length;
     if (kind === 'missing' && noPictures && hits.length) {
-      report.warn(`images: the export has no pictures (nothing under input/assets), so all ${hits.length} image URLs are null`);
-      continue;
+      return [`images: the export has no pictures (nothing under input/assets), so all ${hits.length} image URLs are null`];
     }
     const noun = hits.length === 1 ? 'picture' : 'pictures';
-    report.warnMany(hits.length, `images: ${hits.length} ${noun} ${PROBLEM_TEXT[kind]}, their URLs are null`, hits.slice(0, EXAMPLES));
-  }
+    return manyWarning(hits.length, `images: ${hits.length} ${noun} ${PROBLEM_TEXT[kind]}, their URLs are null`, hits.slice(0, EXAMPLES)) ?? [];
+  });
 }
 
 export interface EncodedImages {
@@ -82,12 +91,16 @@ export interface EncodedImages {
   files: Map<string, Buffer>;
   /** Site paths of the published PNGs (a WebP lies beside each). */
   published: ReadonlySet<string>;
+  counts: ImageCounts;
+  warnings: string[];
 }
 
-export async function encodeImages(model: Model, options: ImageOptions, report: BuildReport): Promise<EncodedImages> {
+/** Encodes every picture the model names; `onProgress` hears how many of them are done. */
+export async function encodeImages(model: Model, options: ImageOptions, onProgress: (done: number, total: number) => void = () => {}): Promise<EncodedImages> {
   const jobs = imageJobs(model);
   const cache = new ImageCache(options.cacheDir, encoderFingerprint(ICON_SETTINGS));
-  const encode = cachedEncoder(cache, report);
+  const counts: ImageCounts = { published: 0, encoded: 0, reused: 0, missing: 0, unreadable: 0 };
+  const encode = cachedEncoder(cache, counts);
   const limit = options.concurrency ?? DEFAULT_CONCURRENCY;
   const assets = listAssets(options.input);
   const publishOne = async (job: ImageJob): Promise<Outcome> => {
@@ -103,7 +116,7 @@ export async function encodeImages(model: Model, options: ImageOptions, report: 
   let done = 0;
   const outcomes = await mapLimit(jobs, limit, async (job) => {
     const outcome = await publishOne(job);
-    report.advance(++done, jobs.length);
+    onProgress(++done, jobs.length);
     return outcome;
   });
   const files = new Map<string, Buffer>();
@@ -113,9 +126,9 @@ export async function encodeImages(model: Model, options: ImageOptions, report: 
     if (!outcome.ok) return;
     for (const format of IMAGE_FORMATS) files.set(job.targets[format], outcome.encoded[format]);
     published.add(job.targets.png);
-    report.images.published++;
+    counts.published++;
   });
-  warnProblems(report, jobs, outcomes, assets.size === 0);
+  const warnings = problems(counts, jobs, outcomes, assets.size === 0);
   if (options.pruneCache) await cache.prune();
-  return { files, published };
+  return { files, published, counts, warnings };
 }

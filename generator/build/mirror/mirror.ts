@@ -492,7 +492,8 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
   };
   const out = path.resolve(options.out);
   const report = new BuildReport(options.progress);
-  const session = PublishSession.open(out, report);
+  const session = PublishSession.open(out);
+  report.warnAll(session.recovered);
   const { downloads } = session.layout;
   const result: Omit<MirrorResult, 'truthVersion'> = { report, fetched: [], fetchedBytes: 0, reusedBytes: 0, ranges: 0, fromCopy: 0, fromCache: 0 };
   const count = (transfer: { fetched: number; reused: number; ranges: number }) => {
@@ -506,7 +507,9 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
     count(transfer);
     truthVersion = manifest.truth_version;
     // The copy is a function of the site's manifest and this generator (its host files): equal fingerprints, nothing to do.
-    if (!session.begin(buildFingerprint(sha256(bytes), { mirror: true }))) {
+    const upToDate = session.begin(buildFingerprint(sha256(bytes), { mirror: true }));
+    if (upToDate) report.replay(upToDate.report, upToDate.files);
+    else {
       fs.mkdirSync(downloads, { recursive: true });
       const { have, need, fromCopy, fromCache } = await report.stage('compare', () => plan(manifest, out, downloads));
       Object.assign(result, { fromCopy, fromCache });
@@ -518,7 +521,7 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
           report.advance(result.fetched.length, need.size);
         });
       });
-      const files = session.files();
+      const files = session.files((done, total) => report.advance(done, total));
       for (const key of Object.keys(manifest.files).sort()) {
         const [rel, entry] = [key.slice(1), manifest.files[key]];
         const file = have.get(rel) ?? path.join(downloads, entry.sha256);
@@ -530,13 +533,16 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
       files.set(MANIFEST, bytes);
       if (blocks) files.set(MANIFEST_BLOCKS, blocks);
       report.countFiles(files.keys());
-      await report.stage('write', () => session.publish(files, undefined));
+      await report.stage('write', async () => {
+        Object.assign(report, await session.finishStaging(files));
+        await session.publish(undefined, report.toJSON());
+      });
     }
   } catch (error) {
-    await session.close(error);
+    await session.close(report.toJSON(), error);
     throw error;
   }
-  await session.close();
+  await session.close(report.toJSON());
   // Published: the verified downloads are in the copy now.
   fs.rmSync(downloads, { recursive: true, force: true });
   result.fetched.sort();

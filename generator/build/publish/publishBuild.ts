@@ -6,14 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StageError, UserError } from '../errors.ts';
-import type { BuildReport } from '../report.ts';
 import { publishLayout, type PublishLayout } from './layout.ts';
 import { acquireLock } from './lock.ts';
 import { isIntact, readManifest, scanFolder, writeManifest, type FolderScan, type Manifest } from './manifest.ts';
 import { buildFingerprint } from './fingerprint.ts';
 import { inputDigest } from '../input/treeDigest.ts';
 import type { DigestedFiles } from '../render/files.ts';
-import { Staging } from './staging.ts';
+import { Staging, type StagedSite } from './staging.ts';
 import { checkCacheFolders, checkNoLinks } from './privateCache.ts';
 
 /** The inode of the folder at `dir`, undefined when there is none. */
@@ -36,10 +35,11 @@ function lexists(file: string): boolean {
  * the output folder no longer links to are deleted: the one replaced by the last build was
  * kept for the readers that were still reading it.
  */
-function recover(layout: PublishLayout, report: BuildReport): void {
+function recover(layout: PublishLayout): string[] {
+  const warnings: string[] = [];
   if (!lexists(layout.out) && fs.existsSync(layout.previous)) {
     fs.renameSync(layout.previous, layout.out);
-    report.warn(`${layout.out} was restored from an interrupted build`);
+    warnings.push(`${layout.out} was restored from an interrupted build`);
   }
   if (readManifest(layout.nextManifest, layout.out)) fs.renameSync(layout.nextManifest, layout.manifest);
   for (const leftover of [layout.staging, layout.scratch, layout.previous, layout.nextManifest, layout.link]) fs.rmSync(leftover, { recursive: true, force: true });
@@ -48,6 +48,7 @@ function recover(layout: PublishLayout, report: BuildReport): void {
     const version = path.join(layout.sites, name);
     if (fs.lstatSync(version).ino !== current) fs.rmSync(version, { recursive: true, force: true });
   }
+  return warnings;
 }
 
 /** True when `dir` is a mount point: its own device, or listed as one in /proc/self/mountinfo (bind mounts). */
@@ -114,20 +115,17 @@ function swap(layout: PublishLayout): void {
   }
 }
 
-/** The counts and warnings of the build that produced the site, for a build that had nothing to do. */
-function replay(report: BuildReport, manifest: Manifest): void {
-  type Replayed = 'counts' | 'unreadable' | 'unreadable_releases' | 'warnings' | 'warning_kinds' | 'images' | 'hosts';
-  const stored = manifest.report as Pick<ReturnType<BuildReport['toJSON']>, Replayed>;
-  Object.assign(report.counts, stored.counts);
-  Object.assign(report.unreadable, stored.unreadable);
-  Object.assign(report.unreadableReleases, stored.unreadable_releases);
-  Object.assign(report.warningKinds, stored.warning_kinds);
-  Object.assign(report.images, stored.images, { encoded: 0, reused: 0 });
-  report.warnings.push(...stored.warnings);
-  report.hosts.push(...(stored.hosts ?? []));
-  report.unchanged = Object.keys(manifest.files).length;
-  report.upToDate = true;
-  report.update = {}; // the data is the published site's
+/** A site already published as a build would publish it: the report its build kept with it, and its number of files. */
+export interface UpToDate {
+  report: unknown;
+  files: number;
+}
+
+/** What staging the site found: files changed and unchanged, and the published site's files it drops. */
+export interface StagedCounts {
+  changed: number;
+  unchanged: number;
+  removed: number;
 }
 
 export class PublishSession {
@@ -135,24 +133,27 @@ export class PublishSession {
   private scan: FolderScan | null = null;
   private fingerprint = '';
   private staging: Staging | null = null;
+  private staged: StagedSite | null = null;
   /** The change records the published site's build left for this one (Manifest.changeRecords). */
   changeRecords: unknown = undefined;
+  /** What repairing after a killed build did, as warnings for the report. */
+  recovered: string[] = [];
 
-  private constructor(readonly layout: PublishLayout, private readonly report: BuildReport, private readonly release: () => void) {}
+  private constructor(readonly layout: PublishLayout, private readonly release: () => void) {}
 
   /**
    * Takes the output folder: refuses one this builder did not publish before anything is
    * written beside it, takes the lock, and repairs what a killed build left.
    */
-  static open(out: string, report: BuildReport): PublishSession {
+  static open(out: string): PublishSession {
     const layout = publishLayout(out);
     checkOwnFilesOutside(layout);
     checkReplaceable(layout, siteManifest(layout));
     checkCacheFolders(layout);
     fs.mkdirSync(layout.work, { recursive: true });
-    const session = new PublishSession(layout, report, acquireLock(layout.lock, layout.out));
+    const session = new PublishSession(layout, acquireLock(layout.lock, layout.out));
     try {
-      recover(layout, report);
+      session.recovered = recover(layout);
       checkNoLinks(layout);
       session.manifest = readManifest(layout.manifest, layout.out);
       checkReplaceable(layout, session.manifest);
@@ -165,35 +166,36 @@ export class PublishSession {
 
   /**
    * The check stage: digests the input and scans the site. Up to date (same input and
-   * generator, site intact, no `force`): the stored report is replayed and nothing else
-   * needs to run. Returns the input's digest for the read stage.
+   * generator, site intact, no `force`): nothing else needs to run, and the published site's
+   * report is told (see begin). Returns the input's digest for the read stage.
+   * `options`: the build options the site depends on besides its input (an image host).
    */
-  /** `options`: the build options the site depends on besides its input (an image host). */
-  check(input: string, { force = false, rerun = false, options = {} as Record<string, unknown> } = {}): { upToDate: boolean; inputDigest: string } {
+  check(input: string, { force = false, rerun = false, options = {} as Record<string, unknown> } = {}): { upToDate: UpToDate | null; inputDigest: string } {
     const digest = inputDigest(input);
     return { upToDate: this.begin(buildFingerprint(digest, options), { force, rerun }), inputDigest: digest };
   }
 
   /**
    * Scans the site for a publish of what `fingerprint` names (publish/fingerprint.ts: a build's
-   * input, or the site a mirror copies). True when the published site is that already and
-   * intact (not `force`, not `rerun`): its stored report is replayed and nothing needs to run.
+   * input, or the site a mirror copies). When the published site is that already and intact
+   * (not `force`, not `rerun`), nothing needs to run: returns the report its build kept with it
+   * (to replay) and its number of files; else null.
    */
-  begin(fingerprint: string, { force = false, rerun = false } = {}): boolean {
+  begin(fingerprint: string, { force = false, rerun = false } = {}): UpToDate | null {
     this.scan = scanFolder(this.layout.out);
     this.fingerprint = fingerprint;
     this.changeRecords = this.manifest?.changeRecords;
     // `rerun`: the site depends on more than the input (--since), so every stage runs, still trusting recorded hashes.
-    const upToDate = !force && !rerun && this.manifest?.fingerprint === this.fingerprint && isIntact(this.scan, this.manifest);
-    if (upToDate) replay(this.report, this.manifest!);
+    const published = this.manifest;
+    const upToDate = !force && !rerun && published?.fingerprint === this.fingerprint && isIntact(this.scan, published);
     // --force trusts no recorded hash: a file edited in place with its size and mtime restored is still repaired.
     if (force) this.manifest = null;
-    return upToDate;
+    return upToDate ? { report: published!.report, files: Object.keys(published!.files).length } : null;
   }
 
-  /** The site's files: each file added is staged by writer threads while the rest renders. */
-  files(): DigestedFiles {
-    this.staging = new Staging(this.layout, this.scan!, this.manifest, (done, total) => this.report.advance(done, total));
+  /** The site's files: each file added is staged by writer threads while the rest renders; `onProgress` hears how many are staged. */
+  files(onProgress: (done: number, total: number) => void = () => {}): DigestedFiles {
+    this.staging = new Staging(this.layout, this.scan!, this.manifest, onProgress);
     return this.staging.files();
   }
 
@@ -202,18 +204,23 @@ export class PublishSession {
     this.staging!.renderingDone();
   }
 
-  /**
-   * The write stage: finishes staging `files` and swaps the staged site in when anything
-   * changed, recording `changeRecords` for the next build. A failure after the swap is a StageError
-   * marked `sitePublished`.
-   */
-  async publish(files: DigestedFiles, changeRecords: unknown): Promise<void> {
-    const { layout, report, scan } = this;
+  /** The write stage's first half: waits until every file of `files` is staged, and tells what changed. */
+  async finishStaging(files: DigestedFiles): Promise<StagedCounts> {
+    const { scan } = this;
     const removed = [...scan!.files.keys()].filter((rel) => !files.has(rel)).length + scan!.others;
-    const staged = await this.staging!.finish(removed);
-    Object.assign(report, { changed: staged.changed, unchanged: staged.unchanged, removed });
-    const record = { fingerprint: this.fingerprint, report: report.toJSON(), changeRecords, files: staged.records };
-    if (!staged.commit) return writeManifest(layout.manifest, { folder: inodeOf(layout.out)!, ...record });
+    this.staged = await this.staging!.finish(removed);
+    return { changed: this.staged.changed, unchanged: this.staged.unchanged, removed };
+  }
+
+  /**
+   * The write stage's second half, after finishStaging: swaps the staged site in when anything
+   * changed, recording `changeRecords` and `report` (replayed when the next build has nothing to
+   * do) for the next build. A failure after the swap is a StageError marked `sitePublished`.
+   */
+  async publish(changeRecords: unknown, report: Record<string, unknown>): Promise<void> {
+    const { layout, staged } = this;
+    const record = { fingerprint: this.fingerprint, report, changeRecords, files: staged!.records };
+    if (!staged!.commit) return writeManifest(layout.manifest, { folder: inodeOf(layout.out)!, ...record });
     // Each manifest names its folder by inode, which the renames keep: whenever a build
     // dies, the manifest or the next one describes the folder at `out` (see recover).
     writeManifest(layout.nextManifest, { folder: inodeOf(layout.staging)!, ...record });
@@ -228,15 +235,15 @@ export class PublishSession {
   }
 
   /**
-   * Ends the session: drops an unfinished staging, saves the report (with the failure,
+   * Ends the session: drops an unfinished staging, saves `report` (with the failure,
    * if any) and releases the lock. A report that cannot be saved after a successful
    * publish is a failure of its own; after a failed one, the first failure is the one told.
    */
-  async close(failure?: unknown): Promise<void> {
+  async close(report: Record<string, unknown>, failure?: unknown): Promise<void> {
     try {
       await this.staging?.abort();
       fs.rmSync(this.layout.scratch, { recursive: true, force: true });
-      this.saveReport(failure);
+      this.saveReport(report, failure);
     } catch (error) {
       if (failure === undefined) throw new StageError('report', error, true);
     } finally {
@@ -244,7 +251,7 @@ export class PublishSession {
     }
   }
 
-  private saveReport(error?: unknown): void {
+  private saveReport(report: Record<string, unknown>, error?: unknown): void {
     const cause = error instanceof StageError ? error.cause : error;
     const failure = error === undefined ? null : {
       stage: error instanceof StageError ? error.stage : null,
@@ -254,7 +261,7 @@ export class PublishSession {
     // Never through a link (one planted since the session opened): the report is written only where it belongs.
     const fd = fs.openSync(this.layout.report, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW);
     try {
-      fs.writeFileSync(fd, `${JSON.stringify({ ok: !failure, error: failure, ...this.report.toJSON() }, null, 2)}\n`);
+      fs.writeFileSync(fd, `${JSON.stringify({ ok: !failure, error: failure, ...report }, null, 2)}\n`);
     } finally {
       fs.closeSync(fd);
     }
