@@ -1,7 +1,10 @@
 /**
- * The build, top to bottom: check -> read -> model -> images -> render -> search -> changes -> history -> bulk -> manifest -> hosts -> write. Each stage
- * returns what the next one needs; the model is read-only once built (the image stage
- * returns which pictures it published instead of writing them into the model).
+ * The build, top to bottom: check -> read -> model -> images -> render -> search -> changes ->
+ * history -> bulk -> manifest -> hosts -> write. Each stage returns what the next one needs
+ * and what it found, and the report is assembled here from those; the model is read-only once
+ * built (the image stage returns which pictures it published instead of writing them into the
+ * model). The site this one follows (the output folder's, or --since's) is an input too,
+ * opened once here for the stages that read it (input/previousSite.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
