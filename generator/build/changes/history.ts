@@ -157,8 +157,8 @@ class History {
     else this.versions.push(next);
   }
 
-  /** Publishes the rewritten histories, carries the previous site's others, and versions.json. */
-  async publish(files: MovableFiles): Promise<void> {
+  /** Adds the rewritten histories to the site, the previous site's others carried, and versions.json. */
+  async addTo(files: MovableFiles): Promise<void> {
     for (const history of this.rewritten.values()) if (history.versions.length) emit(files, endpoints.history, [history.type, history.id], history);
     const site = this.previous;
     if (site) {
@@ -262,5 +262,5 @@ export async function deriveHistory({ previous, current, site, readBack }: Histo
   // A previous site without a history starts it with its own version.
   if (previous && !versions.length) await history.advance(EMPTY, previous);
   await history.advance(previous ?? EMPTY, current);
-  await history.publish(files);
+  await history.addTo(files);
 }

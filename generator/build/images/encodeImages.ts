@@ -103,7 +103,7 @@ export async function encodeImages(model: Model, options: ImageOptions, onProgre
   const encode = cachedEncoder(cache, counts);
   const limit = options.concurrency ?? DEFAULT_CONCURRENCY;
   const assets = listAssets(options.input);
-  const publishOne = async (job: ImageJob): Promise<Outcome> => {
+  const encodeOne = async (job: ImageJob): Promise<Outcome> => {
     const source = await readSource(options.input, job.asset, assets);
     if (!source.ok) return source;
     try {
@@ -115,7 +115,7 @@ export async function encodeImages(model: Model, options: ImageOptions, onProgre
   };
   let done = 0;
   const outcomes = await mapLimit(jobs, limit, async (job) => {
-    const outcome = await publishOne(job);
+    const outcome = await encodeOne(job);
     onProgress(++done, jobs.length);
     return outcome;
   });
