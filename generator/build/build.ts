@@ -10,8 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readExport, closeExport } from './input/readExport.ts';
 import { publishedVersions, requireDistinctVersion } from './input/curated.ts';
-import { previousSite } from './input/previousSite.ts';
-import { buildModel } from './model/buildModel.ts';
+import { previousSite, type PreviousSite } from './input/previousSite.ts';
+import type { GameExport } from './input/readExport.ts';
+import { buildModel, type Model } from './model/buildModel.ts';
 import { modelCoverage } from './model/coverage.ts';
 import { encodeImages } from './images/encodeImages.ts';
 import { renderContext } from './render/context.ts';
@@ -30,7 +31,7 @@ import { DEFAULT_PLAN, type HostPlan } from './publish/hostLimits.ts';
 import { fitHosts, refuseUnfit } from './publish/hostFit.ts';
 import { hostConfigBytes } from './render/hostRules.ts';
 import type { DigestedFiles } from './render/files.ts';
-import { BuildReport, type ProgressListener } from './report.ts';
+import { BuildReport, Findings, type ProgressListener } from './report.ts';
 
 export interface BuildOptions {
   input: string;
@@ -102,6 +103,37 @@ const listing = (files: DigestedFiles) => ({
 });
 
 /**
+ * The read and model stages. They tell what they find through one Findings, added to the report
+ * when they end, failed or not: a database's rows are read (and found unreadable) as the model
+ * asks for them, until the model stage closes the export.
+ */
+async function readAndModel(input: string, inputDigest: string, previous: PreviousSite, report: BuildReport): Promise<{ game: GameExport; model: Model }> {
+  const findings = new Findings();
+  try {
+    const game = await report.stage('read', async () => {
+      const read = readExport(input, findings, inputDigest);
+      try {
+        requireDistinctVersion(input, read.meta.truthVersion, await publishedVersions(previous));
+      } catch (error) {
+        closeExport(read);
+        throw error;
+      }
+      return read;
+    });
+    const model = await report.stage('model', () => {
+      try {
+        return buildModel(game, findings);
+      } finally {
+        closeExport(game);
+      }
+    });
+    return { game, model };
+  } finally {
+    report.add(findings);
+  }
+}
+
+/**
  * Builds the site of `input` into `out`. A failure is a StageError naming its stage; one
  * before the write stage's swap leaves `out` as it was. The report is assembled here alone,
  * from what each stage returns.
@@ -125,30 +157,15 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     // The site this one follows, opened here for every stage that reads it: --since, else the output folder.
     const previous = previousSite(out, options.since);
     if (!upToDate) {
-      const game = await report.stage('read', async () => {
-        const read = readExport(input, report, inputDigest);
-        try {
-          requireDistinctVersion(input, read.meta.truthVersion, await publishedVersions(previous));
-        } catch (error) {
-          closeExport(read);
-          throw error;
-        }
-        return read;
-      });
-      const model = await report.stage('model', () => {
-        try {
-          return buildModel(game, report);
-        } finally {
-          closeExport(game);
-        }
-      });
+      const { game, model } = await readAndModel(input, inputDigest, previous, report);
       report.coverage = modelCoverage(model);
       const images = await report.stage('images', () => encodeImages(model, { input, ...imageCacheOf(options, session.layout.images) }, progress));
       Object.assign(report.images, images.counts);
       report.warnAll(images.warnings);
       const files = session.files(progress);
-      const context = checkedContext(renderContext(model, images.published, options.imageHost ?? null), report);
-      const rendered = await report.stage('render', () => renderSite(context, files));
+      const renderFindings = new Findings();
+      const rendered = await report.stage('render', () => renderSite(checkedContext(renderContext(model, images.published, options.imageHost ?? null), renderFindings), files))
+        .finally(() => report.add(renderFindings));
       session.renderingDone();
       await report.stage('search', () => deriveSearch(rendered, files));
       for (const [rel, bytes] of images.files) files.set(rel, bytes);

@@ -64,7 +64,12 @@ function kindLine(kind: string, { count, examples }: WarningKind): string {
   return `${kind} (${count} warnings): ${examples.join(' / ')}${more}`;
 }
 
-export class BuildReport {
+/**
+ * What a stage found in its input, to be told: warnings grouped by kind, encrypted rows no key
+ * opened, the databases read and the files not read. The read, model and render stages each
+ * get a Findings of their own and never see the report; build.ts adds it to the report.
+ */
+export class Findings {
   /** One line per kind of warning (see warn). */
   readonly warnings: string[] = [];
   /** Every kind of warning with its count and first examples. */
@@ -79,38 +84,22 @@ export class BuildReport {
   readonly unreadFiles: UnreadFile[] = [];
   /** How many files the build did not read, all of them. */
   unreadFileCount = 0;
-  /** How complete the output is: English texts per kind, release dates known, estimated, unknown; null before the model stage. */
-  coverage: Coverage | null = null;
-  /** Published files per endpoint (see endpointOf). */
-  readonly counts: Record<string, number> = {};
-  /** Milliseconds per stage. */
-  readonly timings: Record<string, number> = {};
-  changed = 0;
-  unchanged = 0;
-  removed = 0;
-  /** Pictures published; sources encoded with sharp or reused from the cache; pictures missing or unreadable. */
-  readonly images: ImageCounts = { published: 0, encoded: 0, reused: 0, missing: 0, unreadable: 0 };
-  /** The input and generator were unchanged and the output intact, so nothing ran. */
-  upToDate = false;
-  /** How the site fits each host of the plan (publish/hostFit.ts): figures against limits. */
-  readonly hosts: HostFit[] = [];
-  /** What this build changed in the data, per changelog type (generator/build/changes/); null when nothing was compared (a first build). */
-  update: Partial<ChangeCounts> | null = null;
-  private current = '';
-  /** Where each kind's line is in `warnings`. */
+  /** Where each kind's line is in `warnings`, in the order the kinds were first heard. */
   private readonly lineOfKind = new Map<string, number>();
-
-  constructor(private readonly listener: ProgressListener | null = null) {}
 
   /**
    * Records a warning. Warnings of one `kind` (a phrase naming the problem; by default the
    * message itself) share one line, so an export with thousands of like problems stays readable.
    */
   warn(message: string, kind = message): void {
+    this.addToKind(kind, 1, [message]);
+  }
+
+  private addToKind(kind: string, count: number, examples: string[]): void {
     const known = Object.hasOwn(this.warningKinds, kind);
     const group = known ? this.warningKinds[kind] : (this.warningKinds[kind] = { count: 0, examples: [] });
-    group.count++;
-    if (group.examples.length < WARNING_EXAMPLES) group.examples.push(message);
+    group.count += count;
+    group.examples.push(...examples.slice(0, WARNING_EXAMPLES - group.examples.length));
     const line = kindLine(kind, group);
     if (!known) {
       this.lineOfKind.set(kind, this.warnings.length);
@@ -139,13 +128,51 @@ export class BuildReport {
   }
 
   /** Files not read: all are counted, the first UNREAD_FILES_KEPT kept, so a folder of a million stray files keeps the report small. */
-  noteUnreadFiles(files: UnreadFile[]): void {
-    this.unreadFileCount += files.length;
+  noteUnreadFiles(files: UnreadFile[], count = files.length): void {
+    this.unreadFileCount += count;
     this.unreadFiles.push(...files.slice(0, UNREAD_FILES_KEPT - this.unreadFiles.length));
   }
 
   noteDatabase(read: DatabaseRead): void {
     this.databases.push(read);
+  }
+
+  /** Adds what a stage found, as if this had heard each of its warnings and counts in order. */
+  add(found: Findings): void {
+    for (const kind of found.lineOfKind.keys()) this.addToKind(kind, found.warningKinds[kind].count, found.warningKinds[kind].examples);
+    for (const [releaseId, { rows, key_given: keyGiven }] of Object.entries(found.unreadableReleases)) {
+      const release = (this.unreadableReleases[releaseId] ??= { rows: 0, key_given: keyGiven });
+      release.rows += rows;
+    }
+    for (const [table, rows] of Object.entries(found.unreadable)) this.unreadable[table] = (this.unreadable[table] ?? 0) + rows;
+    this.databases.push(...found.databases);
+    this.noteUnreadFiles(found.unreadFiles, found.unreadFileCount);
+  }
+}
+
+/** What a build tells its user: what its stages found, counts of files and pictures, timings, the hosts' fit. */
+export class BuildReport extends Findings {
+  /** How complete the output is: English texts per kind, release dates known, estimated, unknown; null before the model stage. */
+  coverage: Coverage | null = null;
+  /** Published files per endpoint (see endpointOf). */
+  readonly counts: Record<string, number> = {};
+  /** Milliseconds per stage. */
+  readonly timings: Record<string, number> = {};
+  changed = 0;
+  unchanged = 0;
+  removed = 0;
+  /** Pictures published; sources encoded with sharp or reused from the cache; pictures missing or unreadable. */
+  readonly images: ImageCounts = { published: 0, encoded: 0, reused: 0, missing: 0, unreadable: 0 };
+  /** The input and generator were unchanged and the output intact, so nothing ran. */
+  upToDate = false;
+  /** How the site fits each host of the plan (publish/hostFit.ts): figures against limits. */
+  readonly hosts: HostFit[] = [];
+  /** What this build changed in the data, per changelog type (generator/build/changes/); null when nothing was compared (a first build). */
+  update: Partial<ChangeCounts> | null = null;
+  private current = '';
+
+  constructor(private readonly listener: ProgressListener | null = null) {
+    super();
   }
 
   /** Runs one stage and records how long it took; a failure becomes a StageError naming the stage. */

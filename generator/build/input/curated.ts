@@ -11,7 +11,7 @@ import { listInputFiles, readRegularBytes, requireInside } from './inputFiles.ts
 import { MAX_JSON_BYTES, MAX_TEXT_CHARS } from './limits.ts';
 import { allEndpoints, endpoints } from '../../contract/endpoints.ts';
 import { UserError } from '../errors.ts';
-import type { BuildReport } from '../report.ts';
+import type { Findings } from '../report.ts';
 import type { PreviousSite } from './previousSite.ts';
 import { parseOffset, toUnixSeconds } from './time.ts';
 
@@ -264,14 +264,14 @@ export function readGachas(root: string, meta: Meta): CuratedGacha[] {
 }
 
 /** All translations/*.json merged in file-name order; a later file wins a conflict (with a warning). */
-export function readTranslations(root: string, report: BuildReport): Map<string, string> {
+export function readTranslations(root: string, findings: Findings): Map<string, string> {
   const merged = new Map<string, string>();
   const files = listInputFiles(root, 'translations/**/*.json').sort();
   for (const name of files) {
     const file = path.join(root, name);
     for (const [original, translation] of Object.entries(readCurated(root, file, CURATED.translations, {}))) {
       const previous = merged.get(original);
-      if (previous !== undefined && previous !== translation) report.warn(`${file}: "${original}" overrides an earlier translation`, 'translations overriding earlier ones');
+      if (previous !== undefined && previous !== translation) findings.warn(`${file}: "${original}" overrides an earlier translation`, 'translations overriding earlier ones');
       merged.set(original, translation);
     }
   }

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { listInputFiles } from './inputFiles.ts';
-import type { BuildReport } from '../report.ts';
+import type { Findings } from '../report.ts';
 
 /** Preferred first: the client's own file, then flat copies, then SQL dumps. */
 const EXTENSIONS = ['.db_', '.db', '.sqlite', '.db.sql', '.sql'];
@@ -22,9 +22,9 @@ export function databaseCandidates(root: string, name: string): string[] {
   return found.sort((a, b) => rank(a) - rank(b) || a.split('/').length - b.split('/').length || a.localeCompare(b));
 }
 
-export function findDatabase(root: string, name: string, report: BuildReport): string | undefined {
+export function findDatabase(root: string, name: string, findings: Findings): string | undefined {
   const found = databaseCandidates(root, name);
-  if (found.length > 1) report.warn(`several ${name} databases under ${root}; using ${found[0]} (ignoring ${found.slice(1).join(', ')})`);
+  if (found.length > 1) findings.warn(`several ${name} databases under ${root}; using ${found[0]} (ignoring ${found.slice(1).join(', ')})`);
   return found.length ? path.join(root, found[0]) : undefined;
 }
 

@@ -11,7 +11,7 @@ import { decryptPayload, encryptedPayload, type ReleaseKeys } from './rowCipher.
 import { UserError } from '../errors.ts';
 import { openRegularFile } from './inputFiles.ts';
 import { MAX_INPUT_FILE_BYTES, MAX_TEXT_CHARS } from './limits.ts';
-import type { BuildReport } from '../report.ts';
+import type { Findings } from '../report.ts';
 import { MAX_ID } from '../../contract/limits.ts';
 
 export type DbRow = Record<string, unknown>;
@@ -49,7 +49,7 @@ export class MasterDb {
     readonly file: string,
     private readonly db: Database.Database,
     private readonly keys: ReleaseKeys,
-    private readonly report: BuildReport,
+    private readonly findings: Findings,
     /** Prefix of this database's tables in the report ("en/" for the English export). */
     private readonly label: string,
     /** How the client encrypted the file (decrypted in memory); null when it was plain. */
@@ -62,7 +62,7 @@ export class MasterDb {
    * `clientName` is the client's own base name for this database (`unit.db_`): the key of an
    * encrypted client file depends on it. What was opened, and how, is noted in the report.
    */
-  static open(file: string, clientName: string, keys: ReleaseKeys, report: BuildReport, label = ''): MasterDb {
+  static open(file: string, clientName: string, keys: ReleaseKeys, findings: Findings, label = ''): MasterDb {
     const dump = /\.sql$/i.test(file);
     let db: Database.Database;
     let encryption: ClientEncryption | null = null;
@@ -71,10 +71,10 @@ export class MasterDb {
     try {
       if (dump) {
         db = loadSqlDump(file);
-        report.noteDatabase({ file, form: 'sql dump' });
+        findings.noteDatabase({ file, form: 'sql dump' });
       } else {
         ({ db, encryption } = openDatabaseFile(file, clientName));
-        report.noteDatabase(encryption ? { file, form: 'client file', encryption: encryption.description, keyName: encryption.name } : { file, form: 'sqlite' });
+        findings.noteDatabase(encryption ? { file, form: 'client file', encryption: encryption.description, keyName: encryption.name } : { file, form: 'sqlite' });
         // Functions in a hostile schema (generated columns, views) must not run when rows are read.
         db.pragma('trusted_schema = OFF');
         const check = db.pragma('quick_check', { simple: true });
@@ -86,7 +86,7 @@ export class MasterDb {
       const what = dump ? 'not a loadable SQL dump' : 'not a readable SQLite database';
       throw new UserError(`${file}: ${what} (${(error as Error).message})`);
     }
-    return new MasterDb(file, db, keys, report, label, encryption);
+    return new MasterDb(file, db, keys, findings, label, encryption);
   }
 
   hasTable(table: string): boolean {
@@ -129,7 +129,7 @@ export class MasterDb {
     return this.rows(table).filter((row) => {
       const id = idOf(row[key]);
       if (id === null) {
-        this.report.warn(`${this.label}${table}: ${key} ${typeof row[key] === 'string' ? JSON.stringify(row[key]) : String(row[key])} is not a whole number from 0 to ${MAX_ID}; the row is left out`, `${this.label}${table}: rows whose ${key} is no id`);
+        this.findings.warn(`${this.label}${table}: ${key} ${typeof row[key] === 'string' ? JSON.stringify(row[key]) : String(row[key])} is not a whole number from 0 to ${MAX_ID}; the row is left out`, `${this.label}${table}: rows whose ${key} is no id`);
         return false;
       }
       if (seen.has(id)) throw new UserError(`${this.file}: ${table} has more than one row with ${key} ${id}`);
@@ -194,7 +194,7 @@ export class MasterDb {
       const values = decryptPayload(payload, key);
       if (values) this.requireExactIntegers(table, values, row, index);
       if (values) readable.push({ ...row, ...withoutMissingMarks(values), release_tag: null });
-      else this.report.countUnreadable(this.label + table, releaseId, key !== undefined);
+      else this.findings.countUnreadable(this.label + table, releaseId, key !== undefined);
     }
     return readable;
   }

@@ -14,7 +14,7 @@ import {
   type CuratedGacha, type CuratedSet, type Meta,
 } from './curated.ts';
 import { UserError } from '../errors.ts';
-import type { BuildReport } from '../report.ts';
+import type { Findings } from '../report.ts';
 
 export interface GameExport {
   root: string;
@@ -47,12 +47,12 @@ function readKeys(root: string, file: string): ReleaseKeys {
  * zone, so when it names no region and its zone differs, the report says so (the file alone
  * does not change how dates are read: a decrypted copy of it publishes the same).
  */
-function warnOtherClock(meta: Meta, dbs: (MasterDb | null)[], report: BuildReport): void {
+function warnOtherClock(meta: Meta, dbs: (MasterDb | null)[], findings: Findings): void {
   if (meta.region !== null) return;
   for (const db of dbs) {
     const region = db?.encryption?.scheme.region;
     if (!db || !region || parseOffset(REGION_TIMEZONES[region], 'region') === meta.timezoneOffset) continue;
-    report.warn(`${db.file}: a ${regionLabel(region)} client file, but meta.json names no region, so its local times (event dates) are read at the zone it gives or JP's +09:00; add "region": "${region}" to meta.json if the export comes from that client`);
+    findings.warn(`${db.file}: a ${regionLabel(region)} client file, but meta.json names no region, so its local times (event dates) are read at the zone it gives or JP's +09:00; add "region": "${region}" to meta.json if the export comes from that client`);
     return;
   }
 }
@@ -68,7 +68,7 @@ const curatedFiles = (root: string) => [
 ];
 
 /** `inputDigest`: input/treeDigest.ts's digest of `root`, which the build already computed. */
-export function readExport(root: string, report: BuildReport, inputDigest: string): GameExport {
+export function readExport(root: string, findings: Findings, inputDigest: string): GameExport {
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new UserError(`${root}: input folder does not exist`);
   for (const folder of ['en', 'assets', 'translations']) {
     const dir = path.join(root, folder);
@@ -76,23 +76,23 @@ export function readExport(root: string, report: BuildReport, inputDigest: strin
   }
   refuseMixedSample(root, allDatabases(root));
   const keys = readKeys(root, path.join(root, 'release_info.json'));
-  const unitFile = findDatabase(root, 'unit', report);
+  const unitFile = findDatabase(root, 'unit', findings);
   if (!unitFile) throw new UserError(`${root}: no unit database found (looked for unit.db_, unit.db, unit.sqlite, unit.db.sql or unit.sql)`);
   /** `name` is the database's name in the client (unit, event_common): its file there is `<name>.db_`. */
   const open = (file: string | undefined, name: string, releaseKeys: ReleaseKeys, label = '') =>
-    file ? MasterDb.open(file, `${name}.db_`, releaseKeys, report, label) : null;
+    file ? MasterDb.open(file, `${name}.db_`, releaseKeys, findings, label) : null;
   const englishRoot = path.join(root, 'en');
   const englishKeys = new Map([...keys, ...readKeys(root, path.join(englishRoot, 'release_info.json'))]);
   const hasEnglish = fs.existsSync(englishRoot);
-  const openEnglish = (name: string) => (hasEnglish ? open(findDatabase(englishRoot, name, report), name, englishKeys, 'en/') : null);
+  const openEnglish = (name: string) => (hasEnglish ? open(findDatabase(englishRoot, name, findings), name, englishKeys, 'en/') : null);
   const meta = readMeta(root);
   const unit = open(unitFile, 'unit', keys)!;
-  const events = open(findDatabase(root, 'event_common', report), 'event_common', keys);
-  const live = open(findDatabase(root, 'live', report), 'live', keys);
-  warnOtherClock(meta, [unit, events, live], report);
+  const events = open(findDatabase(root, 'event_common', findings), 'event_common', keys);
+  const live = open(findDatabase(root, 'live', findings), 'live', keys);
+  warnOtherClock(meta, [unit, events, live], findings);
   const [english, englishEvents, englishLive] = [openEnglish('unit'), openEnglish('event_common'), openEnglish('live')];
   const databases = [unit, events, live, english, englishEvents, englishLive].flatMap((db) => (db ? [path.relative(root, db.file).split(path.sep).join('/')] : []));
-  report.noteUnreadFiles(unreadFiles(root, [...databases, ...curatedFiles(root)]));
+  findings.noteUnreadFiles(unreadFiles(root, [...databases, ...curatedFiles(root)]));
   return {
     root,
     unit,
@@ -105,7 +105,7 @@ export function readExport(root: string, report: BuildReport, inputDigest: strin
     releaseDates: readReleaseDates(root, meta),
     sets: readSets(root),
     gachas: readGachas(root, meta),
-    translations: readTranslations(root, report),
+    translations: readTranslations(root, findings),
     inputHash: inputDigest.slice(0, 12),
   };
 }

@@ -3,7 +3,7 @@
  * owning card (accessory_special_m) and icon (accessory_asset_m). Legacy exports have none.
  */
 import type { MasterDb, DbRow } from '../input/masterDb.ts';
-import { WARNING_EXAMPLES, type BuildReport } from '../report.ts';
+import { WARNING_EXAMPLES, type Findings } from '../report.ts';
 import type { Accessory, AccessoryLevel, Card, Character, MemberTag, Target } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { resolveTarget } from './characters.ts';
@@ -45,23 +45,23 @@ function iconAssets(db: MasterDb): Map<number, string> {
 }
 
 /** unit_id of the card each limited accessory belongs to (first row wins, with a warning). */
-function owners(db: MasterDb, report: BuildReport): Map<number, number> {
+function owners(db: MasterDb, findings: Findings): Map<number, number> {
   const byAccessory = new Map<number, number>();
   for (const row of db.rows('accessory_special_m')) {
     const id = num(row.accessory_id);
-    if (byAccessory.has(id)) report.warn(`accessory_special_m: accessory ${id} names more than one card; the first row is used`, 'accessory_special_m: accessories naming more than one card');
+    if (byAccessory.has(id)) findings.warn(`accessory_special_m: accessory ${id} names more than one card; the first row is used`, 'accessory_special_m: accessories naming more than one card');
     else byAccessory.set(id, num(row.unit_id));
   }
   return byAccessory;
 }
 
-export function buildAccessories(db: MasterDb, english: EnglishTexts, links: AccessoryLinks, report: BuildReport): Accessory[] {
+export function buildAccessories(db: MasterDb, english: EnglishTexts, links: AccessoryLinks, findings: Findings): Accessory[] {
   if (!db.hasTable('accessory_m')) return [];
   db.require('accessory_level_m', 'accessory levels');
   const levels = groupBy(db.rows('accessory_level_m'), (r) => num(r.accessory_id));
   const targets = groupBy(db.rows('accessory_effect_target_m'), (r) => num(r.accessory_id));
   const icons = iconAssets(db);
-  const ownerIds = owners(db, report);
+  const ownerIds = owners(db, findings);
   const cardsById = new Map(links.cards.map((c) => [c.id, c]));
   const unreadableOwners: number[] = [];
   const accessories = db.keyedRows('accessory_m', 'accessory_id').map((row): Accessory => {
@@ -94,7 +94,7 @@ export function buildAccessories(db: MasterDb, english: EnglishTexts, links: Acc
   if (unreadableOwners.length) {
     const more = unreadableOwners.length > WARNING_EXAMPLES ? ` and ${unreadableOwners.length - WARNING_EXAMPLES} more` : '';
     const listed = unreadableOwners.slice(0, WARNING_EXAMPLES).join(', ') + more;
-    report.warn(`accessory_special_m: accessories ${listed} belong to cards that are unreadable or missing; their unit fields are null`);
+    findings.warn(`accessory_special_m: accessories ${listed} belong to cards that are unreadable or missing; their unit fields are null`);
   }
   return accessories.sort((a, b) => a.id - b.id);
 }

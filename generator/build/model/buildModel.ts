@@ -1,6 +1,6 @@
 /** Builds the whole domain model from a game export: the one place that knows how parts link up. */
 import type { GameExport } from '../input/readExport.ts';
-import type { BuildReport } from '../report.ts';
+import type { Findings } from '../report.ts';
 import type {
   Accessory, Card, CardSet, CenterSkill, Character, Gacha, GameEvent, MemberTag, Pair, RemovableSkill, Skill, Song,
 } from './types.ts';
@@ -57,35 +57,35 @@ function requireLinkedTables(game: GameExport): void {
 }
 
 /** One card per ordinal: a duplicate ordinal keeps the lowest unit_id, with a warning. */
-function uniqueOrdinals<C extends Card>(cards: C[], report: BuildReport): C[] {
+function uniqueOrdinals<C extends Card>(cards: C[], findings: Findings): C[] {
   const seen = new Set<number>();
   return cards.filter((card) => {
     if (!seen.has(card.ordinal)) return seen.add(card.ordinal);
-    report.warn(`unit_m: ordinal ${card.ordinal} appears twice; unit_id ${card.id} is left out`, 'unit_m: ordinals appearing twice');
+    findings.warn(`unit_m: ordinal ${card.ordinal} appears twice; unit_id ${card.id} is left out`, 'unit_m: ordinals appearing twice');
     return false;
   });
 }
 
-export function buildModel(game: GameExport, report: BuildReport): Model {
+export function buildModel(game: GameExport, findings: Findings): Model {
   requireLinkedTables(game);
   const english = new EnglishTexts(game.english, game.translations);
   const tags = buildMemberTags(game.unit, english);
   const characters = buildCharacters(game.unit, tags, english);
-  warnDanglingRefs(game.unit, tags, characters, report);
+  warnDanglingRefs(game.unit, tags, characters, findings);
   const skills = buildSkills(game.unit, english, { tags, characters });
   const centerSkills = buildCenterSkills(game.unit, english, tags);
-  const cards = uniqueOrdinals(buildCards(game.unit, english, { skills, centerSkills, characters }, report), report);
+  const cards = uniqueOrdinals(buildCards(game.unit, english, { skills, centerSkills, characters }, findings), findings);
   const events = buildEvents(game.events, {
     offsetMinutes: game.meta.timezoneOffset, english: new EnglishTexts(game.englishEvents, game.translations),
-  }, report);
-  linkEventRewards(game.events, events, cards, report);
-  assignReleaseDates(cards, game.releaseDates, report);
-  const sets = buildSets(game.unit, english, game.sets, cards, report);
-  const pairs = buildPairs(game.unit, cards, report);
-  const accessories = buildAccessories(game.unit, english, { tags, characters, cards }, report);
+  }, findings);
+  linkEventRewards(game.events, events, cards, findings);
+  assignReleaseDates(cards, game.releaseDates, findings);
+  const sets = buildSets(game.unit, english, game.sets, cards, findings);
+  const pairs = buildPairs(game.unit, cards, findings);
+  const accessories = buildAccessories(game.unit, english, { tags, characters, cards }, findings);
   const removableSkills = buildRemovableSkills(game.unit, english);
   const gachas = buildGachas(game.gachas, english);
-  const songs = buildSongs(game.live, { english: new EnglishTexts(game.englishLive, game.translations), characters, tags }, report);
+  const songs = buildSongs(game.live, { english: new EnglishTexts(game.englishLive, game.translations), characters, tags }, findings);
   return {
     truthVersion: game.meta.truthVersion ?? game.inputHash, tags, characters, skills, centerSkills, cards, sets, pairs, accessories,
     removableSkills, events, gachas, songs, translations: game.translations,

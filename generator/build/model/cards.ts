@@ -1,6 +1,6 @@
 /** Cards (unit_m) with their caps, flags, per-level stats and linked skills. */
 import type { MasterDb, DbRow } from '../input/masterDb.ts';
-import type { BuildReport } from '../report.ts';
+import type { Findings } from '../report.ts';
 import type { Card, CenterSkill, Character, LevelStats, Skill, Writable } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { assetPath, groupBy, isOrdinal, num, numOrNull } from './values.ts';
@@ -154,17 +154,17 @@ function statReaders(field: string, stat: string, alias?: string): LevelValueSou
  * generation's columns give is a warning naming the table and the columns looked for, and
  * is published as 0 at every level.
  */
-function levelReader(db: MasterDb, table: string, report: BuildReport): (card: DbRow, rows: DbRow[]) => LevelStats {
+function levelReader(db: MasterDb, table: string, findings: Findings): (card: DbRow, rows: DbRow[]) => LevelStats {
   const [cardColumns, levelColumns] = [db.columns('unit_m'), db.columns(table)];
   const find = (key: keyof LevelStats): LevelValue => {
     const { field, columns, readers } = LEVEL_VALUES[key];
     const found = readers.map((r) => r(cardColumns, levelColumns)).find((r) => r !== null);
     if (found) return found;
-    report.warn(`${table}: no column gives ${field} (looked for ${columns}); published as 0 at every level`, `${table}: per-level values no column gives`);
+    findings.warn(`${table}: no column gives ${field} (looked for ${columns}); published as 0 at every level`, `${table}: per-level values no column gives`);
     return (_card, rows) => rows.map(() => 0);
   };
   const [smile, pure, cool, stamina, salePrice, mergeExp] = (['smile', 'pure', 'cool', 'stamina', 'salePrice', 'mergeExp'] as const).map(find);
-  if (!levelColumns.has('next_exp')) report.warn(`${table}: no next_exp column; the EXP to reach a card's level caps is published as null`);
+  if (!levelColumns.has('next_exp')) findings.warn(`${table}: no next_exp column; the EXP to reach a card's level caps is published as null`);
   return (card, rows) => ({
     smile: smile(card, rows), pure: pure(card, rows), cool: cool(card, rows), stamina: stamina(card, rows),
     salePrice: salePrice(card, rows), mergeExp: mergeExp(card, rows),
@@ -187,11 +187,11 @@ function expToReach(pattern: Map<number, DbRow> | undefined, level: number): num
 }
 
 /** Looks up a linked row by id: null when the card names none, null plus a warning when it dangles. */
-function link<T>(map: Map<number, T>, id: unknown, what: string, ordinal: number, report: BuildReport): T | null {
+function link<T>(map: Map<number, T>, id: unknown, what: string, ordinal: number, findings: Findings): T | null {
   const key = numOrNull(id);
   if (key === null || key === 0) return null;
   const found = map.get(key);
-  if (!found) report.warn(`card ${ordinal}: ${what} ${key} does not exist; published as null`, `cards naming a ${what} that does not exist`);
+  if (!found) findings.warn(`card ${ordinal}: ${what} ${key} does not exist; published as null`, `cards naming a ${what} that does not exist`);
   return found ?? null;
 }
 
@@ -199,23 +199,23 @@ function link<T>(map: Map<number, T>, id: unknown, what: string, ordinal: number
  * Placeholder rows (unit_number 0) are left out; so is any other row whose unit_number is
  * no ordinal, with a warning (it would name a file like card/Infinity.json).
  */
-function hasOrdinal(row: DbRow, report: BuildReport): boolean {
+function hasOrdinal(row: DbRow, findings: Findings): boolean {
   if (isOrdinal(row.unit_number)) return true;
   if (row.unit_number === 0) return false;
   const value = typeof row.unit_number === 'string' ? `"${row.unit_number}"` : String(row.unit_number);
-  report.warn(`unit_m: unit_id ${String(row.unit_id)} has unit_number ${value}, not a whole number from 1 to 999999999; the card is left out`, 'unit_m: rows whose unit_number is no ordinal');
+  findings.warn(`unit_m: unit_id ${String(row.unit_id)} has unit_number ${value}, not a whole number from 1 to 999999999; the card is left out`, 'unit_m: rows whose unit_number is no ordinal');
   return false;
 }
 
-export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks, report: BuildReport): Writable<Card>[] {
+export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks, findings: Findings): Writable<Card>[] {
   db.require('unit_m', 'cards');
   const caps = capsReader(db);
   const levelRows = levelSource(db);
-  const levelStats = levelReader(db, levelRows.table, report);
+  const levelStats = levelReader(db, levelRows.table, findings);
   const hpBase = hpBaseReader(db);
   const hasRanks = db.columns('unit_m').has('rank_min');
   const shortPatterns = new Set<number>();
-  const cards = db.keyedRows('unit_m', 'unit_id').filter((row) => hasOrdinal(row, report)).map((row): Writable<Card> => {
+  const cards = db.keyedRows('unit_m', 'unit_id').filter((row) => hasOrdinal(row, findings)).map((row): Writable<Card> => {
     const id = num(row.unit_id);
     const ordinal = num(row.unit_number);
     const dru = num(row.disable_rank_up);
@@ -246,9 +246,9 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
       charName: english.text(row.name, english.get('unit_m', 'unit_id', id), english.get('unit_type_m', 'unit_type_id', typeId), row.name_en),
       rarity: num(row.rarity),
       attribute: num(row.attribute_id),
-      skill: link(links.skills, row.default_unit_skill_id, 'skill', ordinal, report),
-      centerSkill: link(links.centerSkills, row.default_leader_skill_id, 'center skill', ordinal, report),
-      character: link(links.characters, typeId, 'character', ordinal, report),
+      skill: link(links.skills, row.default_unit_skill_id, 'skill', ordinal, findings),
+      centerSkill: link(links.centerSkills, row.default_leader_skill_id, 'center skill', ordinal, findings),
+      character: link(links.characters, typeId, 'character', ordinal, findings),
       hpBase: hpBase(row, levels.stamina),
       ...cardCaps,
       normalMaxLevelExp: expToReach(pattern, cardCaps.normalMaxLevel),
@@ -268,7 +268,7 @@ export function buildCards(db: MasterDb, english: EnglishTexts, links: CardLinks
     };
   });
   for (const id of [...shortPatterns].sort((a, b) => a - b)) {
-    report.warn(`${levelRows.table}: ${levelRows.keyColumn} ${id} stops before the level cap of a card that uses it; per-level arrays are shorter`, 'level patterns stopping before a card\'s level cap');
+    findings.warn(`${levelRows.table}: ${levelRows.keyColumn} ${id} stops before the level cap of a card that uses it; per-level arrays are shorter`, 'level patterns stopping before a card\'s level cap');
   }
   return cards.sort((a, b) => a.ordinal - b.ordinal || a.id - b.id);
 }

@@ -4,7 +4,7 @@
  * sub-unit and names no target); this check says so in the build report, once per table.
  */
 import type { MasterDb } from '../input/masterDb.ts';
-import type { BuildReport } from '../report.ts';
+import type { Findings } from '../report.ts';
 import type { Character, MemberTag } from './types.ts';
 import { resolveTarget } from './characters.ts';
 import { num } from './values.ts';
@@ -31,7 +31,7 @@ const REFERENCES: Reference[] = [
 /** Shown per warning; the rest are counted. */
 const EXAMPLES = 5;
 
-export function warnDanglingRefs(db: MasterDb, tags: Map<number, MemberTag>, characters: Map<number, Character>, report: BuildReport): void {
+export function warnDanglingRefs(db: MasterDb, tags: Map<number, MemberTag>, characters: Map<number, Character>, findings: Findings): void {
   for (const ref of REFERENCES) {
     const dangling = db.rows(ref.table).flatMap((row) => {
       const target = num(row[ref.column]);
@@ -40,6 +40,6 @@ export function warnDanglingRefs(db: MasterDb, tags: Map<number, MemberTag>, cha
       return [`${ref.owner} ${num(row[ref.owner])} -> ${referenceType === 3 ? 'character' : 'member tag'} ${target}`];
     });
     const what = `${ref.table}: ${dangling.length} row(s) name a member tag or character that does not exist, so ${ref.consequence}`;
-    report.warnMany(dangling.length, what, dangling.slice(0, EXAMPLES));
+    findings.warnMany(dangling.length, what, dangling.slice(0, EXAMPLES));
   }
 }

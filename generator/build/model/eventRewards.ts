@@ -6,7 +6,7 @@
  * simply absent.
  */
 import type { MasterDb, DbRow } from '../input/masterDb.ts';
-import type { BuildReport } from '../report.ts';
+import type { Findings } from '../report.ts';
 import type { Card, GameEvent, Writable } from './types.ts';
 import { num } from './values.ts';
 
@@ -20,7 +20,7 @@ const REWARD_TABLES: [string, string, string][] = [
 ];
 
 /** [event_id, unit_id] of every card reward in one reward table. */
-function cardRewards(db: MasterDb, [rewards, parent, idColumn]: [string, string, string], report: BuildReport): [number, number][] {
+function cardRewards(db: MasterDb, [rewards, parent, idColumn]: [string, string, string], findings: Findings): [number, number][] {
   const cards = db.rows(rewards).filter((row) => num(row.add_type) === CARD);
   if (!cards.length) return [];
   const eventOfParent = new Map(db.rows(parent).map((row) => [num(row[idColumn]), num(row.event_id)]));
@@ -32,7 +32,7 @@ function cardRewards(db: MasterDb, [rewards, parent, idColumn]: [string, string,
     return event === undefined ? [] : [[event, num(row.item_id)]];
   });
   if (linked.length < cards.length) {
-    report.warn(`${rewards}: ${cards.length - linked.length} card rewards name no ${parent} row; they are not linked to events`);
+    findings.warn(`${rewards}: ${cards.length - linked.length} card rewards name no ${parent} row; they are not linked to events`);
   }
   return linked;
 }
@@ -41,11 +41,11 @@ function cardRewards(db: MasterDb, [rewards, parent, idColumn]: [string, string,
  * Fills each event's rewardCards (ordinal order, each card once) and each card's events
  * (start order, as `events` comes). Rewards of events left out and of unreadable cards are ignored.
  */
-export function linkEventRewards(db: MasterDb | null, events: Writable<GameEvent>[], cards: Writable<Card>[], report: BuildReport): void {
+export function linkEventRewards(db: MasterDb | null, events: Writable<GameEvent>[], cards: Writable<Card>[], findings: Findings): void {
   if (!db) return;
   const rewarded = new Map<number, Set<number>>(); // event_id -> unit_ids
   for (const table of REWARD_TABLES) {
-    for (const [event, unitId] of cardRewards(db, table, report)) {
+    for (const [event, unitId] of cardRewards(db, table, findings)) {
       if (!rewarded.has(event)) rewarded.set(event, new Set());
       rewarded.get(event)!.add(unitId);
     }

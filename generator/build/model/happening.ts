@@ -6,7 +6,7 @@
 import type { MasterDb, DbRow } from '../input/masterDb.ts';
 import type { CuratedGacha } from '../input/curated.ts';
 import { toUnixSeconds } from '../input/time.ts';
-import type { BuildReport } from '../report.ts';
+import type { Findings } from '../report.ts';
 import type { EnglishTexts } from './english.ts';
 import type { Gacha, GameEvent, Writable } from './types.ts';
 import { num, numOrNull } from './values.ts';
@@ -20,12 +20,12 @@ export interface EventSources {
 }
 
 /** One event_m row, or null (with a warning naming the row) when its start or end is unreadable. */
-function readEvent(row: DbRow, { offsetMinutes, english }: EventSources, report: BuildReport): Writable<GameEvent> | null {
+function readEvent(row: DbRow, { offsetMinutes, english }: EventSources, findings: Findings): Writable<GameEvent> | null {
   const id = num(row.event_id);
   const start = toUnixSeconds(row.start_date, offsetMinutes);
   const end = toUnixSeconds(row.end_date, offsetMinutes);
   if (start === null || end === null || end < start) {
-    report.warn(`event_m: event ${id} left out, start_date "${row.start_date}" / end_date "${row.end_date}" are not dates with end after start`, 'event_m: events left out for their dates');
+    findings.warn(`event_m: event ${id} left out, start_date "${row.start_date}" / end_date "${row.end_date}" are not dates with end after start`, 'event_m: events left out for their dates');
     return null;
   }
   const name = typeof row.name === 'string' ? row.name : '';
@@ -41,14 +41,14 @@ function readEvent(row: DbRow, { offsetMinutes, english }: EventSources, report:
 }
 
 /** Events in start order (then id), their cards not yet linked; none when the export has no event_common database. */
-export function buildEvents(db: MasterDb | null, sources: EventSources, report: BuildReport): Writable<GameEvent>[] {
+export function buildEvents(db: MasterDb | null, sources: EventSources, findings: Findings): Writable<GameEvent>[] {
   if (!db) return [];
   if (!db.hasTable('event_m')) {
-    report.warn(`${db.file}: no event_m table; no events are published`);
+    findings.warn(`${db.file}: no event_m table; no events are published`);
     return [];
   }
   return db.keyedRows('event_m', 'event_id')
-    .map((row) => readEvent(row, sources, report))
+    .map((row) => readEvent(row, sources, findings))
     .filter((e) => e !== null)
     .sort((a, b) => byStart(a, b) || a.id - b.id);
 }

@@ -1,6 +1,6 @@
 /** Pairs (unit_pair_m): two cards whose art forms one picture. The table is optional. */
 import type { MasterDb } from '../input/masterDb.ts';
-import { WARNING_EXAMPLES, type BuildReport } from '../report.ts';
+import { WARNING_EXAMPLES, type Findings } from '../report.ts';
 import type { Card, Pair } from './types.ts';
 import { groupBy, num } from './values.ts';
 
@@ -9,7 +9,7 @@ import { groupBy, num } from './values.ts';
  * A pair naming an unreadable (still encrypted) or missing card is not published yet: a
  * client expects two cards in every pair file (one warning lists them).
  */
-export function buildPairs(db: MasterDb, cards: Card[], report: BuildReport): Pair[] {
+export function buildPairs(db: MasterDb, cards: Card[], findings: Findings): Pair[] {
   const cardsById = new Map(cards.map((c) => [c.id, c]));
   const incomplete: string[] = [];
   const pairs = [...groupBy(db.rows('unit_pair_m'), (r) => num(r.pair))]
@@ -26,9 +26,9 @@ export function buildPairs(db: MasterDb, cards: Card[], report: BuildReport): Pa
     });
   for (const pair of pairs) {
     const positions = pair.members.map((m) => m.position).join(',');
-    if (positions !== '0,1') report.warn(`unit_pair_m: pair ${pair.id} has positions [${positions}] instead of [0,1]`, 'unit_pair_m: pairs with positions other than [0,1]');
+    if (positions !== '0,1') findings.warn(`unit_pair_m: pair ${pair.id} has positions [${positions}] instead of [0,1]`, 'unit_pair_m: pairs with positions other than [0,1]');
   }
   const what = `unit_pair_m: ${incomplete.length} pair(s) name cards that are unreadable or missing and are not published`;
-  report.warnMany(incomplete.length, what, incomplete.slice(0, WARNING_EXAMPLES));
+  findings.warnMany(incomplete.length, what, incomplete.slice(0, WARNING_EXAMPLES));
   return pairs;
 }

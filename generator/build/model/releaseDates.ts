@@ -4,7 +4,7 @@
  * two known ordinals is estimated from the nearest known one below (marked dirty); a card
  * outside them has no date (null, dirty): nothing bounds it on that side.
  */
-import type { BuildReport } from '../report.ts';
+import type { Findings } from '../report.ts';
 import type { Card, Writable } from './types.ts';
 
 /** Ordinal -> known date: the event-derived ones, overridden by the curated ones. */
@@ -23,7 +23,7 @@ const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0,
  * first known card or after the last, the date is unknown; cards after the last known one
  * (a unit database newer than the event database) are a warning.
  */
-export function assignReleaseDates(cards: Writable<Card>[], curated: Map<number, number>, report: BuildReport): void {
+export function assignReleaseDates(cards: Writable<Card>[], curated: Map<number, number>, findings: Findings): void {
   const known = knownDates(cards, curated);
   const ordinals = [...known.keys()].sort((a, b) => a - b);
   const inOrder = [...cards].sort((a, b) => a.ordinal - b.ordinal);
@@ -36,13 +36,13 @@ export function assignReleaseDates(cards: Writable<Card>[], curated: Map<number,
     card.releaseDateIsDirty = exact === undefined;
   }
   const last = ordinals.at(-1);
-  if (last !== undefined) warnAfterLastKnown(inOrder.filter((c) => c.ordinal > last), last, known.get(last)!, report);
+  if (last !== undefined) warnAfterLastKnown(inOrder.filter((c) => c.ordinal > last), last, known.get(last)!, findings);
 }
 
 /** Cards after the last one with a known date: the unit database is newer than what dates its cards. */
-function warnAfterLastKnown(after: Card[], last: number, lastDate: number, report: BuildReport): void {
+function warnAfterLastKnown(after: Card[], last: number, lastDate: number, findings: Findings): void {
   if (!after.length) return;
   const cards = `${after.length} card${after.length === 1 ? '' : 's'} (ordinals ${after[0].ordinal} to ${after.at(-1)!.ordinal})`;
-  report.warn(`release dates: ${cards} come after the last card with a known date (#${last}, ${day(lastDate)}): their release_date is null. ` +
+  findings.warn(`release dates: ${cards} come after the last card with a known date (#${last}, ${day(lastDate)}): their release_date is null. ` +
     'The unit database runs past the event database; a newer event_common or release_dates.json dates them');
 }

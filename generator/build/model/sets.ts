@@ -1,14 +1,14 @@
 /** Sets: one per album series (album_series_m), plus the curated ones of input/sets.json. */
 import type { MasterDb } from '../input/masterDb.ts';
 import type { CuratedSet } from '../input/curated.ts';
-import type { BuildReport } from '../report.ts';
+import type { Findings } from '../report.ts';
 import type { Card, CardSet, Writable } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { num } from './values.ts';
 
 const albumSetId = (albumSeriesId: number) => `album-${albumSeriesId}`;
 
-export function buildSets(db: MasterDb, english: EnglishTexts, curated: CuratedSet[], cards: Writable<Card>[], report: BuildReport): CardSet[] {
+export function buildSets(db: MasterDb, english: EnglishTexts, curated: CuratedSet[], cards: Writable<Card>[], findings: Findings): CardSet[] {
   const byOrdinal = new Map(cards.map((c) => [c.ordinal, c]));
   const series = db.keyedRows('album_series_m', 'album_series_id')
     .sort((a, b) => num(a.order_num) - num(b.order_num) || num(a.album_series_id) - num(b.album_series_id))
@@ -20,13 +20,13 @@ export function buildSets(db: MasterDb, english: EnglishTexts, curated: CuratedS
   const taken = new Set(series.map((s) => s.id));
   const curatedSets = curated.flatMap((set): CardSet[] => {
     if (taken.has(set.id)) {
-      report.warn(`sets.json: set id ${set.id} is used twice; the later one is ignored`, 'sets.json: set ids used twice');
+      findings.warn(`sets.json: set id ${set.id} is used twice; the later one is ignored`, 'sets.json: set ids used twice');
       return [];
     }
     taken.add(set.id);
     const members = set.ordinals.flatMap((o) => {
       const card = byOrdinal.get(o);
-      if (!card) report.warn(`sets.json: set ${set.id} names ordinal ${o}, which is not a readable card`, 'sets.json: ordinals that are not readable cards');
+      if (!card) findings.warn(`sets.json: set ${set.id} names ordinal ${o}, which is not a readable card`, 'sets.json: ordinals that are not readable cards');
       return card ? [card] : [];
     });
     members.sort((a, b) => a.ordinal - b.ordinal);

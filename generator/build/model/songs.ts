@@ -6,7 +6,7 @@
  * lane_count, live_time_m itself) are null where an export lacks them.
  */
 import { idOf, type DbRow, type MasterDb } from '../input/masterDb.ts';
-import type { BuildReport } from '../report.ts';
+import type { Findings } from '../report.ts';
 import type { EnglishTexts } from './english.ts';
 import type { Character, Chart, ChartPlay, MemberTag, RankThresholds, Song, Writable } from './types.ts';
 import { groupTagOf } from './characters.ts';
@@ -82,9 +82,9 @@ const byDifficulty = (a: Chart, b: Chart) => (a.difficulty ?? Infinity) - (b.dif
  * Songs in id order, each with its readable charts; null (said once in the report) when the
  * export has no live database or no live_track_m in it: then no song types are published.
  */
-export function buildSongs(db: MasterDb | null, sources: SongSources, report: BuildReport): Song[] | null {
+export function buildSongs(db: MasterDb | null, sources: SongSources, findings: Findings): Song[] | null {
   if (!db || !db.hasTable('live_track_m')) {
-    report.warn(db ? `${db.file}: no live_track_m table; no songs are published (song_t, live_t)` : 'no live database (live.db_, live.sql, ...): no songs are published (song_t, live_t)');
+    findings.warn(db ? `${db.file}: no live_track_m table; no songs are published (song_t, live_t)` : 'no live database (live.db_, live.sql, ...): no songs are published (song_t, live_t)');
     return null;
   }
   const lengths = groupBy(db.rows('live_time_m'), (row) => idOf(row.live_track_id));
@@ -92,12 +92,12 @@ export function buildSongs(db: MasterDb | null, sources: SongSources, report: Bu
     const song = readSong(row, sources, lengths);
     return [song.id, song];
   }));
-  if (!db.hasTable('live_setting_m')) report.warn(`${db.file}: no live_setting_m table; songs are published without charts (live_t is empty)`);
+  if (!db.hasTable('live_setting_m')) findings.warn(`${db.file}: no live_setting_m table; songs are published without charts (live_t is empty)`);
   const plays = playsByChart(db);
   for (const row of db.keyedRows('live_setting_m', 'live_setting_id')) {
     const song = songs.get(idOf(row.live_track_id) ?? -1);
     if (song) song.charts.push(readChart(row, song, plays));
-    else report.warn(`live_setting_m: live_setting_id ${String(row.live_setting_id)} names live_track_id ${String(row.live_track_id)}, no readable song; the chart is left out`, 'live_setting_m: charts of no readable song (left out)');
+    else findings.warn(`live_setting_m: live_setting_id ${String(row.live_setting_id)} names live_track_id ${String(row.live_track_id)}, no readable song; the chart is left out`, 'live_setting_m: charts of no readable song (left out)');
   }
   for (const song of songs.values()) song.charts.sort(byDifficulty);
   return [...songs.values()].sort((a, b) => a.id - b.id);

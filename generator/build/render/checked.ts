@@ -9,7 +9,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Model } from '../model/buildModel.ts';
 import type { Card, Song } from '../model/types.ts';
-import type { BuildReport } from '../report.ts';
+import type { Findings } from '../report.ts';
 import { misfit } from './check.ts';
 import { Accessory, Card as CardSchema, CenterSkill, Character, GameEvent, Live, RemovableSkill, Skill, Song as SongSchema } from '../../contract/schemas.ts';
 import { renderCenterSkill, renderSkill } from './cards.ts';
@@ -22,35 +22,35 @@ const KIND = 'objects that do not fit their declared schema (left out)';
 
 /** Keeps the items whose rendered object fits `schema`; warns for each other one, naming `table` and its `key` column. */
 function fitting<I extends { id: number }>(
-  items: Iterable<I>, schema: TSchema, render: (item: I) => unknown, table: string, key: string, report: BuildReport,
+  items: Iterable<I>, schema: TSchema, render: (item: I) => unknown, table: string, key: string, findings: Findings,
 ): I[] {
   return [...items].filter((item) => {
     const problem = misfit(schema, render(item));
-    if (problem) report.warn(`${table}: ${key} ${item.id}: ${problem}; it is left out`, KIND);
+    if (problem) findings.warn(`${table}: ${key} ${item.id}: ${problem}; it is left out`, KIND);
     return problem === null;
   });
 }
 
 /** The songs that fit, each with only its charts that fit (a song left out takes its charts with it). */
-function fittingSongs(songs: readonly Song[], report: BuildReport): Song[] {
-  const charts = new Set(fitting(songs.flatMap((s) => s.charts), Live, renderLive, 'live_setting_m', 'live_setting_id', report));
-  return fitting(songs, SongSchema, renderSong, 'live_track_m', 'live_track_id', report)
+function fittingSongs(songs: readonly Song[], findings: Findings): Song[] {
+  const charts = new Set(fitting(songs.flatMap((s) => s.charts), Live, renderLive, 'live_setting_m', 'live_setting_id', findings));
+  return fitting(songs, SongSchema, renderSong, 'live_track_m', 'live_track_id', findings)
     .map((s) => (s.charts.every((c) => charts.has(c)) ? s : { ...s, charts: s.charts.filter((c) => charts.has(c)) }));
 }
 
 const byId = <I extends { id: number }>(items: I[]) => new Map(items.map((item) => [item.id, item]));
 
 /** The context with a model holding only objects that fit their schemas (the same objects, so renderers' caches stay valid). */
-export function checkedContext(context: RenderContext, report: BuildReport): RenderContext {
+export function checkedContext(context: RenderContext, findings: Findings): RenderContext {
   const { model } = context;
-  const skills = byId(fitting(model.skills.values(), Skill, renderSkill, 'unit_skill_m', 'unit_skill_id', report));
-  const centerSkills = byId(fitting(model.centerSkills.values(), CenterSkill, renderCenterSkill, 'unit_leader_skill_m', 'unit_leader_skill_id', report));
+  const skills = byId(fitting(model.skills.values(), Skill, renderSkill, 'unit_skill_m', 'unit_skill_id', findings));
+  const centerSkills = byId(fitting(model.centerSkills.values(), CenterSkill, renderCenterSkill, 'unit_leader_skill_m', 'unit_leader_skill_id', findings));
   // A card embeds its skills and events: one that does not fit makes the card not fit either.
   // A shallow copy: the shared card object carries a (non-enumerable) toJSON the schema does not know.
-  const cards = fitting(model.cards, CardSchema, (c) => ({ ...context.cards.card(c) }), 'unit_m', 'unit_id', report);
+  const cards = fitting(model.cards, CardSchema, (c) => ({ ...context.cards.card(c) }), 'unit_m', 'unit_id', findings);
   const kept = new Set<Card>(cards);
   const keptIds = new Set(cards.map((c) => c.id));
-  const events = fitting(model.events, GameEvent, renderEventObject, 'event_m', 'event_id', report)
+  const events = fitting(model.events, GameEvent, renderEventObject, 'event_m', 'event_id', findings)
     .map((e) => (e.rewardCards.every((c) => kept.has(c)) ? e : { ...e, rewardCards: e.rewardCards.filter((c) => kept.has(c)) }));
   const accessories = model.accessories.map((a) => (a.card && !kept.has(a.card) ? { ...a, card: null } : a));
   const filtered: Model = {
@@ -63,8 +63,8 @@ export function checkedContext(context: RenderContext, report: BuildReport): Ren
     pairs: model.pairs.filter((p) => p.members.every((m) => kept.has(m.card))),
     characters: model.characters,
     accessories: [],
-    removableSkills: fitting(model.removableSkills, RemovableSkill, renderRemovableSkill, 'unit_removable_skill_m', 'unit_removable_skill_id', report),
-    songs: model.songs && fittingSongs(model.songs, report),
+    removableSkills: fitting(model.removableSkills, RemovableSkill, renderRemovableSkill, 'unit_removable_skill_m', 'unit_removable_skill_id', findings),
+    songs: model.songs && fittingSongs(model.songs, findings),
   };
   // An accessory renders with the checked cards it names; characters with the checked cards.
   const withCards = { ...context, model: filtered };
@@ -72,8 +72,8 @@ export function checkedContext(context: RenderContext, report: BuildReport): Ren
     ...context,
     model: {
       ...filtered,
-      accessories: fitting(accessories, Accessory, (a) => renderAccessory(withCards, a), 'accessory_m', 'accessory_id', report),
-      characters: byId(fitting(model.characters.values(), Character, (c) => renderCharacter(c, model.tags, cards), 'unit_type_m', 'unit_type_id', report)),
+      accessories: fitting(accessories, Accessory, (a) => renderAccessory(withCards, a), 'accessory_m', 'accessory_id', findings),
+      characters: byId(fitting(model.characters.values(), Character, (c) => renderCharacter(c, model.tags, cards), 'unit_type_m', 'unit_type_id', findings)),
     },
   };
 }
