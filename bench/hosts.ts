@@ -1,7 +1,8 @@
 /**
  * The edge on its production runtimes, and the memory one request holds:
  * - Deno (Netlify's edge): the edge function in front of a local static host over HTTP;
- * - workerd (Cloudflare Pages): the built `_worker.js` under `wrangler pages dev`;
+ * - workerd (a Cloudflare Worker with static assets): the built `_worker.js` under Miniflare
+ *   (test/hosts.ts workerdAssets);
  * each answering a random 1,000-id card list (fixed seed), every read of the site held back
  * 20 ms (a CDN round trip): p50 over a few requests after one to warm up, and the most
  * reads one request made. workerd's local asset server adds latency of its own, so its figure

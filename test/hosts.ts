@@ -7,12 +7,13 @@
  * - deno edge: netlify/edge-functions/api.ts under Deno in front of the static layer over
  *   HTTP, chained as on Netlify (test/hosts/denoEdge.ts);
  * - workerd: the folder as a Cloudflare Worker with static assets serves it (wrangler.json),
- *   `_worker.js` and all, under `wrangler dev` (workerd, offline).
+ *   `_worker.js` and all, under Miniflare (workerd, offline) configured as `wrangler dev` would.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
+import { Miniflare } from 'miniflare';
 import { tempDir } from './tempDirs.ts';
 import { netlifyEdge } from '../generator/runtime/edge/netlifyChain.ts';
 import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
@@ -81,28 +82,62 @@ export async function denoEdge(dir: string, latencyMs = 0): Promise<Host & { sta
 }
 
 /** The repository's Cloudflare Worker configuration (a Worker with static assets, docs/hosts.md). */
-export const WORKER_CONFIG = fs.readJsonSync(path.join(ROOT, 'wrangler.json')) as { compatibility_date: string; main: string; assets: Record<string, string> };
+export const WORKER_CONFIG = fs.readJsonSync(path.join(ROOT, 'wrangler.json')) as {
+  name: string;
+  compatibility_date: string;
+  compatibility_flags?: string[];
+  main: string;
+  assets: {
+    directory: string;
+    binding: string;
+    html_handling?: 'auto-trailing-slash' | 'force-trailing-slash' | 'drop-trailing-slash' | 'none';
+    not_found_handling?: 'single-page-application' | '404-page' | 'none';
+    run_worker_first?: boolean | string[];
+  };
+};
+
+/** wrangler.json's `run_worker_first` as wrangler hands it to Miniflare's router: `true` or `false`, or path rules (`!/` ones serve assets). */
+function routerConfig(runWorkerFirst: boolean | string[] | undefined) {
+  if (!Array.isArray(runWorkerFirst)) return { has_user_worker: true, invoke_user_worker_ahead_of_assets: runWorkerFirst };
+  const assetFirst = runWorkerFirst.filter((rule) => rule.startsWith('!/'));
+  return {
+    has_user_worker: true,
+    static_routing: { user_worker: runWorkerFirst.filter((rule) => !assetFirst.includes(rule)), asset_worker: assetFirst.map((rule) => rule.slice(1)) },
+  };
+}
 
 /**
- * The folder `dir` as a Cloudflare Worker with static assets serves it, under `wrangler dev`
- * (workerd, offline) with the repository's wrangler.json pointed at `dir`: a file at the path
- * is served without running the worker, any other request runs `_worker.js`, behind a wrapper
- * that counts its runs and its reads through the assets binding, each read held back
- * `readLatencyMs`. wrangler's state and logs go to a temporary folder.
+ * The folder `dir` as a Cloudflare Worker with static assets serves it, under Miniflare (workerd,
+ * offline) configured as `wrangler dev` configures it from the repository's wrangler.json with
+ * the assets directory pointed at `dir` (Miniflare itself reads the folder's `.assetsignore`,
+ * `_redirects` and `_headers`, as in `wrangler dev`): a file at the path is served without
+ * running the worker, any other request runs `_worker.js`, behind a wrapper that counts its runs
+ * and its reads through the assets binding, each read held back `readLatencyMs`. Nothing is
+ * written: the wrapper is handed to Miniflare as a module's text.
  */
 export async function workerdAssets(dir: string, readLatencyMs = 0): Promise<Host & { reads(): Promise<number>; runs(): Promise<number> }> {
-  const work = await tempDir('sif-workerd-');
-  const main = path.join(work, 'countingWorker.js');
-  await fs.writeFile(main, countingWorker(path.resolve(dir, '_worker.js'), readLatencyMs));
-  const config = path.join(work, 'wrangler.json');
-  await fs.writeJson(config, { ...WORKER_CONFIG, main, assets: { ...WORKER_CONFIG.assets, directory: path.resolve(dir) } });
-  const args = ['dev', '--config', config, '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0',
-    '--persist-to', path.join(work, 'state'), '--log-level', 'info'];
-  const env = { WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: path.join(work, 'logs'), NO_COLOR: '1', CI: '1' };
-  const wrangler = path.join(ROOT, 'node_modules/.bin/wrangler');
-  if (!fs.existsSync(wrangler)) throw new Error(`${wrangler} is missing: run npm install (wrangler is a devDependency)`);
-  const { url, stop } = await startProcess(wrangler, args, { env, cwd: work });
-  const host = overHttp(url, stop);
+  const root = path.resolve(dir);
+  const { assets } = WORKER_CONFIG;
+  const worker = new Miniflare({
+    host: '127.0.0.1',
+    port: 0,
+    name: WORKER_CONFIG.name,
+    compatibilityDate: WORKER_CONFIG.compatibility_date,
+    compatibilityFlags: WORKER_CONFIG.compatibility_flags,
+    modulesRoot: root,
+    modules: [
+      { type: 'ESModule', path: path.join(root, '__countingWorker.js'), contents: countingWorker(`./${path.basename(WORKER_CONFIG.main)}`, readLatencyMs) },
+      { type: 'ESModule', path: path.join(root, path.basename(WORKER_CONFIG.main)) },
+    ],
+    assets: {
+      directory: root,
+      binding: assets.binding,
+      routerConfig: routerConfig(assets.run_worker_first),
+      assetConfig: { html_handling: assets.html_handling, not_found_handling: assets.not_found_handling },
+    },
+  });
+  const url = await worker.ready;
+  const host = overHttp(url, () => worker.dispose());
   const count = async (what: string) => Number(await (await host.fetch(`/api/__${what}`)).text());
   return { ...host, reads: () => count('reads'), runs: () => count('runs') };
 }
