@@ -1,14 +1,51 @@
 import fs from 'node:fs';
 import os from 'node:os';
-import { defineConfig } from 'vitest/config';
+import fg from 'fast-glob';
+import { defineConfig, defineProject } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The suite's tiers, one vitest project each, every test file in exactly one (checked below: a
+ * file in none or in two stops the run before it starts). `npm test` (CI) runs them all;
+ * `npm run test:unit` the unit tier alone, the edit loop (under 10 s on two CPUs).
+ * - unit: render in memory, read the shared sample build, or build small exports of their own;
+ *   no browser, server or host runtime;
+ * - build: build sites on disk (publishing, pictures, changes, the contract on the 4,000-card
+ *   site), with at most a system tool (sha256sum, mkfifo) beside them;
+ * - hosts: start the programs and the host runtimes: the build CLI, the server, the mirror,
+ *   Deno and workerd (the route suite), builds killed mid-way;
+ * - browser: pages in Chromium.
+ */
+const TIERS = {
+  unit: ['accessories', 'bulkInMemory', 'cards', 'changesInMemory', 'checked', 'edge', 'events', 'fuzz', 'generations',
+    'hostFit', 'imports', 'objects', 'pairs', 'removableSkills', 'search', 'sets', 'songs', 'sqlDump', 'versionsInMemory'],
+  build: ['bulk', 'changes', 'clientFiles', 'contract', 'coverage', 'degradation', 'images', 'input', 'inputProblems',
+    'mirrorBlocks', 'versions'],
+  hosts: ['cli', 'clients', 'load', 'mirror', 'outFolder', 'publish', 'report', 'routes', 'server'],
+  browser: ['imageHost', 'page', 'page4000', 'songsPage'],
+};
+type Tier = keyof typeof TIERS;
+const testFile = (name: string) => `test/${name}.test.ts`;
+
+/** Stops the run when a test file is in no tier, or in two (it would run twice), or a tier names a missing file. */
+function checkTiers(): void {
+  const files = fg.sync('test/**/*.test.ts');
+  const tiersOf = (file: string) => (Object.keys(TIERS) as Tier[]).filter((tier) => TIERS[tier].map(testFile).includes(file));
+  const problems = [
+    ...files.filter((file) => tiersOf(file).length !== 1).map((file) => `${file} is in ${tiersOf(file).join(' and ') || 'no tier'}`),
+    ...Object.values(TIERS).flat().map(testFile).filter((file) => !files.includes(file)).map((file) => `${file} is in a tier but does not exist`),
+  ];
+  if (problems.length) throw new Error(`vitest.config.ts TIERS: ${problems.join('; ')}: every test file belongs to exactly one tier`);
+}
+checkTiers();
 
 /**
  * Files that take longest (builds, child processes, a browser): started first, so no long file
  * starts last and leaves a CPU idle at the end. vitest orders by its cached durations when it has
- * them; a fresh clone has none, so this order holds in any case.
+ * them; a fresh clone has none, so this order holds in any case. A tier's files run together, in
+ * fresh workers (see `isolate` below): tiers start in the order of their first file here.
  */
-const LONG_FILES = ['publish', 'routes', 'contract', 'changes', 'page', 'mirror', 'outFolder'].map((name) => `/test/${name}.test.ts`);
+const LONG_FILES = ['page', 'routes', 'publish', 'server', 'mirror', 'contract', 'changes', 'outFolder'].map((name) => `/${testFile(name)}`);
 
 /**
  * The suite's temporary folders (sites, exports, wrangler state) on a memory filesystem when the
@@ -39,26 +76,27 @@ class LongFilesFirst extends BaseSequencer {
   }
 }
 
-/**
- * The unit tier (`npm run test:unit`, under 10 s on two CPUs: the edit loop): files that render
- * in memory, read the shared sample build or build small exports of their own, and start no
- * process, browser or host runtime. `npm test` (CI) runs every file, these included.
- */
-const UNIT_FILES = [
-  'accessories', 'cards', 'checked', 'edge', 'events', 'fuzz', 'generations', 'hostFit', 'objects', 'pairs',
-  'imports', 'removableSkills', 'search', 'sets', 'songs', 'sqlDump', 'changesInMemory', 'versionsInMemory', 'bulkInMemory',
-].map((name) => `test/${name}.test.ts`);
-const UNIT_TIER = process.env.TEST_TIER === 'unit';
-
 /** Test files run at once: one per CPU. */
 const WORKERS = os.availableParallelism();
 
+/** A tier's project, each with the same options (a project of its own does not inherit the root's `test`). */
+const tierProject = (name: Tier) => defineProject({
+  test: {
+    name,
+    include: TIERS[name].map(testFile),
+    // Removes each file's temporary folders after it; resets what a file sets globally.
+    setupFiles: ['test/setup.ts'],
+    // The pool and its isolation are the root's (one pool runs every tier).
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
+
 export default defineConfig({
   test: {
-    include: UNIT_TIER ? UNIT_FILES : ['test/**/*.test.ts'],
-    // Builds the sample once for all files; removes each file's temporary folders after it.
+    projects: (Object.keys(TIERS) as Tier[]).map(tierProject),
+    // Builds the sample once for the whole run, every tier's files reading it (the tiers inherit what it provides).
     globalSetup: ['test/globalSetup.ts'],
-    setupFiles: ['test/setup.ts'],
     // One file per CPU (vitest's default leaves one idle): the files wait on disks, child processes
     // and browsers much of the time, so on two CPUs this takes about a third off the run.
     maxWorkers: WORKERS,
@@ -67,13 +105,11 @@ export default defineConfig({
     // passed (on three CPUs or more, or under load). Fewer workers: --maxWorkers=N --minWorkers=N.
     minWorkers: WORKERS,
     // Worker processes that keep the modules they loaded from one file to the next: each file
-    // no longer loads the generator anew (test/setup.ts resets what a file sets globally).
-    // Processes, not threads: as fast here, and a thread pool once ended a run with
-    // "Terminating worker thread" after a failed test.
+    // no longer loads the generator anew (test/setup.ts resets what a file sets globally). vitest
+    // still gives each project (tier) fresh workers. Processes, not threads: as fast here, and a
+    // thread pool once ended a run with "Terminating worker thread" after a failed test.
     pool: 'forks',
     isolate: false,
     sequence: { sequencer: LongFilesFirst },
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
   },
 });
