@@ -16,6 +16,7 @@ import fs from 'fs-extra';
 import { Miniflare } from 'miniflare';
 import { tempDir } from './tempDirs.ts';
 import { netlifyEdge } from '../generator/runtime/edge/netlifyChain.ts';
+import { edgeKept } from '../generator/runtime/edge/kept.ts';
 import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
 import { startProcess, startServerProcess } from './serverProcess.ts';
@@ -39,7 +40,8 @@ const overHttp = (url: URL, stop: () => Promise<void>): Host => ({
 
 async function nodeHandler(dir: string): Promise<Host> {
   const staticLayer = await netlifyStatic(dir);
-  const site = { read: diskReader(dir), readBytes: diskBytesReader(dir) };
+  // Keeps long parses between requests, as npm start does.
+  const site = { read: diskReader(dir), readBytes: diskBytesReader(dir), kept: edgeKept() };
   return {
     fetch: async (path, init) => {
       const request = new Request(new URL(path, 'http://sif.test/'), init);

@@ -1,11 +1,13 @@
 /**
  * Runs in every test file before its own code: builds (and the CLIs they start) share the run's
- * picture cache, so a picture is encoded once per run; whatever temporary folders the file made
- * go once it is done. Files share their worker's modules (isolate: false in vitest.config.ts),
- * so what a file sets globally (fast-check's seed) is reset after it.
+ * picture cache, so a picture is encoded once per run. Files share their worker's modules
+ * (isolate: false in vitest.config.ts), so what a file sets globally is undone once it is done:
+ * fast-check's global configuration (its seed), spies (vi.spyOn: a file whose assertion failed
+ * before its own mockRestore would leave one), and the temporary folders it made. What modules
+ * themselves keep from one file to the next is listed in docs/architecture.md (Tests).
  */
 import fc from 'fast-check';
-import { afterAll, expect, inject } from 'vitest';
+import { afterAll, expect, inject, vi } from 'vitest';
 import { removeTempDirs } from './tempDirs.ts';
 
 process.env.SIF_IMAGE_CACHE = inject('imageCache');
@@ -23,5 +25,6 @@ if (!registry[BUFFER_EQUALITY]) {
 
 afterAll(async () => {
   fc.resetConfigureGlobal();
+  vi.restoreAllMocks();
   await removeTempDirs();
 });

@@ -6,16 +6,20 @@
  */
 import { netlifyEdge } from '../../generator/runtime/edge/netlifyChain.ts';
 import { fetchBytesReader, fetchReader } from '../../generator/runtime/edge/siteReader.ts';
+import { edgeKept } from '../../generator/runtime/edge/kept.ts';
 
 /** What this function uses of Netlify's context: the rest of the chain. */
 interface Context {
   next(): Promise<Response>;
 }
 
+/** What this instance keeps between requests: the module is loaded once per instance, which serves one deploy. */
+const KEPT = edgeKept();
+
 export default function api(request: Request, context: Context): Promise<Response | undefined> {
   const origin = new URL(request.url).origin;
   // A deploy's edge function reads that deploy's files, which never change under it.
-  const site = { read: fetchReader((url) => fetch(url), origin), readBytes: fetchBytesReader((url) => fetch(url), origin), immutable: true };
+  const site = { read: fetchReader((url) => fetch(url), origin), readBytes: fetchBytesReader((url) => fetch(url), origin), immutable: true, kept: KEPT };
   return netlifyEdge(request, site, () => context.next());
 }
 

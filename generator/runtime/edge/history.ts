@@ -8,7 +8,6 @@ import type { HistoryJson, VersionsJson } from '../../contract/schemas.ts';
 import { HttpError } from './http.ts';
 import { applyPatch } from '../../contract/patch.ts';
 import { readJson, type EdgeSite } from './siteReader.ts';
-import { Kept } from './kept.ts';
 
 /** History files read at once for one ?version= answer. */
 const CONCURRENT_READS = 32;
@@ -37,23 +36,17 @@ export async function versionOrder(site: EdgeSite, version: string): Promise<Map
   return order;
 }
 
-/**
- * Objects an immutable site's instance has rebuilt (edge/siteReader.ts EdgeSite.immutable), by
- * history file and version, up to 16 M characters: a version's answer never changes within one
- * deploy, and replaying patches is most of a ?version= list's CPU.
- */
-const keptObjects = new Kept<string | null>(16 * 1024 * 1024);
-
 /** The JSON text of one object as `version` published it, null when it did not exist then. */
 async function objectTextAt(site: EdgeSite, type: HistoryType, id: number, order: Map<string, number>, version: string): Promise<string | null> {
   const file = endpoints.history.file(type, id);
   const key = `${file}@${version}`;
-  const kept = site.immutable ? keptObjects.get(key) : undefined;
+  const keep = site.immutable ? site.kept?.objects : undefined;
+  const kept = keep?.get(key);
   if (kept) return kept.value;
   const history = await readJson<HistoryJson>(site, file);
   const object = history && objectAt(history, order, version);
   const text = object === null ? null : JSON.stringify(object);
-  if (site.immutable) keptObjects.set(key, text, key.length + (text?.length ?? 0));
+  keep?.set(key, text, key.length + (text?.length ?? 0));
   return text;
 }
 

@@ -1,7 +1,38 @@
+import type { PackLookup } from './objects.ts';
+
 /**
- * What an edge instance keeps between requests (packs, long parses, rebuilt objects), by key:
- * the least recently used goes first once the entries' sizes pass the budget, so an instance
- * holds a bounded amount however many files it meets.
+ * What an edge instance keeps between its requests, each within its budget (EdgeSite.kept): its
+ * host makes one per instance (edgeKept), so nothing read from one site ever answers another.
+ */
+export interface EdgeKept {
+  /**
+   * Packs an immutable site's instance has read, up to 48 MiB: a later list reads none of them
+   * again, so its CPU is the slicing, not the reading (a 1,000-card list reads 11 MiB of packs).
+   */
+  packs: Kept<PackLookup>;
+  /**
+   * Parses of files at least KEPT_PARSE_CHARS long (siteReader.ts readParsed), with their text, up
+   * to 16 M characters: parsing a 1 MB list or search index is most of a request's CPU.
+   */
+  parses: Kept<{ text: string; value: unknown }>;
+  /**
+   * Objects an immutable site's instance has rebuilt, by history file and version, up to 16 M
+   * characters: a version's answer never changes within one deploy, and replaying patches is
+   * most of a ?version= list's CPU.
+   */
+  objects: Kept<string | null>;
+}
+
+export const edgeKept = (): EdgeKept => ({
+  packs: new Kept(48 * 1024 * 1024),
+  parses: new Kept(16 * 1024 * 1024),
+  objects: new Kept(16 * 1024 * 1024),
+});
+
+/**
+ * What an edge instance keeps of one sort (packs, long parses, rebuilt objects), by key: the
+ * least recently used goes first once the entries' sizes pass the budget, so an instance holds
+ * a bounded amount however many files it meets.
  */
 export class Kept<V> {
   private readonly entries = new Map<string, { value: V; size: number }>();

@@ -13,7 +13,6 @@ import { endpoints, isObjectType, objectEndpoint, type ObjectType } from '../../
 import type { CardList } from '../../contract/schemas.ts';
 import { HttpError, type JsonPieces } from './http.ts';
 import { readBytes, readJson, type EdgeSite } from './siteReader.ts';
-import { Kept } from './kept.ts';
 
 /** Up to this many distinct ids, single files are read (each smaller than a pack). */
 const SINGLE_READS = 8;
@@ -44,22 +43,16 @@ function packObjects(pack: Uint8Array): (id: number) => Uint8Array | null {
   return (id) => (Object.hasOwn(offsets, id) ? pack.subarray(...offsets[id]) : null);
 }
 
-type PackLookup = (id: number) => Uint8Array | null;
-
-/**
- * Packs an immutable site's instance has read (edge/siteReader.ts EdgeSite.immutable), up to 48
- * MiB: a later list reads none of them again, so its CPU is the slicing, not the reading (a
- * 1,000-card list reads 11 MiB of packs).
- */
-const keptPacks = new Kept<PackLookup>(48 * 1024 * 1024);
+export type PackLookup = (id: number) => Uint8Array | null;
 
 /** The objects of the pack at `path` by id (a missing pack has none), kept for later requests on an immutable site. */
 async function packLookup(site: EdgeSite, path: string): Promise<PackLookup> {
-  const kept = site.immutable ? keptPacks.get(path) : undefined;
+  const keep = site.immutable ? site.kept?.packs : undefined;
+  const kept = keep?.get(path);
   if (kept) return kept.value;
   const pack = await readBytes(site, path);
   const lookup: PackLookup = pack === null ? () => null : packObjects(pack);
-  if (site.immutable && pack !== null) keptPacks.set(path, lookup, pack.byteLength);
+  if (pack !== null) keep?.set(path, lookup, pack.byteLength);
   return lookup;
 }
 

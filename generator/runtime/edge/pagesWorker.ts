@@ -14,6 +14,7 @@ import { HttpError, errorResponse, notModified } from './http.ts';
 import { staticApiFile, withType } from './staticHost.ts';
 import { rawFileType } from './routes.ts';
 import { fetchBytesReader, fetchReader, namesAFile, type EdgeSite } from './siteReader.ts';
+import { edgeKept } from './kept.ts';
 import { isEdgePath } from './rewrites.ts';
 
 interface Env {
@@ -21,12 +22,15 @@ interface Env {
   ASSETS: { fetch(request: Request | URL): Promise<Response> };
 }
 
+/** What this instance keeps between requests: a Worker's module is loaded once per instance, which serves one deploy. */
+const KEPT = edgeKept();
+
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
     const assets = (file: URL) => env.ASSETS.fetch(file);
     // A Worker (or Pages) version serves one deploy: its files never change under it.
-    const site = { read: fetchReader(assets, url.origin), readBytes: fetchBytesReader(assets, url.origin), immutable: true };
+    const site = { read: fetchReader(assets, url.origin), readBytes: fetchBytesReader(assets, url.origin), immutable: true, kept: KEPT };
     if (!isEdgePath(url.pathname)) return pageOrNotFound(request, env);
     try {
       return (await handleRequest(request, site)) ?? (await servedByPages(request, env)) ?? await staticApiFile(without(site, url.pathname), request, url.pathname);

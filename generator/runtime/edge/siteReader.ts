@@ -1,6 +1,6 @@
 /** What the edge handler needs from its host: the published files, a clock and randomness. */
 
-import { Kept } from './kept.ts';
+import type { EdgeKept } from './kept.ts';
 import type { ReadBytes, ReadFile } from '../../contract/siteRead.ts';
 
 export interface EdgeSite {
@@ -17,6 +17,11 @@ export interface EdgeSite {
    * later requests. Hosts whose folder is rebuilt in place (`npm start`) leave it unset.
    */
   immutable?: boolean;
+  /**
+   * Where this instance keeps what it read between requests (edge/kept.ts edgeKept, one per
+   * instance): long parses, and on an immutable site packs and rebuilt objects. None: nothing kept.
+   */
+  kept?: EdgeKept;
   /** Milliseconds since the epoch (default Date.now), for /api/v1/happening/now. */
   now?: () => number;
   /** A number in [0, 1) (default Math.random), for /api/v1/card/random.json. */
@@ -28,9 +33,8 @@ export async function readJson<T>(site: EdgeSite, path: string): Promise<T | nul
   return text === null ? null : (JSON.parse(text) as T);
 }
 
-/** Files at least this long are kept parsed (parsing a 1 MB list or search index is most of a request's CPU), up to a budget. */
+/** Files at least this long are kept parsed (EdgeKept.parses). */
 const KEPT_PARSE_CHARS = 64 * 1024;
-const keptParses = new Kept<{ text: string; value: unknown }>(16 * 1024 * 1024);
 
 /**
  * A published JSON file, parsed (undefined when absent). The value is shared between requests:
@@ -38,13 +42,13 @@ const keptParses = new Kept<{ text: string; value: unknown }>(16 * 1024 * 1024);
  * another it is read and parsed again only when its text changed.
  */
 export async function readParsed(site: EdgeSite, path: string): Promise<unknown> {
-  const kept = keptParses.get(path)?.value;
+  const kept = site.kept?.parses.get(path)?.value;
   if (kept && site.immutable) return kept.value;
   const text = await site.read(path);
   if (text === null) return undefined;
   if (kept?.text === text) return kept.value;
   const value: unknown = JSON.parse(text);
-  if (text.length >= KEPT_PARSE_CHARS) keptParses.set(path, { text, value }, text.length);
+  if (text.length >= KEPT_PARSE_CHARS) site.kept?.parses.set(path, { text, value }, text.length);
   return value;
 }
 

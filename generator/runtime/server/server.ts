@@ -11,6 +11,7 @@ import { createServer, type Middleware, type UnionRequest, type UnionResponse } 
 import { handleRequest, type EdgeSite } from '../edge/handler.ts';
 import { HttpError, errorResponse, methodNotAllowed } from '../edge/http.ts';
 import { staticApiFile } from '../edge/staticHost.ts';
+import { edgeKept } from '../edge/kept.ts';
 import { checkSitePath } from '../edge/guard.ts';
 import { staticHeaders } from '../edge/rewrites.ts';
 import { endpoints } from '../../contract/endpoints.ts';
@@ -145,9 +146,12 @@ async function send(res: ServerResponse, response: Response, head: boolean): Pro
 /** The site as one request sees it: the version published when it began (a build that publishes meanwhile never mixes in). */
 function siteReader(dir: string): () => Promise<EdgeSite> {
   const cache = fileCache();
+  // What the edge keeps between requests: long parses only, each checked against its file's text
+  // before use, since the folder is rebuilt in place (not immutable).
+  const kept = edgeKept();
   return async () => {
     const root = await currentVersion(dir);
-    return { read: diskReader(root, cache), readBytes: diskBytesReader(root, cache) };
+    return { read: diskReader(root, cache), readBytes: diskBytesReader(root, cache), kept };
   };
 }
 
