@@ -79,14 +79,21 @@ class LongFilesFirst extends BaseSequencer {
 /** Test files run at once: one per CPU. */
 const WORKERS = os.availableParallelism();
 
-/** A tier's project, each with the same options (a project of its own does not inherit the root's `test`). */
+/**
+ * A tier's project, each with the same options (a project of its own does not inherit the root's
+ * `test`). vitest runs a pool's projects one after another, each in fresh workers, and waits for
+ * a project's last file before it starts the next (isolate: false); pools run side by side. So
+ * the browser tier, whose longest file (page.test.ts) would leave a CPU idle at the end of its
+ * turn, runs in a pool of its own (threads, one file at a time) beside the other tiers.
+ */
 const tierProject = (name: Tier) => defineProject({
   test: {
     name,
     include: TIERS[name].map(testFile),
+    pool: name === 'browser' ? 'threads' : 'forks',
     // Removes each file's temporary folders after it; resets what a file sets globally.
     setupFiles: ['test/setup.ts'],
-    // The pool and its isolation are the root's (one pool runs every tier).
+    // The pools' options and isolation are the root's.
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
@@ -104,12 +111,13 @@ export default defineConfig({
     // this pool (isolate: false) failed the run with "Terminating worker thread" after every test
     // passed (on three CPUs or more, or under load). Fewer workers: --maxWorkers=N --minWorkers=N.
     minWorkers: WORKERS,
-    // Worker processes that keep the modules they loaded from one file to the next: each file
-    // no longer loads the generator anew (test/setup.ts resets what a file sets globally). vitest
-    // still gives each project (tier) fresh workers. Processes, not threads: as fast here, and a
-    // thread pool once ended a run with "Terminating worker thread" after a failed test.
-    pool: 'forks',
+    // Workers that keep the modules they loaded from one file to the next: each file no longer
+    // loads the generator anew (test/setup.ts resets what a file sets globally); vitest still gives
+    // each tier fresh workers. Processes for every tier but the browser's (tierProject): a thread
+    // pool running every file once ended a run with "Terminating worker thread" after a failed
+    // test; the browser tier's one thread, kept from its first file to its last, ends with the run.
     isolate: false,
+    poolOptions: { threads: { maxThreads: 1, minThreads: 1 } },
     sequence: { sequencer: LongFilesFirst },
   },
 });
