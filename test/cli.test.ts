@@ -2,7 +2,7 @@
 import path from 'node:path';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { SAMPLE_INPUT, publishedSample, tempDir } from './helpers.ts';
 import { runCli as cli, runNpmBuild } from './cli.ts';
 
 // Concurrent: each test is a process of its own on its own folders, mostly spent starting up.
@@ -42,5 +42,14 @@ describe.concurrent('build CLI', () => {
       expect(code).toBe(1);
       expect(stderr).toBe(`build failed: --input ${input}: ${problem}\n`);
     }
+  });
+
+  it('takes a host plan by name (--plan) and refuses an unknown one', async () => {
+    const { out } = await publishedSample();
+    const paid = await cli('--input', SAMPLE_INPUT, '--out', out, '--plan', 'cloudflare-paid');
+    expect(paid.stdout).toMatch(/^host: Cloudflare Paid: \d+ of 100,000 files;/m);
+    const unknown = await cli('--input', SAMPLE_INPUT, '--out', out, '--plan', 'enterprise');
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/--plan.*enterprise.*free, cloudflare-paid/);
   });
 });

@@ -1,13 +1,15 @@
-/** The hosts' deploy limits: a site's files and sizes against each host of a plan, and the build that refuses a site a host would. */
+/**
+ * The hosts' deploy limits: a site's files and sizes against each host of a plan, and the build that refuses a site a host would
+ * (the CLI's --plan: test/cli.test.ts).
+ */
 import fs from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { CLOUDFLARE_FREE, NETLIFY, PLANS, type HostPlan } from '../generator/build/publish/hostLimits.ts';
 import { fitHosts, folderListing, refuseUnfit, type SiteListing } from '../generator/build/publish/hostFit.ts';
 import { build } from '../generator/build/build.ts';
 import { publishLayout } from '../generator/build/publish/layout.ts';
-import { buildSample, copySample, publishedSample, SAMPLE_INPUT } from './helpers.ts';
+import { buildSample, copySample, publishedSample } from './helpers.ts';
 import { editDump, snapshot } from './exportEdits.ts';
-import { runCli } from './cli.ts';
 
 const MiB = 2 ** 20;
 const ROUTES = `${JSON.stringify({ version: 1, include: ['/api/*'], exclude: [] })}\n`;
@@ -107,14 +109,5 @@ describe('the build checks the site against its plan before it publishes', () =>
     const report = JSON.parse(await fs.readFile(publishLayout(out).report, 'utf8'));
     expect(report).toMatchObject({ ok: false, error: { stage: 'hosts', site_published: false } });
     expect(report.hosts[0].refusal).toBe(report.error.message);
-  });
-
-  it('the CLI takes a plan by name and refuses an unknown one', async () => {
-    const { out } = await publishedSample();
-    const paid = await runCli('--input', SAMPLE_INPUT, '--out', out, '--plan', 'cloudflare-paid');
-    expect(paid.stdout).toMatch(/^host: Cloudflare Paid: \d+ of 100,000 files;/m);
-    const unknown = await runCli('--input', SAMPLE_INPUT, '--out', out, '--plan', 'enterprise');
-    expect(unknown.code).not.toBe(0);
-    expect(unknown.stderr).toMatch(/--plan.*enterprise.*free, cloudflare-paid/);
   });
 });
