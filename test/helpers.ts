@@ -163,9 +163,12 @@ export async function publishedSample() {
   return { out, before: await snapshot(out) };
 }
 
-/** The shipped sample, built once per run (test/globalSetup.ts): read it, never change it. */
+/** The shipped sample, built once per run (test/globalSetup.ts), once it is built: read it, never change it. */
 export async function buildSample() {
-  const { out, report } = inject('sample');
+  const { out, built } = inject('sample');
+  while (!fs.existsSync(built)) await new Promise((resolve) => setTimeout(resolve, 20));
+  const { report, error } = (await fs.readJson(built)) as { report?: Record<string, unknown>; error?: string };
+  if (error) throw new Error(`the run's sample build failed: ${error}`);
   return { out, report: Object.assign(new BuildReport(), report) };
 }
 
