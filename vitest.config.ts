@@ -9,7 +9,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * file in none or in two stops the run before it starts). `npm test` (CI) runs them all;
  * `npm run test:unit` the unit tier alone, the edit loop (under 10 s on two CPUs).
  * - unit: render in memory, read the shared sample build, or build small exports of their own;
- *   no browser, server or host runtime;
+ *   none of the repository's programs started as a process, no browser, server or host runtime;
  * - build: build sites on disk (publishing, pictures, changes, the contract on the 4,000-card
  *   site), with at most a system tool (sha256sum, mkfifo) beside them;
  * - hosts: start the programs and the host runtimes: the build CLI, the server, the mirror,
