@@ -31,8 +31,8 @@ async function successiveSites() {
   let last: SiteInMemory | null = null;
   return {
     input,
-    /** The export as it is now, rendered after the last site (see nextInMemory). */
-    next: async (options: Parameters<typeof nextInMemory>[2] = {}) => (last = await nextInMemory(input, last, options)),
+    /** The export as it is now, rendered after the last site (see nextInMemory; no bulk files, which no change list reads). */
+    next: async (options: Parameters<typeof nextInMemory>[2] = {}) => (last = await nextInMemory(input, last, { bulk: false, ...options })),
     /** meta.json naming the next version (and its date, when given). */
     version: (truthVersion: string, date?: number | string) =>
       fs.writeJson(path.join(input, 'meta.json'), { truth_version: truthVersion, region: 'jp', ...(date === undefined ? {} : { date }) }),

@@ -84,7 +84,7 @@ export function renderInMemory(input: string, pictures: ReadonlySet<string> = ne
 }
 
 /** A site rendered in memory with what a build publishes after it follows a previous site: change lists, histories, bulk files. */
-export type SiteInMemory = ReturnType<typeof renderInMemory> & { changes: ChangesFound; bulk: BulkIndexJson };
+export type SiteInMemory = ReturnType<typeof renderInMemory> & { changes: ChangesFound; bulk: BulkIndexJson | null };
 
 /**
  * `input` rendered in memory (renderInMemory) and then through the changes, history and bulk
@@ -92,17 +92,18 @@ export type SiteInMemory = ReturnType<typeof renderInMemory> & { changes: Change
  * build) through the previous site's interface (memorySite) instead of a folder. The snapshots
  * the previous run kept stand for its build's records, unless `readBack` (as --since, or a site
  * without records): then its objects are read back from its files. Only the bulk stage's own
- * scratch folder is on disk.
+ * scratch folder is on disk; `bulk: false` leaves that stage out (tests of the change lists,
+ * which no bulk file feeds: its SQLite database is most of a sample site's time).
  */
-export async function nextInMemory(input: string, previous: SiteInMemory | null, { readBack = false, pictures = new Set<string>() } = {}): Promise<SiteInMemory> {
+export async function nextInMemory(input: string, previous: SiteInMemory | null, { readBack = false, pictures = new Set<string>(), bulk = true } = {}): Promise<SiteInMemory> {
   const site = renderInMemory(input, pictures);
   const { truthVersion } = site.model;
   const { date } = readMeta(input);
   const previousSite = memorySite(previous?.files ?? new Map(), { named: readBack && previous !== null });
   const changes = await deriveChanges({ rendered: site.rendered, truthVersion }, site.files, { previous: previousSite, recorded: readBack ? null : previous?.changes.keep ?? null, date });
   await deriveHistory(changes.history, site.files);
-  const bulk = await deriveBulk(site.rendered, site.files, { truthVersion, date, previous: previousSite, scratch: await tempDir() });
-  return { ...site, changes, bulk };
+  const bulkIndex = bulk ? await deriveBulk(site.rendered, site.files, { truthVersion, date, previous: previousSite, scratch: await tempDir() }) : null;
+  return { ...site, changes, bulk: bulkIndex };
 }
 
 /** Writes a site held in memory into the folder `dir`, as a published site (for the tests of folders: --since). */
