@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-export const WINGS = ['build', 'contract', 'runtime'] as const;
+const WINGS = ['build', 'contract', 'runtime'] as const;
 /** Files outside generator/ that hosts load by their own convention. */
 const HOST_ENTRIES = ['netlify/edge-functions/api.ts'];
 
@@ -56,7 +56,7 @@ export function unitOf(file: string): string {
 const wingOf = (file: string): string => (file.startsWith('generator/') ? file.split('/')[1] : 'host');
 
 /** Plain JavaScript the browser loads as published; the contract and the build may import these runtime modules. */
-export const isBrowserModule = (file: string): boolean =>
+const isBrowserModule = (file: string): boolean =>
   file.startsWith('generator/runtime/search/') || file.startsWith('generator/runtime/page/');
 const isSharedRuntime = (file: string): boolean =>
   file.startsWith('generator/runtime/search/') || file === 'generator/runtime/page/imageHost.js';
