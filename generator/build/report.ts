@@ -95,7 +95,7 @@ export class Findings {
     this.addToKind(kind, 1, [message]);
   }
 
-  private addToKind(kind: string, count: number, examples: string[]): void {
+  protected addToKind(kind: string, count: number, examples: string[]): void {
     const known = Object.hasOwn(this.warningKinds, kind);
     const group = known ? this.warningKinds[kind] : (this.warningKinds[kind] = { count: 0, examples: [] });
     group.count += count;
@@ -195,14 +195,14 @@ export class BuildReport extends Findings {
    * published the site, kept with it (`stored`), and its `files` files unchanged.
    */
   replay(stored: unknown, files: number): void {
-    type Replayed = 'counts' | 'unreadable' | 'unreadable_releases' | 'warnings' | 'warning_kinds' | 'images' | 'hosts';
+    type Replayed = 'counts' | 'unreadable' | 'unreadable_releases' | 'warning_kinds' | 'images' | 'hosts';
     const published = stored as Pick<ReturnType<BuildReport['toJSON']>, Replayed>;
     Object.assign(this.counts, published.counts);
     Object.assign(this.unreadable, published.unreadable);
     Object.assign(this.unreadableReleases, published.unreadable_releases);
-    Object.assign(this.warningKinds, published.warning_kinds);
+    // Each kind heard again in the order it was first heard, so its line is kept as any other's.
+    for (const [kind, { count, examples }] of Object.entries(published.warning_kinds)) this.addToKind(kind, count, examples);
     Object.assign(this.images, published.images, { encoded: 0, reused: 0 });
-    this.warnings.push(...published.warnings);
     this.hosts.push(...(published.hosts ?? []));
     this.unchanged = files;
     this.upToDate = true;
