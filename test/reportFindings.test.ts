@@ -7,7 +7,7 @@ import { BuildReport, Findings, WARNING_EXAMPLES } from '../generator/build/repo
 
 const KIND = 'unit_m: rows whose unit_number is no ordinal';
 
-function heard(into: Findings) {
+function heard<F extends Findings>(into: F): F {
   into.warn('first alone');
   for (let id = 1; id <= WARNING_EXAMPLES + 2; id++) into.warn(`unit_m: unit_id ${id} is left out`, KIND);
   into.countUnreadable('unit_m', '8', false);
