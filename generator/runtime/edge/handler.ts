@@ -63,14 +63,16 @@ async function staticWithQuery(route: Route): Promise<Response> {
 /** ?version=: the truth version an object route answers as (the last one given), null for the current data. */
 const versionOf = (route: Route): string | null => route.url.searchParams.getAll('version').at(-1) ?? null;
 
-/** The routes that take ?version= (declared so), as a 400 on any other route names them. */
-const VERSIONED_ROUTES = allEndpoints().filter((e) => e.query.includes('version')).map((e) => e.route.replace('/api/v1/', ''));
+/** The routes besides <type>/{ids} that take ?version= (declared so), as a 400 on any other route names them. */
+const VERSIONED_ROUTES = allEndpoints()
+  .filter((e) => e.query.includes('version') && !e.route.includes('_t/'))
+  .map((e) => e.route.replace('/api/v1/', ''))
+  .join(', ');
 
 /** ?version= where no declared route takes it would answer today's data as if it were that version's: refused. */
 function checkVersionTaken(url: URL, endpoint: Endpoint | undefined): void {
   if (!url.searchParams.has('version') || endpoint?.query.includes('version')) return;
-  const generic = VERSIONED_ROUTES.filter((route) => !route.includes('_t/'));
-  throw new HttpError(400, `?version= is taken only by ${generic.join(', ')} and <type>/{ids} (such as char_t/{ids}), not by ${url.pathname.slice(0, 80)}`);
+  throw new HttpError(400, `?version= is taken only by ${VERSIONED_ROUTES} and <type>/{ids} (such as char_t/{ids}), not by ${url.pathname.slice(0, 80)}`);
 }
 
 /** card/<name>.json and accessory/<name>.json: a published file, or a list the edge merges. */
