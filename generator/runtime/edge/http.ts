@@ -9,7 +9,6 @@ export class HttpError extends Error {
   }
 }
 
-
 const JSON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json; charset=utf-8',
   'access-control-allow-origin': '*',
