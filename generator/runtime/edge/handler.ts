@@ -22,7 +22,7 @@ import { randomMatch, searchPage, type SearchKind } from './search.ts';
 import { isEdgePath } from './rewrites.ts';
 import { withPathQuery } from './pathQuery.ts';
 import { objectsAt } from './history.ts';
-import { readParsed, type EdgeSite } from './siteReader.ts';
+import { readJson, type EdgeSite } from './siteReader.ts';
 
 export type { EdgeSite } from './siteReader.ts';
 export type { ReadFile } from '../../contract/siteRead.ts';
@@ -55,8 +55,8 @@ const hasQuery = (route: Route) => route.url.search !== '';
 /** A published file, for static paths asked with query parameters (every static route is its file). */
 async function staticWithQuery(route: Route): Promise<Response> {
   const path = route.url.pathname;
-  const body = await readParsed(route.site, path.slice(1));
-  if (body === undefined) throw new HttpError(404, `not found: ${path}`);
+  const body = await readJson<unknown>(route.site, path.slice(1));
+  if (body === null) throw new HttpError(404, `not found: ${path}`);
   return answer(route, body);
 }
 

@@ -12,7 +12,7 @@ import { packOf } from '../../contract/format.ts';
 import { endpoints, isObjectType, objectEndpoint, type ObjectType } from '../../contract/endpoints.ts';
 import type { CardList } from '../../contract/schemas.ts';
 import { HttpError, type JsonPieces } from './http.ts';
-import { readBytes, readJson, readParsed, type EdgeSite } from './siteReader.ts';
+import { readBytes, readJson, type EdgeSite } from './siteReader.ts';
 
 /** Up to this many distinct ids, single files are read (each smaller than a pack). */
 const SINGLE_READS = 8;
@@ -115,7 +115,7 @@ export async function objectList(site: EdgeSite, kind: ListedKind, ids: number[]
 }
 
 export async function randomCard(site: EdgeSite): Promise<JsonPieces> {
-  const list = (await readParsed(site, endpoints.cardList.file())) as Static<typeof CardList> | undefined;
+  const list = await readJson<Static<typeof CardList>>(site, endpoints.cardList.file());
   const stubs = list?.stubs ?? [];
   if (!stubs.length) throw new HttpError(404, 'no cards are published');
   const pick = stubs[Math.min(stubs.length - 1, Math.floor((site.random ?? Math.random)() * stubs.length))];
@@ -130,6 +130,6 @@ export async function genericObjects(site: EdgeSite, type: ObjectType, ids: numb
 
 /** list/<type>: the published list (a kept parse: never change it), or an empty one for a type that has none (never an error). */
 export async function objectListing(site: EdgeSite, type: string): Promise<{ result: unknown[] }> {
-  const list = isObjectType(type) ? (await readParsed(site, objectEndpoint[type].list.file())) as { result: unknown[] } | undefined : undefined;
+  const list = isObjectType(type) ? await readJson<{ result: unknown[] }>(site, objectEndpoint[type].list.file()) : null;
   return list ?? { result: [] };
 }
