@@ -115,11 +115,10 @@ export const STATIC_RULES: readonly StaticRule[] = [
   { from: EDGE_PATH, to: `/${NOT_FOUND_FILE}`, status: 404 },
 ];
 
-
 /**
  * Headers the host adds to static files (`_headers`; the edge handler sets its own): CORS on
  * every file, the revalidating cache policy under /api/, and each published file's media type
- * (contract/hostRouting.ts). The patterns do not repeat a header: Netlify would join two
+ * (contentTypeBlocks). The patterns do not repeat a header: Netlify would join two
  * matching values into one.
  */
 export const STATIC_HEADERS: readonly { for: string; values: Readonly<Record<string, string>> }[] = [

@@ -21,7 +21,7 @@ const childOf = (node: unknown, token: string): unknown =>
   Array.isArray(node) ? node[Number(token)] : node !== null && typeof node === 'object' && Object.hasOwn(node, token) ? (node as Record<string, unknown>)[token] : undefined;
 
 /** Sets a member as an own property (an assignment to `__proto__` would change the prototype instead). */
-const setMember = (object: Record<string, unknown>, token: string, value: unknown): void =>
+export const setMember = (object: Record<string, unknown>, token: string, value: unknown): void =>
   void Object.defineProperty(object, token, { value, writable: true, enumerable: true, configurable: true });
 
 /** The container a pointer's last token lives in, and that token. */

@@ -22,7 +22,7 @@ import { randomMatch, searchPage, type SearchKind } from './search.ts';
 import { isEdgePath } from './rewrites.ts';
 import { withPathQuery } from './pathQuery.ts';
 import { objectsAt } from './history.ts';
-import { readParsed, type EdgeSite } from './siteReader.ts';
+import { readJson, type EdgeSite } from './siteReader.ts';
 
 export type { EdgeSite } from './siteReader.ts';
 export type { ReadFile } from '../../contract/siteRead.ts';
@@ -55,22 +55,24 @@ const hasQuery = (route: Route) => route.url.search !== '';
 /** A published file, for static paths asked with query parameters (every static route is its file). */
 async function staticWithQuery(route: Route): Promise<Response> {
   const path = route.url.pathname;
-  const body = await readParsed(route.site, path.slice(1));
-  if (body === undefined) throw new HttpError(404, `not found: ${path}`);
+  const body = await readJson<unknown>(route.site, path.slice(1));
+  if (body === null) throw new HttpError(404, `not found: ${path}`);
   return answer(route, body);
 }
 
 /** ?version=: the truth version an object route answers as (the last one given), null for the current data. */
 const versionOf = (route: Route): string | null => route.url.searchParams.getAll('version').at(-1) ?? null;
 
-/** The routes that take ?version= (declared so), as a 400 on any other route names them. */
-const VERSIONED_ROUTES = allEndpoints().filter((e) => e.query.includes('version')).map((e) => e.route.replace('/api/v1/', ''));
+/** The routes besides <type>/{ids} that take ?version= (declared so), as a 400 on any other route names them. */
+const VERSIONED_ROUTES = allEndpoints()
+  .filter((e) => e.query.includes('version') && !e.route.includes('_t/'))
+  .map((e) => e.route.replace('/api/v1/', ''))
+  .join(', ');
 
 /** ?version= where no declared route takes it would answer today's data as if it were that version's: refused. */
 function checkVersionTaken(url: URL, endpoint: Endpoint | undefined): void {
   if (!url.searchParams.has('version') || endpoint?.query.includes('version')) return;
-  const generic = VERSIONED_ROUTES.filter((route) => !route.includes('_t/'));
-  throw new HttpError(400, `?version= is taken only by ${generic.join(', ')} and <type>/{ids} (such as char_t/{ids}), not by ${url.pathname.slice(0, 80)}`);
+  throw new HttpError(400, `?version= is taken only by ${VERSIONED_ROUTES} and <type>/{ids} (such as char_t/{ids}), not by ${url.pathname.slice(0, 80)}`);
 }
 
 /** card/<name>.json and accessory/<name>.json: a published file, or a list the edge merges. */

@@ -27,7 +27,7 @@ export function objectAt(history: HistoryJson, order: Map<string, number>, versi
 }
 
 /** The position of every published version, oldest first; a 400 for a version the site never published. */
-export async function versionOrder(site: EdgeSite, version: string): Promise<Map<string, number>> {
+async function versionOrder(site: EdgeSite, version: string): Promise<Map<string, number>> {
   const versions = (await readJson<VersionsJson>(site, endpoints.versions.file()))?.versions ?? [];
   const order = new Map(versions.map((v, i) => [v.truth_version, i]));
   if (!order.has(version)) {

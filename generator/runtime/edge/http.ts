@@ -9,7 +9,6 @@ export class HttpError extends Error {
   }
 }
 
-
 const JSON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json; charset=utf-8',
   'access-control-allow-origin': '*',
@@ -20,7 +19,7 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
 }
 
 /** A response whose JSON is already text. */
-export function jsonTextResponse(text: string, status = 200, headers: Record<string, string> = {}): Response {
+function jsonTextResponse(text: string, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(text, { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
@@ -35,7 +34,7 @@ export type JsonPieces = (string | Uint8Array)[];
  * joined: a 1,000-card list is megabytes, and joining it (then encoding it, then copying it
  * to the socket) for each of many concurrent requests is what exhausts a server's memory.
  */
-export const STREAM_SIZE = 256 * 1024;
+const STREAM_SIZE = 256 * 1024;
 /** Bytes per chunk of a streamed answer. */
 const CHUNK_BYTES = 64 * 1024;
 

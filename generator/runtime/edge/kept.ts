@@ -11,7 +11,7 @@ export interface EdgeKept {
    */
   packs: Kept<PackLookup>;
   /**
-   * Parses of files at least KEPT_PARSE_CHARS long (siteReader.ts readParsed), with their text, up
+   * Parses of files at least KEPT_PARSE_CHARS long (siteReader.ts readJson), with their text, up
    * to 16 M characters: parsing a 1 MB list or search index is most of a request's CPU.
    */
   parses: Kept<{ text: string; value: unknown }>;

@@ -90,17 +90,18 @@ const LISTED = {
   accessory: { source: { single: endpoints.accessory.file, key: 'accessories', pack: objectEndpoint.accessory_t.pack.file }, noun: 'accessory with id' },
 } as const satisfies Record<string, { source: Source; noun: string }>;
 
-/** Where a search kind's results are read: cards by ordinal, accessories by id, any other kind `<kind>` from its generic type `<kind>_t`. */
+export type ListedKind = keyof typeof LISTED;
+
 /** The generic type of a search kind's results where it is not `<kind>_t`: a song search answers charts. */
 const SEARCH_RESULT_TYPES: Record<string, ObjectType> = { song: 'live_t' };
 
+/** Where a search kind's results are read: cards by ordinal, accessories by id, any other kind `<kind>` from its generic type `<kind>_t`. */
 export function searchSource(kind: string): Source {
   if (kind === 'card' || kind === 'accessory') return LISTED[kind].source;
   const type = SEARCH_RESULT_TYPES[kind] ?? `${kind}_t`;
   if (!isObjectType(type)) throw new Error(`search kind ${kind} has no object type ${type}`);
   return genericSource(type);
 }
-export type ListedKind = keyof typeof LISTED;
 
 /**
  * The JSON text of the objects of `ids` in request order; unknown ids are left out, 404 when
@@ -127,7 +128,7 @@ export async function genericObjects(site: EdgeSite, type: ObjectType, ids: numb
   return listPieces('result', texts.map((t) => t ?? 'null'));
 }
 
-/** list/<type>: the published list, or an empty one for a type that has none (never an error). */
+/** list/<type>: the published list (a kept parse: never change it), or an empty one for a type that has none (never an error). */
 export async function objectListing(site: EdgeSite, type: string): Promise<{ result: unknown[] }> {
   const list = isObjectType(type) ? await readJson<{ result: unknown[] }>(site, objectEndpoint[type].list.file()) : null;
   return list ?? { result: [] };

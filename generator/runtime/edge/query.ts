@@ -6,6 +6,7 @@
  */
 import { LINKED_OBJECTS, TIMESTAMP_KEYS } from '../../contract/format.ts';
 import { objectRef } from '../../contract/endpoints.ts';
+import { setMember } from '../../contract/patch.ts';
 
 export interface Shaping {
   stubs: boolean;
@@ -40,7 +41,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function record(entries: [string, unknown][]): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const [key, value] of entries) {
-    if (key === '__proto__') Object.defineProperty(result, key, { value, writable: true, enumerable: true, configurable: true });
+    if (key === '__proto__') setMember(result, key, value);
     else result[key] = value;
   }
   return result;

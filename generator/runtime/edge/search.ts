@@ -11,7 +11,7 @@ import { QueryError, kindOf, parseQuery, search, searchParameters, suggest, type
 import type { Kind, SearchIndex } from '../search/kinds.js';
 import { HttpError, type JsonPieces } from './http.ts';
 import { listPieces, readObjects, searchSource } from './objects.ts';
-import { readParsed, type EdgeSite } from './siteReader.ts';
+import { readJson, type EdgeSite } from './siteReader.ts';
 
 export type SearchKind = Kind['name'];
 
@@ -27,11 +27,11 @@ function parameters(params: URLSearchParams, kind: Kind): SearchParameters {
   }
 }
 
-/** The kind's index, parsed once per text (edge/siteReader.ts readParsed): parsing is most of a search's CPU. */
+/** The kind's index, parsed once per text (edge/siteReader.ts readJson): parsing is most of a search's CPU. */
 async function readIndex(site: EdgeSite, kind: Kind): Promise<SearchIndex> {
-  const index = await readParsed(site, endpoints.searchIndex.file(kind.name));
-  if (index === undefined) throw new HttpError(404, `this site publishes no ${kind.name} search index`);
-  return index as SearchIndex;
+  const index = await readJson<SearchIndex>(site, endpoints.searchIndex.file(kind.name));
+  if (index === null) throw new HttpError(404, `this site publishes no ${kind.name} search index`);
+  return index;
 }
 
 /** The JSON of the object in each row, read from the kind's single files or packs (edge/objects.ts), never parsed. */

@@ -28,26 +28,21 @@ export interface EdgeSite {
   random?: () => number;
 }
 
-export async function readJson<T>(site: EdgeSite, path: string): Promise<T | null> {
-  const text = await site.read(path);
-  return text === null ? null : (JSON.parse(text) as T);
-}
-
 /** Files at least this long are kept parsed (EdgeKept.parses). */
 const KEPT_PARSE_CHARS = 64 * 1024;
 
 /**
- * A published JSON file, parsed (undefined when absent). The value is shared between requests:
+ * A published JSON file, parsed (null when absent). The value may be shared between requests:
  * never change it. A long file's parse is kept: on an immutable site it is not read again, on
  * another it is read and parsed again only when its text changed.
  */
-export async function readParsed(site: EdgeSite, path: string): Promise<unknown> {
+export async function readJson<T>(site: EdgeSite, path: string): Promise<T | null> {
   const kept = site.kept?.parses.get(path)?.value;
-  if (kept && site.immutable) return kept.value;
+  if (kept && site.immutable) return kept.value as T;
   const text = await site.read(path);
-  if (text === null) return undefined;
-  if (kept?.text === text) return kept.value;
-  const value: unknown = JSON.parse(text);
+  if (text === null) return null;
+  if (kept?.text === text) return kept.value as T;
+  const value = JSON.parse(text) as T;
   if (text.length >= KEPT_PARSE_CHARS) site.kept?.parses.set(path, { text, value }, text.length);
   return value;
 }

@@ -38,7 +38,7 @@ export const WAITING_REQUESTS = 128;
  * still busy reading answers and parsing them, for a second or two, reuses a connection the server
  * already timed out, and its request meets a reset (ECONNRESET) instead of an answer or a 503.
  */
-export const KEEP_ALIVE_SECONDS = 65;
+const KEEP_ALIVE_SECONDS = 65;
 /** Seconds a refused client is asked to wait before trying again. */
 const RETRY_AFTER_SECONDS = 1;
 /** A body is buffered up to this size and sent with a Content-Length; longer ones are streamed (chunked). */
@@ -53,8 +53,8 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
  * this many seconds for the whole body (then a 408), at most this many bodies at once (then a
  * 503), and bytes past the handler's limit are not kept (it answers 413 at once).
  */
-export const BODY_SECONDS = 30;
-export const RECEIVING_BODIES = 256;
+const BODY_SECONDS = 30;
+const RECEIVING_BODIES = 256;
 
 /** A body that did not arrive in time: refused, and the connection closed (the rest may never come). */
 const tooSlow = (seconds: number) => new HttpError(408, `request body not received within ${seconds} s`, { connection: 'close' });
