@@ -9,7 +9,7 @@
  */
 import { endpoints } from '../../contract/endpoints.ts';
 import type { FileManifestJson } from '../../contract/schemas.ts';
-import { emit, jsonBytes, type DigestedFiles } from '../render/files.ts';
+import { emit, type DigestedFiles } from '../render/files.ts';
 import { isHostConfigFile } from '../render/hostRules.ts';
 import { blockSums } from '../blockSums.ts';
 import { MANIFEST_BLOCK_SIZE } from '../../contract/format.ts';
@@ -25,8 +25,8 @@ export function deriveFileManifest(files: DigestedFiles, truthVersion: string): 
   const listed = [...files.keys()].filter(isListed).sort();
   const manifest: FileManifestJson = { truth_version: truthVersion, files: {} };
   for (const rel of listed) manifest.files[`/${rel}`] = files.digest(rel);
-  emit(files, endpoints.fileManifest, [], manifest);
+  const published = emit(files, endpoints.fileManifest, [], manifest);
   const { sha256, bytes } = files.digest(MANIFEST);
-  emit(files, endpoints.manifestBlocks, [], { sha256, bytes, block_size: MANIFEST_BLOCK_SIZE, blocks: blockSums(jsonBytes(manifest), MANIFEST_BLOCK_SIZE) });
+  emit(files, endpoints.manifestBlocks, [], { sha256, bytes, block_size: MANIFEST_BLOCK_SIZE, blocks: blockSums(published, MANIFEST_BLOCK_SIZE) });
   return manifest;
 }

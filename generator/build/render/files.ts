@@ -124,13 +124,14 @@ export function addJson(files: SiteFiles, path: string, value: unknown): void {
  * schema. A literal route whose file has an extension the route lacks (`/api/v1/info`,
  * `/api/v1/list/<type>`) is published under the route too, so every host serves it as a
  * file: a plain static host with no rules or edge, and Cloudflare Pages, which would apply a
- * rewrite even where a file exists. Only parameterized routes need an edge.
+ * rewrite even where a file exists. Only parameterized routes need an edge. Returns the bytes published.
  */
 export function emit<N extends ResponseName, A extends unknown[]>(
   files: SiteFiles, endpoint: { route: string; response: N; file: (...args: A) => string }, args: A, body: ResponseOf<N>,
-): void {
+): Buffer {
   const [file, bytes] = [endpoint.file(...args), jsonBytes(body)];
   files.set(file, bytes);
   const route = endpoint.route.slice(1);
   if (!route.includes('{') && route !== file) files.set(route, bytes);
+  return bytes;
 }
