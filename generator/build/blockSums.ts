@@ -7,10 +7,9 @@
  * the block's SHA-256, which confirms a weak match. Published base64-encoded; the whole
  * file's SHA-256 is still checked once it is assembled.
  */
-import fs from 'node:fs';
 import { hash } from 'node:crypto';
 import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES } from '../contract/format.ts';
-import { CHUNK, type FileDigest } from './digest.ts';
+import { eachChunk, type FileDigest } from './digest.ts';
 
 const STRONG_BYTES = 8;
 /** Bytes per block: the weak sum (uint32, big-endian), then the strong one. */
@@ -57,28 +56,21 @@ function writeSums(sums: Buffer, index: number, block: Uint8Array): void {
   strongSum(block).copy(sums, index * SUM_BYTES + 4);
 }
 
-/** The block sums of `bytes`, base64. */
-export function blockSums(bytes: Uint8Array, blockSize = BLOCK_SIZE): string {
+/** The block sums of `bytes`. */
+function sumsOf(bytes: Uint8Array, blockSize: number): Buffer {
   const sums = Buffer.alloc(blockCount(bytes.length, blockSize) * SUM_BYTES);
   for (let i = 0; i * blockSize < bytes.length; i++) writeSums(sums, i, bytes.subarray(i * blockSize, (i + 1) * blockSize));
-  return sums.toString('base64');
+  return sums;
 }
+
+/** The block sums of `bytes`, base64. */
+export const blockSums = (bytes: Uint8Array, blockSize = BLOCK_SIZE): string => sumsOf(bytes, blockSize).toString('base64');
 
 /** The block sums of the file at `file`, read a chunk (a whole number of blocks) at a time. */
 function fileBlockSums(file: string): string {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const sums: Buffer[] = [];
-    const chunk = Buffer.allocUnsafe(CHUNK);
-    for (let filled = -1; filled !== 0; ) {
-      filled = 0;
-      for (let read = 1; read > 0 && filled < CHUNK; filled += read) read = fs.readSync(fd, chunk, filled, CHUNK - filled, null);
-      if (filled) sums.push(Buffer.from(blockSums(chunk.subarray(0, filled)), 'base64'));
-    }
-    return Buffer.concat(sums).toString('base64');
-  } finally {
-    fs.closeSync(fd);
-  }
+  const sums: Buffer[] = [];
+  eachChunk(file, (chunk) => sums.push(sumsOf(chunk, BLOCK_SIZE)));
+  return Buffer.concat(sums).toString('base64');
 }
 
 /** `digest` with its file's block sums when the file is large enough to be listed with them (`content`: its bytes, or where it is). */

@@ -66,16 +66,31 @@ export function writeDigested(file: string, fill: (write: (part: Uint8Array) => 
   return { sha256: hash.digest('hex'), bytes };
 }
 
-/** The digest of the file at `file`, read a chunk at a time. */
-export function digestFile(file: string): FileDigest {
+/**
+ * Calls `take` with the bytes of the file at `file`, CHUNK at a time: every chunk full but the
+ * last (so a whole number of blocks, blockSums.ts). The buffer is reused: `take` copies what it keeps.
+ */
+export function eachChunk(file: string, take: (chunk: Buffer) => void): void {
   const fd = fs.openSync(file, 'r');
   try {
-    const hash = createHash('sha256');
     const chunk = Buffer.allocUnsafe(CHUNK);
-    let bytes = 0;
-    for (let read; (read = fs.readSync(fd, chunk, 0, CHUNK, null)) > 0; bytes += read) hash.update(chunk.subarray(0, read));
-    return { sha256: hash.digest('hex'), bytes };
+    for (let filled = -1; filled !== 0; ) {
+      filled = 0;
+      for (let read = 1; read > 0 && filled < CHUNK; filled += read) read = fs.readSync(fd, chunk, filled, CHUNK - filled, null);
+      if (filled) take(chunk.subarray(0, filled));
+    }
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** The digest of the file at `file`, read a chunk at a time. */
+export function digestFile(file: string): FileDigest {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  eachChunk(file, (chunk) => {
+    hash.update(chunk);
+    bytes += chunk.length;
+  });
+  return { sha256: hash.digest('hex'), bytes };
 }

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { CHUNK, HashingWriter } from '../digest.ts';
+import { eachChunk, HashingWriter } from '../digest.ts';
 import { PUBLISHED_KINDS } from './published.ts';
 import type { Snapshot } from './snapshot.ts';
 
@@ -29,20 +29,14 @@ const NEWLINE_BYTES = Buffer.of(NEWLINE);
 
 /** Calls `onLine` with each line of a file (its own copy), read CHUNK bytes at a time. */
 function readLines(file: string, onLine: (line: Buffer) => void): void {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const chunk = Buffer.allocUnsafe(CHUNK);
-    let rest = Buffer.alloc(0);
-    for (let read; (read = fs.readSync(fd, chunk, 0, CHUNK, null)) > 0; ) {
-      const bytes = rest.length ? Buffer.concat([rest, chunk.subarray(0, read)]) : chunk.subarray(0, read);
-      let start = 0;
-      for (let end; (end = bytes.indexOf(NEWLINE, start)) !== -1; start = end + 1) onLine(Buffer.from(bytes.subarray(start, end)));
-      rest = Buffer.from(bytes.subarray(start));
-    }
-    if (rest.length) onLine(rest);
-  } finally {
-    fs.closeSync(fd);
-  }
+  let rest = Buffer.alloc(0);
+  eachChunk(file, (chunk) => {
+    const bytes = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+    let start = 0;
+    for (let end; (end = bytes.indexOf(NEWLINE, start)) !== -1; start = end + 1) onLine(Buffer.from(bytes.subarray(start, end)));
+    rest = Buffer.from(bytes.subarray(start));
+  });
+  if (rest.length) onLine(rest);
 }
 
 /** Writes the snapshot (unless its folder exists) and returns its name. */
