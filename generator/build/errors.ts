@@ -20,7 +20,7 @@ export class StageError extends Error {
 }
 
 /** What the user reads about a failure: a user error's message, else the bug's stack. */
-export function explain(error: unknown): string {
+function explain(error: unknown): string {
   const cause = error instanceof StageError ? error.cause : error;
   if (cause instanceof UserError) return cause.message;
   return cause instanceof Error ? cause.stack ?? cause.message : String(cause);

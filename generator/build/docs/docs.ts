@@ -41,7 +41,7 @@ const described = () => Object.entries<Schema>(components).filter(([name]) => is
 /** A response by its described schema's name, else its shape in brief (`{result: (Card | null)[]}`). */
 const responseName = (e: Endpoint) => (isDescribed(e.response) ? e.response : typeOf(components[e.response] as Schema));
 
-export function apiMarkdown(): string {
+function apiMarkdown(): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const lines = [
     '| method | URL | response | served by | errors |',
@@ -87,7 +87,7 @@ function withoutEdge(e: Endpoint): [string, string] {
 }
 
 /** docs/hosts.md's table: per route, what a plain static host serves and what needs an edge. */
-export function hostsMarkdown(): string {
+function hostsMarkdown(): string {
   const lines = [
     '| method | URL | a plain static host serves | needs an edge |',
     '| --- | --- | --- | --- |',

@@ -138,7 +138,7 @@ const MAX_NAME_BYTES = 200;
  * must be in Unicode normal form C, so that two spellings of one name never become two
  * files that a normalizing file system (macOS) takes for one.
  */
-export function unportableFileName(name: string): string | null {
+function unportableFileName(name: string): string | null {
   if (/[<>:"|?*]/.test(name)) return 'it holds a character Windows refuses in file names (< > : " | ? *)';
   if (/[. ]$/.test(name)) return 'it ends with "." or a space, which Windows drops';
   if (WINDOWS_DEVICE.test(name)) return 'Windows reserves it for a device';

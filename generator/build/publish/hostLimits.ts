@@ -33,7 +33,7 @@ const cloudflare = {
 } satisfies Omit<HostLimits, 'name'>;
 
 export const CLOUDFLARE_FREE: HostLimits = { name: 'Cloudflare Free', ...cloudflare };
-export const CLOUDFLARE_PAID: HostLimits = { name: 'Cloudflare Paid', ...cloudflare, files: { ...cloudflare.files, max: 100_000 } };
+const CLOUDFLARE_PAID: HostLimits = { name: 'Cloudflare Paid', ...cloudflare, files: { ...cloudflare.files, max: 100_000 } };
 export const NETLIFY: HostLimits = { name: 'Netlify', filesPerFolder: 54_000, edgeCodeBytes: 20_000_000 };
 
 /** A plan: the hosts a site must deploy to, with the limits of the user's accounts there. */

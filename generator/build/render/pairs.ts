@@ -6,7 +6,7 @@ import { emit, type SiteFiles } from './files.ts';
 import type { RenderContext } from './context.ts';
 
 /** A pair as pair_list.json lists it. */
-export const renderPairEntry = (p: Pair): PairListJson['pairs'][number] => ({
+const renderPairEntry = (p: Pair): PairListJson['pairs'][number] => ({
   pair: p.id,
   unit_ids: p.members.map((m) => m.card.id),
   ordinals: p.members.map((m) => m.card.ordinal),
