@@ -281,23 +281,27 @@ async function readLimited(fetched: Fetched, limit: number, url: URL): Promise<B
   return Buffer.concat(chunks);
 }
 
-async function getManifest(source: Source, url: URL): Promise<Fetched> {
+/** The response to GET `url`; null when the site has no such file (HTTP 404), any other failure status fails the mirror. */
+async function getFound(source: Source, url: URL): Promise<Fetched | null> {
   const fetched = await get(url, source);
   const { status, ok } = fetched.response;
-  if (!ok) await discard(fetched);
-  if (status === 404) throw new UserError(`${source.base} has no ${MANIFEST} (HTTP 404): it is not a site of this API, or one built before sites listed their files`);
-  if (!ok) throw new UserError(`GET ${url}: HTTP ${status}`);
+  if (ok) return fetched;
+  await discard(fetched);
+  if (status === 404) return null;
+  throw new UserError(`GET ${url}: HTTP ${status}`);
+}
+
+async function getManifest(source: Source, url: URL): Promise<Fetched> {
+  const fetched = await getFound(source, url);
+  if (!fetched) throw new UserError(`${source.base} has no ${MANIFEST} (HTTP 404): it is not a site of this API, or one built before sites listed their files`);
   return fetched;
 }
 
 /** The site's manifest.blocks.json: its bytes and the manifest's digest it tells; null for a site that has none (built before it). */
 async function fetchManifestBlocks(source: Source): Promise<{ bytes: Buffer; digest: FileDigest; sums: BlockSums } | null> {
   const url = new URL(MANIFEST_BLOCKS, source.base);
-  const fetched = await get(url, source);
-  const { status, ok } = fetched.response;
-  if (!ok) await discard(fetched);
-  if (status === 404) return null;
-  if (!ok) throw new UserError(`GET ${url}: HTTP ${status}`);
+  const fetched = await getFound(source, url);
+  if (!fetched) return null;
   const bytes = await readLimited(fetched, MAX_MANIFEST_BLOCKS_BYTES, url);
   let digest: (FileDigest & { block_size?: number }) | undefined;
   try {
