@@ -71,7 +71,7 @@ export function findBlocks(old: string, sums: BlockSums): number[] {
   const { blockSize } = sums;
   /** Full blocks not found yet, by weak sum. */
   const wanted = new Map<number, number[]>();
-  for (let i = 0; i < sums.count; i++) if (sums.length(i) === blockSize) wanted.set(sums.weak(i), [...(wanted.get(sums.weak(i)) ?? []), i]);
+  for (let i = 0; i < sums.count; i++) if (sums.length(i) === blockSize) (wanted.get(sums.weak(i)) ?? wanted.set(sums.weak(i), []).get(sums.weak(i))!).push(i);
   const fd = fs.openSync(old, 'r');
   try {
     const size = fs.fstatSync(fd).size;

@@ -469,7 +469,7 @@ function plan(manifest: FileManifestJson, out: string, cache: string): Plan {
   const previous = copyManifest(out);
   const dropped = new Map<string, string[]>();
   for (const key of Object.keys(previous)) {
-    if (!manifest.files[key] && isSafePath(key) && isEntry(previous[key])) dropped.set(kindOf(key), [...(dropped.get(kindOf(key)) ?? []), key]);
+    if (!manifest.files[key] && isSafePath(key) && isEntry(previous[key])) (dropped.get(kindOf(key)) ?? dropped.set(kindOf(key), []).get(kindOf(key))!).push(key);
   }
   const result: Plan = { have: new Map(), need: new Map(), fromCopy: 0, fromCache: 0 };
   for (const [key, entry] of Object.entries(manifest.files)) {
