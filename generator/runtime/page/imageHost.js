@@ -3,12 +3,6 @@
 // the one place a picture's URL is made from the host's template, run by the build
 // (render/imageUrls.ts) for the responses' `images` and by the page for list tiles.
 
-/** The kinds of card picture a host may hold: the icon, and the card's art. */
-export const PICTURE_KINDS = /** @type {const} */ (['icon', 'art']);
-
-/** The placeholders a template may hold. */
-export const PLACEHOLDERS = ['{id}', '{ordinal}', '{kind}', '{t}', '{idolized}'];
-
 /**
  * A picture's URL on the host: `{id}` the card's unit_id, `{ordinal}` its album ordinal,
  * `{kind}` icon or art, `{t}` "t" when idolized (else nothing), `{idolized}` 1 or 0.

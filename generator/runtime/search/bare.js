@@ -14,7 +14,7 @@
 //   - a quoted phrase is always text: its words, whole and in order, in a name or title;
 //   - `field:value` on a text field takes the bare words after it while the longer value is
 //     still a part of some value of that field (`unit:guilty kiss`).
-import { normalize } from './kinds.js';
+import { normalize, textsOf } from './kinds.js';
 import { CHARACTER_NAMES, FILLERS } from './words.js';
 
 export { FILLERS };
@@ -89,12 +89,11 @@ export function lexiconOf(kind, index) {
       if (plurals && word.length > 1) add(`${word}s`, test);
     }
   }
-  const textsOf = (/** @type {string} */ column) => /** @type {string[][]} */ (index.dictionaries[column] ?? []).flat();
   /** Romanized names and their words (the table's), with the Japanese names they stand for. @type {Map<string, string[][]>} */
   const romanized = new Map();
   for (const column of kind.bare?.names ?? []) {
     const person = column === kind.bare?.person;
-    for (const text of textsOf(column)) {
+    for (const text of textsOf(index, column)) {
       const words = wordsOf(text);
       add(words.join(' '), () => phraseTest(index, [column], words));
       if (!person) continue;
@@ -111,7 +110,7 @@ export function lexiconOf(kind, index) {
   // Index texts are normalized already: their words need no second normalization. Known phrases come first, then names and titles.
   const known = once(() => {
     const words = new Set([...phrases.keys()].filter((w) => !w.includes(' ')));
-    for (const column of [...(kind.bare?.names ?? []), ...kind.words]) for (const text of textsOf(column)) for (const w of text.match(WORD) ?? []) words.add(w);
+    for (const column of [...(kind.bare?.names ?? []), ...kind.words]) for (const text of textsOf(index, column)) for (const w of text.match(WORD) ?? []) words.add(w);
     return [...words];
   });
   const longest = Math.max(1, ...[...phrases.keys()].map((p) => p.split(' ').length));

@@ -61,6 +61,9 @@ export const wordForm = (/** @type {string} */ value) => value.replace(/[\s_-]+/
 
 /** Case-insensitive, NFKC-normalized text (full-width and half-width forms alike): what searches compare. */
 export const normalize = (/** @type {string} */ text) => text.normalize('NFKC').toLowerCase();
+
+/** The texts of a list column (its dictionary), flattened. @param {SearchIndex} index @param {string} column */
+export const textsOf = (index, column) => /** @type {string[][]} */ (index.dictionaries[column] ?? []).flat();
 /** Normalized forms of the texts met so far: names and titles repeat across thousands of objects. */
 const normalized = new Map();
 const normalizeOnce = (/** @type {string} */ text) => {

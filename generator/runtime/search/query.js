@@ -13,7 +13,7 @@
 // forms are the same). Bare words are kept as typed and given their meaning against the index
 // searched (bare.js: a rarity, a name, a year, else whole words of names and titles); "#12" is
 // the ordinal (cards) or id. Errors name the column (1-based, in characters) and what was expected.
-import { KINDS, indexColumns, normalize } from './kinds.js';
+import { KINDS, indexColumns, normalize, textsOf } from './kinds.js';
 import { FILLERS, correction, lexiconOf, phraseTest, runTests, wordsOf } from './bare.js';
 
 export { normalize };
@@ -249,8 +249,6 @@ export function parseQuery(/** @type {string} */ query, /** @type {Kind} */ kind
   return new Parser(query, kind).parseQuery();
 }
 
-/** The texts of a list column (its dictionary), flattened. @param {SearchIndex} index @param {string} column */
-const textsOf = (index, column) => /** @type {string[][]} */ (index.dictionaries[column] ?? []).flat();
 
 /**
  * The parsed query with its bare words given their meaning against `index` (bare.js): each
