@@ -1,7 +1,9 @@
 /**
- * Builds the shipped sample once for the whole run (test files only read it; buildSample in
- * test/helpers.ts hands it out, once it is built) and removes it when the run ends. The build
- * runs while the workers start and load their first files, not before.
+ * Gives the run the shipped sample's build (test files only read it; buildSample in
+ * test/helpers.ts hands it out once it is there): kept from an earlier run while the generator
+ * and the sample are unchanged (test/keptFixtures.ts), else built, while the workers start and
+ * load their first files, not before. The run's own folder (the picture cache every build of the
+ * run shares, the 4,000-card site's turn) is removed when the run ends.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -9,37 +11,56 @@ import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
 import type { TestProject } from 'vitest/node';
 import { build } from '../generator/build/build.ts';
+import { inputDigest } from '../generator/build/input/treeDigest.ts';
+import { fixtureKey, keptFixture } from './keptFixtures.ts';
 
 export const SAMPLE_INPUT = fileURLToPath(new URL('../input', import.meta.url));
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Where the sample is built, and the file that holds its build report's own fields (or its error) once it is built. */
-    sample: { out: string; built: string };
+    /** The file that names where the sample's build is and holds its build report's own fields (or its error), once it is there. */
+    sample: string;
     /** One picture cache for every build of the run (content-addressed, so sharing is safe). */
     imageCache: string;
-    /** Where the generated 4,000-card export and its site are built, once, by the first file that asks (helpers.ts bigSite). */
+    /** The run's folder for the generated 4,000-card site: the first file that asks makes it or finds it kept (helpers.ts bigSite). */
     bigSiteDir: string;
   }
 }
 
+/** What buildSample reads from the run's sample file. */
+export interface SampleOutcome {
+  out?: string;
+  report?: Record<string, unknown>;
+  error?: string;
+}
+
 export default async function setup(project: TestProject) {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sif-sample-'));
-  const out = path.join(dir, 'public');
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sif-run-'));
   const imageCache = path.join(dir, 'image-cache');
   process.env.SIF_IMAGE_CACHE = imageCache;
   project.provide('imageCache', imageCache);
   project.provide('bigSiteDir', path.join(dir, 'big'));
-  const built = path.join(dir, 'sample.json');
-  project.provide('sample', { out, built });
-  const building = build({ input: SAMPLE_INPUT, out }).then(
-    (report) => ({ report: { ...report } }),
-    (error: Error) => ({ error: error.stack ?? String(error) }),
-  ).then((outcome) => writeAtomically(built, JSON.stringify(outcome)));
+  const sample = path.join(dir, 'sample.json');
+  project.provide('sample', sample);
+  const outcome = keptSample().then(
+    (fixture): SampleOutcome => ({ out: path.join(fixture, 'public'), report: fs.readJsonSync(path.join(fixture, REPORT)) }),
+    (error: Error): SampleOutcome => ({ error: error.stack ?? String(error) }),
+  ).then((found) => writeAtomically(sample, JSON.stringify(found)));
   return async () => {
-    await building;
+    await outcome;
     await fs.remove(dir);
   };
+}
+
+/** The sample build's report fields, kept beside it. */
+const REPORT = 'report.json';
+
+/** The folder holding the sample's build (`public`) and its report. */
+function keptSample(): Promise<string> {
+  return keptFixture('sample', fixtureKey(inputDigest(SAMPLE_INPUT)), async (into) => {
+    const report = await build({ input: SAMPLE_INPUT, out: path.join(into, 'public') });
+    await fs.writeJson(path.join(into, REPORT), { ...report });
+  });
 }
 
 /** `text` at `file` whole or not at all: readers wait for the file to exist. */

@@ -26,7 +26,8 @@ import { dumpSql, type TableDump } from '../generator/build/sample/sql.ts';
 import { writeSampleExport } from '../generator/build/sample/make-sample.ts';
 import { tempDir } from './tempDirs.ts';
 import { snapshot } from './exportEdits.ts';
-import { SAMPLE_INPUT } from './globalSetup.ts';
+import { SAMPLE_INPUT, type SampleOutcome } from './globalSetup.ts';
+import { fixtureKey, keptFixture } from './keptFixtures.ts';
 import { SAMPLE_MARKER } from '../generator/build/input/sampleMarker.ts';
 import { objectEndpoint, type ObjectType } from '../generator/contract/endpoints.ts';
 import { packOf } from '../generator/contract/format.ts';
@@ -164,13 +165,13 @@ export async function publishedSample() {
   return { out, before: await snapshot(out) };
 }
 
-/** The shipped sample, built once per run (test/globalSetup.ts), once it is built: read it, never change it. */
+/** The shipped sample's build, once the run has it (test/globalSetup.ts): read it, never change it. */
 export async function buildSample() {
-  const { out, built } = inject('sample');
-  while (!fs.existsSync(built)) await new Promise((resolve) => setTimeout(resolve, 20));
-  const { report, error } = (await fs.readJson(built)) as { report?: Record<string, unknown>; error?: string };
+  const file = inject('sample');
+  while (!fs.existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 20));
+  const { out, report, error } = (await fs.readJson(file)) as SampleOutcome;
   if (error) throw new Error(`the run's sample build failed: ${error}`);
-  return { out, report: Object.assign(new BuildReport(), report) };
+  return { out: out!, report: Object.assign(new BuildReport(), report) };
 }
 
 /** `make`, run at the first call only: later calls share its promise (a fixture made once per test file, by the first test that asks). */
@@ -182,24 +183,37 @@ export function once<T>(make: () => Promise<T>): () => Promise<T> {
 /** Cards in the generated export that bigSite builds (with 600 accessories, no pictures). */
 export const BIG_CARDS = 4000;
 
+/** What the 4,000-card export is generated from. */
+const BIG_EXPORT = { cards: BIG_CARDS, accessories: 600, format: 'sqlite', images: false } as const;
+
 /**
- * A generated 4,000-card export and its site, built once per run by the first test file that
- * asks; files running at the same time wait for it. Read it, never change it.
+ * A generated 4,000-card export and its site, made once per run by the first test file that asks
+ * (or kept from an earlier run: test/keptFixtures.ts); files asking meanwhile wait for it. Read
+ * it, never change it.
  */
-export async function bigSite(): Promise<{ input: string; out: string }> {
-  const dir = inject('bigSiteDir');
-  const site = { input: path.join(dir, 'input'), out: path.join(dir, 'public') };
-  const done = path.join(dir, 'done');
+export async function bigSite(): Promise<BigSite> {
+  const turn = inject('bigSiteDir');
+  const made = path.join(turn, 'made');
   try {
-    await fs.mkdir(dir); // atomic: only the first file gets to build
+    await fs.mkdir(turn); // atomic: only the first file makes it
   } catch {
-    while (!(await fs.pathExists(done))) await new Promise((resolve) => setTimeout(resolve, 100));
-    return site;
+    while (!(await fs.pathExists(made))) await new Promise((resolve) => setTimeout(resolve, 100));
+    return siteOrError(await fs.readJson(made));
   }
-  await writeSampleExport(site.input, { cards: BIG_CARDS, accessories: 600, format: 'sqlite', images: false });
-  await build({ input: site.input, out: site.out }); // checked against the free plan's hosts, as any build
-  await fs.writeFile(done, '');
-  return site;
+  const outcome = await keptFixture('big-site', fixtureKey(JSON.stringify(BIG_EXPORT)), async (into) => {
+    await writeSampleExport(path.join(into, 'input'), BIG_EXPORT);
+    await build({ input: path.join(into, 'input'), out: path.join(into, 'public') }); // checked against the free plan's hosts, as any build
+  }).then((dir) => ({ site: { input: path.join(dir, 'input'), out: path.join(dir, 'public') } }), (error: Error) => ({ error: error.stack ?? String(error) }));
+  await fs.writeJson(`${made}.partial`, outcome); // the files waiting for it read it whole
+  await fs.rename(`${made}.partial`, made);
+  return siteOrError(outcome);
+}
+
+type BigSite = { input: string; out: string };
+
+function siteOrError({ site, error }: { site?: BigSite; error?: string }): BigSite {
+  if (error) throw new Error(`the run's 4,000-card site failed: ${error}`);
+  return site!;
 }
 
 /** A copy of the sample export that a test may change freely: without the sample's marker, it builds as anyone's export would. */

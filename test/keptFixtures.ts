@@ -1,0 +1,88 @@
+/**
+ * Fixtures kept from one run to the next, for the edit loop: the shipped sample's build and the
+ * generated 4,000-card site cost a few seconds of CPU each to make, and most edits change
+ * neither. Each lives in .cache/test-fixtures/<name>-<key> (git-ignored), where `key` names all
+ * it is made from: a build's fingerprint (the generator's files, the locked dependencies, the
+ * input; publish/fingerprint.ts) and node's version. A change to any of them makes a new one.
+ *
+ * A fixture is made in a folder of its own and renamed into place whole: a run killed while
+ * making one leaves no half fixture behind, and of two runs making the same one at once the
+ * first to finish keeps it. Tests read fixtures and never change them; one whose files are not
+ * as they were made (names, sizes, modification times, inodes, recorded beside them) is made
+ * again rather than trusted. Fixtures of other keys, and folders of runs killed while making
+ * one, are removed once a day old, as the bundled programs are (test/bin.ts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildFingerprint } from '../generator/build/publish/fingerprint.ts';
+
+const FIXTURES = fileURLToPath(new URL('../.cache/test-fixtures', import.meta.url));
+/** What each fixture's files were when it was made (not itself part of the record). */
+const RECORD = '.fixture.json';
+const STALE_MS = 24 * 3600_000;
+
+/** The key of a fixture made from `input` (a digest of the export, or the options an export is generated from). */
+export const fixtureKey = (input: string): string => buildFingerprint(input, { node: process.version }).slice(0, 16);
+
+/**
+ * The folder of the fixture `name` made from what `key` names: kept from an earlier run when it
+ * is intact, else made by `make` (which fills the empty folder it is given) and kept.
+ */
+export async function keptFixture(name: string, key: string, make: (dir: string) => Promise<void>): Promise<string> {
+  const dir = path.join(FIXTURES, `${name}-${key}`);
+  if (isIntact(dir)) {
+    const now = new Date();
+    fs.utimesSync(path.join(dir, RECORD), now, now); // in use: not stale
+    return dir;
+  }
+  fs.rmSync(dir, { recursive: true, force: true }); // changed since it was made
+  const making = `${dir}.${process.pid}.making`;
+  fs.rmSync(making, { recursive: true, force: true });
+  fs.mkdirSync(making, { recursive: true });
+  pruneStale();
+  try {
+    await make(making);
+    fs.writeFileSync(path.join(making, RECORD), filesRecord(making));
+    fs.renameSync(making, dir);
+  } catch (error) {
+    fs.rmSync(making, { recursive: true, force: true });
+    // Another run kept the same fixture first: use it.
+    if (!['ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '') || !isIntact(dir)) throw error;
+  }
+  return dir;
+}
+
+/** True when `dir` holds a fixture whose files are as they were when it was made. */
+function isIntact(dir: string): boolean {
+  try {
+    return fs.readFileSync(path.join(dir, RECORD), 'utf8') === filesRecord(dir);
+  } catch {
+    return false; // not made yet, or not whole
+  }
+}
+
+/** Every entry under `dir` but the record, with what a change to it would change. */
+function filesRecord(dir: string): string {
+  const entries: string[] = [];
+  const walk = (rel: string) => {
+    for (const name of fs.readdirSync(path.join(dir, rel)).sort()) {
+      const entry = path.join(rel, name);
+      if (entry === RECORD) continue;
+      const stat = fs.lstatSync(path.join(dir, entry));
+      entries.push(`${entry} ${stat.mode} ${stat.size} ${stat.mtimeMs} ${stat.ino}`);
+      if (stat.isDirectory()) walk(entry);
+    }
+  };
+  walk('');
+  return entries.join('\n');
+}
+
+/** Removes fixtures unused for a day, and what runs killed while making one left. */
+function pruneStale(): void {
+  for (const name of fs.readdirSync(FIXTURES)) {
+    const folder = path.join(FIXTURES, name);
+    const stat = fs.statSync(path.join(folder, RECORD), { throwIfNoEntry: false }) ?? fs.statSync(folder, { throwIfNoEntry: false });
+    if (stat && Date.now() - stat.mtimeMs > STALE_MS) fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
