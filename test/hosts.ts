@@ -20,6 +20,7 @@ import { edgeKept } from '../generator/runtime/edge/kept.ts';
 import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
 import { startProcess, startServerProcess } from './serverProcess.ts';
+import { httpClient } from './httpClient.ts';
 import { PAGES_COMPATIBILITY_DATE } from '../generator/build/render/hostRules.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -33,10 +34,16 @@ export interface Host {
 
 export type HostName = 'node handler' | 'npm start' | 'deno edge' | 'workerd';
 
-const overHttp = (url: URL, stop: () => Promise<void>): Host => ({
-  fetch: (path, init) => fetch(new URL(path, url), init),
-  close: stop,
-});
+const overHttp = (url: URL, stop: () => Promise<void>): Host => {
+  const client = httpClient(url);
+  return {
+    fetch: client.fetch,
+    close: async () => {
+      client.close();
+      await stop();
+    },
+  };
+};
 
 async function nodeHandler(dir: string): Promise<Host> {
   const staticLayer = await netlifyStatic(dir);
