@@ -12,7 +12,7 @@ import path from 'node:path';
 import fs from 'fs-extra';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
-import { withETag } from '../../generator/runtime/edge/http.ts';
+import { notModified, withETag } from '../../generator/runtime/edge/http.ts';
 
 export type Answer = (request: Request) => Promise<Response>;
 
@@ -101,21 +101,27 @@ export async function netlifyStatic(dir: string): Promise<Answer> {
     return headers;
   };
 
-  // Answers to unconditional GETs, kept as a CDN keeps them: a file is read and hashed once.
-  const served = new Map<string, { status: number; headers: Headers; body: ArrayBuffer }>();
-  return async (request) => {
-    const pathname = decodeURIComponent(new URL(request.url).pathname);
-    const keep = request.method === 'GET' && !request.headers.has('if-none-match');
-    const kept = keep ? served.get(pathname) : undefined;
-    if (kept) return new Response(kept.body, { status: kept.status, headers: kept.headers });
-    // Netlify answers a path nothing matches with the site's 404.html, else a plain 404.
+  /** The answer to `pathname`, an ETag on a file's 200 (withETag); the site's 404.html where nothing matches, as on Netlify, else a plain 404. */
+  const answer = async (request: Request, pathname: string) => {
     const found = (await resolve(pathname)) ?? (await file('/404.html').then((page) => page && { ...page, status: 404 }));
     if (!found) return new Response('Not Found', { status: 404, headers: headersFor(pathname, 'text/plain; charset=utf-8') });
-    const response = (await withETag(request, new Response(new Uint8Array(found.bytes), { status: found.status, headers: headersFor(pathname, found.type) })))!;
-    if (!keep) return response;
-    const answer = { status: response.status, headers: response.headers, body: await response.arrayBuffer() };
-    served.set(pathname, answer);
-    return new Response(answer.body, answer);
+    return (await withETag(request, new Response(new Uint8Array(found.bytes), { status: found.status, headers: headersFor(pathname, found.type) })))!;
+  };
+
+  // Answers to GET and HEAD, kept as a CDN keeps them: a file is read and hashed once, a conditional request compared with the kept ETag.
+  const served = new Map<string, Promise<{ status: number; headers: Headers; body: ArrayBuffer }>>();
+  const kept = (url: string, pathname: string) => {
+    if (!served.has(pathname)) {
+      const unconditional = answer(new Request(url), pathname);
+      served.set(pathname, unconditional.then(async (response) => ({ status: response.status, headers: response.headers, body: await response.arrayBuffer() })));
+    }
+    return served.get(pathname)!;
+  };
+  return async (request) => {
+    const pathname = decodeURIComponent(new URL(request.url).pathname);
+    if (!['GET', 'HEAD'].includes(request.method)) return answer(request, pathname);
+    const { status, headers, body } = await kept(request.url, pathname);
+    return notModified(request, new Response(body, { status, headers }));
   };
 }
 
