@@ -166,9 +166,7 @@ describe('index.html: the card list', () => {
   it('lists every bulk download with its size and SHA-256, each link saving those bytes', async () => {
     const index = await readJson<BulkIndexJson>(out, 'api/v1/bulk/index.json');
     // Every row's values in one call, not a call to the browser per value (one element where a locator needs one).
-    const p = await newPage();
-    await open(p, site.url);
-    const rows = await p.locator('#download-table tbody tr').evaluateAll((trs) => trs.map((tr) => {
+    const rows = await page.locator('#download-table tbody tr').evaluateAll((trs) => trs.map((tr) => {
       const cells = tr.querySelectorAll('th, td');
       const only = (cell: Element, selector: string) => {
         const found = cell.querySelectorAll(selector);
@@ -191,18 +189,17 @@ describe('index.html: the card list', () => {
       expect(href, file.name).toMatch(new RegExp(`${file.path}$`));
       expect(await (await fetch(sumHref!)).text()).toBe(`${file.sha256}  ${file.name}\n`);
     }
-    await p.close();
     // A click saves the file joined from its parts: this plain static host has no file at the file's own URL. One
-    // download a page (a browser asks before a page saves several).
-    for (const name of ['cards.jsonl', 'sif.sqlite']) {
+    // download a page (a browser asks before a page saves several): the first on the list's page, the second on a page of its own.
+    const fresh = await newPage();
+    await open(fresh, site.url);
+    for (const [name, p] of [['cards.jsonl', page], ['sif.sqlite', fresh]] as const) {
       const [file, row] = [index.files.find((f) => f.name === name)!, index.files.findIndex((f) => f.name === name)];
-      const fresh = await newPage();
-      await open(fresh, site.url);
-      const [download] = await Promise.all([fresh.waitForEvent('download'), fresh.locator('#download-table tbody tr').nth(row).locator('a').first().click()]);
+      const [download] = await Promise.all([p.waitForEvent('download'), p.locator('#download-table tbody tr').nth(row).locator('a').first().click()]);
       const bytes = await fs.readFile((await download.path())!);
       expect([download.suggestedFilename(), bytes.length, createHash('sha256').update(bytes).digest('hex')]).toEqual([name, file.bytes, file.sha256]);
-      await fresh.close();
     }
+    await fresh.close();
   });
 
   it('looks like a page at desktop width (screenshot for a person to judge)', async () => {
@@ -254,11 +251,11 @@ describe('card view (#card/<ordinal>)', () => {
     const undated = list.stubs.find((s: any) => s.release_date === null && dated.some((d: any) => d.ordinal < s.ordinal))!;
     expect(undated).toBeDefined();
     const lastBefore = dated.filter((d: any) => d.ordinal < undated.ordinal).at(-1)!;
-    const other = await newPage();
-    await open(other, site.url, `#card/${undated.ordinal}`);
-    const released = await other.locator('.facts dt', { hasText: 'Released' }).evaluate((dt) => dt.nextElementSibling!.textContent);
+    // On the card view's page, which shows the subject again for the tests below.
+    await show(view, `#card/${undated.ordinal}`);
+    const released = await view.locator('.facts dt', { hasText: 'Released' }).evaluate((dt) => dt.nextElementSibling!.textContent);
     expect(released).toBe(`unknown (after ${new Date(lastBefore.release_date! * 1000).toISOString().slice(0, 10)})`);
-    await other.close();
+    await show(view, `#card/${subject.ordinal}`);
   });
 
   it('shows the max stats first, right under its name: idolized and not, at each level cap', async () => {
@@ -357,10 +354,11 @@ describe('card view (#card/<ordinal>)', () => {
   });
 
   it('is readable on a phone, in dark mode (screenshot for a person to judge)', async () => {
-    const p = await newPage();
+    // The card view's page, its other tests done: the view laid out again at a phone's width, in dark mode.
+    const p = view;
     await p.setViewportSize({ width: 390, height: 844 });
     await p.emulateMedia({ colorScheme: 'dark' });
-    await open(p, site.url, `#card/${subject.ordinal}`);
+    await show(p, `#card/${subject.ordinal}`);
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await p.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(23, 21, 31)');
     await p.screenshot({ path: PHONE_SCREENSHOT, fullPage: true });
