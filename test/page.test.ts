@@ -8,7 +8,7 @@ import fs from 'fs-extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { BulkIndexJson, CardListJson, SetListJson } from '../generator/contract/schemas.ts';
-import { buildSample, packedObject, readJson, tempDir } from './helpers.ts';
+import { buildSample, copyTree, packedObject, readJson, tempDir } from './helpers.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 import { launchBrowser } from './browser.ts';
 import { handleRequest } from '../generator/runtime/edge/handler.ts';
@@ -607,7 +607,7 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
 
   beforeAll(async () => {
     const dir = path.join(await tempDir(), 'public');
-    await fs.copy(out, dir, { dereference: true }); // the site, not its link
+    copyTree(await fs.realpath(out), dir); // the site, not its link
     changed = await card(22);
     // What a card title, a set name and an event name could hold in a stranger's export.
     const edit = async (rel: string, change: (json: any) => void) => {
