@@ -8,7 +8,7 @@ import fs from 'fs-extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { BulkIndexJson, CardListJson, SetListJson } from '../generator/contract/schemas.ts';
-import { buildSample, packedObject, readJson, tempDir } from './helpers.ts';
+import { buildSample, copyTree, packedObject, readJson, tempDir } from './helpers.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 import { launchBrowser } from './browser.ts';
 import { handleRequest } from '../generator/runtime/edge/handler.ts';
@@ -53,17 +53,19 @@ async function open(p: Page, base: string, hash = '') {
   if (hash) await p.waitForSelector('#view:not([aria-busy]) h1');
 }
 
-/**
- * Shows the view of `hash` on a page already loaded, as a link within the page does: the hash
- * changes, the page stays (a goto, even to another hash, loads the page anew). Waits for the view.
- */
-async function show(p: Page, hash: string) {
+/** Changes the hash of a page already loaded, as a link within the page does: the page stays (a goto, even to another hash, loads the page anew). */
+async function changeHash(p: Page, hash: string) {
   await p.evaluate((to) => new Promise<void>((resolve) => {
     if (location.hash === to) return resolve();
     // Registered after the page's own listener: by then the old view is gone and the new one busy.
     window.addEventListener('hashchange', () => resolve(), { once: true });
     location.hash = to;
   }), hash);
+}
+
+/** Shows the view of `hash` on a page already loaded (changeHash), and waits for the view. */
+async function show(p: Page, hash: string) {
+  await changeHash(p, hash);
   await p.waitForSelector('#view:not([aria-busy]) h1');
 }
 
@@ -164,9 +166,7 @@ describe('index.html: the card list', () => {
   it('lists every bulk download with its size and SHA-256, each link saving those bytes', async () => {
     const index = await readJson<BulkIndexJson>(out, 'api/v1/bulk/index.json');
     // Every row's values in one call, not a call to the browser per value (one element where a locator needs one).
-    const p = await newPage();
-    await open(p, site.url);
-    const rows = await p.locator('#download-table tbody tr').evaluateAll((trs) => trs.map((tr) => {
+    const rows = await page.locator('#download-table tbody tr').evaluateAll((trs) => trs.map((tr) => {
       const cells = tr.querySelectorAll('th, td');
       const only = (cell: Element, selector: string) => {
         const found = cell.querySelectorAll(selector);
@@ -189,18 +189,17 @@ describe('index.html: the card list', () => {
       expect(href, file.name).toMatch(new RegExp(`${file.path}$`));
       expect(await (await fetch(sumHref!)).text()).toBe(`${file.sha256}  ${file.name}\n`);
     }
-    await p.close();
     // A click saves the file joined from its parts: this plain static host has no file at the file's own URL. One
-    // download a page (a browser asks before a page saves several).
-    for (const name of ['cards.jsonl', 'sif.sqlite']) {
+    // download a page (a browser asks before a page saves several): the first on the list's page, the second on a page of its own.
+    const fresh = await newPage();
+    await open(fresh, site.url);
+    for (const [name, p] of [['cards.jsonl', page], ['sif.sqlite', fresh]] as const) {
       const [file, row] = [index.files.find((f) => f.name === name)!, index.files.findIndex((f) => f.name === name)];
-      const fresh = await newPage();
-      await open(fresh, site.url);
-      const [download] = await Promise.all([fresh.waitForEvent('download'), fresh.locator('#download-table tbody tr').nth(row).locator('a').first().click()]);
+      const [download] = await Promise.all([p.waitForEvent('download'), p.locator('#download-table tbody tr').nth(row).locator('a').first().click()]);
       const bytes = await fs.readFile((await download.path())!);
       expect([download.suggestedFilename(), bytes.length, createHash('sha256').update(bytes).digest('hex')]).toEqual([name, file.bytes, file.sha256]);
-      await fresh.close();
     }
+    await fresh.close();
   });
 
   it('looks like a page at desktop width (screenshot for a person to judge)', async () => {
@@ -252,11 +251,11 @@ describe('card view (#card/<ordinal>)', () => {
     const undated = list.stubs.find((s: any) => s.release_date === null && dated.some((d: any) => d.ordinal < s.ordinal))!;
     expect(undated).toBeDefined();
     const lastBefore = dated.filter((d: any) => d.ordinal < undated.ordinal).at(-1)!;
-    const other = await newPage();
-    await open(other, site.url, `#card/${undated.ordinal}`);
-    const released = await other.locator('.facts dt', { hasText: 'Released' }).evaluate((dt) => dt.nextElementSibling!.textContent);
+    // On the card view's page, which shows the subject again for the tests below.
+    await show(view, `#card/${undated.ordinal}`);
+    const released = await view.locator('.facts dt', { hasText: 'Released' }).evaluate((dt) => dt.nextElementSibling!.textContent);
     expect(released).toBe(`unknown (after ${new Date(lastBefore.release_date! * 1000).toISOString().slice(0, 10)})`);
-    await other.close();
+    await show(view, `#card/${subject.ordinal}`);
   });
 
   it('shows the max stats first, right under its name: idolized and not, at each level cap', async () => {
@@ -355,10 +354,11 @@ describe('card view (#card/<ordinal>)', () => {
   });
 
   it('is readable on a phone, in dark mode (screenshot for a person to judge)', async () => {
-    const p = await newPage();
+    // The card view's page, its other tests done: the view laid out again at a phone's width, in dark mode.
+    const p = view;
     await p.setViewportSize({ width: 390, height: 844 });
     await p.emulateMedia({ colorScheme: 'dark' });
-    await open(p, site.url, `#card/${subject.ordinal}`);
+    await show(p, `#card/${subject.ordinal}`);
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await p.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(23, 21, 31)');
     await p.screenshot({ path: PHONE_SCREENSHOT, fullPage: true });
@@ -375,12 +375,20 @@ describe('index.html: the search box takes the API\'s query language', () => {
     return (await response.json()).result.map((c: Card) => c.ordinal);
   }
   const shown = async (p: Page) => (await texts(p, '#card-grid .ordinal')).map((t) => Number(t.slice(1)));
+  /** One page for the tests that open a link (each a load of its own), made by the first of them: a page less to start. */
+  let linkPage: Page | undefined;
+  const pageForLinks = async () => (linkPage ??= await newPage());
+  afterAll(async () => {
+    await linkPage?.close();
+  });
 
   it('lists what the edge answers, in its order, for every documented example', async () => {
     const examples = EXAMPLES.filter((e) => e.kind === 'card' && e.order !== 'random');
+    // Each change renders the list anew: the order and direction are chosen only where they change.
+    let [shownOrder, shownDir] = [await page.inputValue('#order'), await page.inputValue('#dir')];
     for (const { q, order = 'ordinal', dir = 'asc' } of examples) {
-      await page.selectOption('#order', order);
-      await page.selectOption('#dir', dir);
+      if (order !== shownOrder) shownOrder = (await page.selectOption('#order', order))[0];
+      if (dir !== shownDir) shownDir = (await page.selectOption('#dir', dir))[0];
       await page.fill('#search', q);
       expect(await shown(page), q).toEqual(await edgeOrdinals({ q, order, dir }));
       expect(new URL(page.url()).searchParams.get('q')).toBe(q);
@@ -390,7 +398,7 @@ describe('index.html: the search box takes the API\'s query language', () => {
 
   it('keeps the query and order in the URL: the link opens the same search', async () => {
     const params = { q: '-rarity:n attr:smile or attr:cool', order: 'smile', dir: 'desc' };
-    const p = await newPage();
+    const p = await pageForLinks();
     await open(p, `${site.url}?${new URLSearchParams(params)}`);
     expect(await p.inputValue('#search')).toBe(params.q);
     expect(await p.inputValue('#order')).toBe('smile');
@@ -400,11 +408,10 @@ describe('index.html: the search box takes the API\'s query language', () => {
     expect(await p.locator('#card-count').textContent()).toBe(`${expected.length} of ${list.stubs.length} cards`);
     expect(await p.getAttribute('#card-grid', 'data-ordinals')).toBe(expected.join(','));
     expect(await p.getAttribute('#search-api', 'href')).toBe(`api/v1/search/card?${new URLSearchParams(params)}`);
-    await p.close();
   });
 
   it('opens a ?q= link on its results: on a phone, the box and the first tiles are on the first screen', async () => {
-    const p = await newPage();
+    const p = await pageForLinks();
     await p.setViewportSize({ width: 360, height: 740 });
     await open(p, `${site.url}?${new URLSearchParams({ q: 'rarity:ur' })}`);
     expect(await shown(p)).toEqual(await edgeOrdinals({ q: 'rarity:ur' }));
@@ -412,7 +419,6 @@ describe('index.html: the search box takes the API\'s query language', () => {
     expect(await p.evaluate(() => window.scrollY)).toBe(0);
     expect(await bottom('#search')).toBeLessThan(740);
     expect(await p.locator('#card-grid > li').first().evaluate((e) => e.getBoundingClientRect().top)).toBeLessThan(740);
-    await p.close();
   });
 
   it('keeps what is typed before the data has loaded, and searches it once it has', async () => {
@@ -593,13 +599,15 @@ describe('set, pair, accessory and event views', () => {
 describe("a site with a change list and hostile texts (a copy of the sample's build)", () => {
   const HOSTILE = '<img src=x onerror="window.__xss=1">';
   let copy: StaticSite;
+  /** axe-core over HTTP from a host of its own: the browser keeps it, and its compiled code, from one page load to the next. */
+  let axeHost: StaticSite;
   let p: Page;
   let changed: Card;
   const errors = { failed: [] as string[], errors: [] as string[] };
 
   beforeAll(async () => {
     const dir = path.join(await tempDir(), 'public');
-    await fs.copy(out, dir, { dereference: true }); // the site, not its link
+    copyTree(await fs.realpath(out), dir); // the site, not its link
     changed = await card(22);
     // What a card title, a set name and an event name could hold in a stranger's export.
     const edit = async (rel: string, change: (json: any) => void) => {
@@ -633,6 +641,7 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
       { ...at('ghi', 1720000000), change: 'removed', patch: null },
     ] });
     copy = await serveStatic(dir);
+    axeHost = await serveStatic(path.dirname(AXE));
     p = await newPage(errors);
     await open(p, copy.url);
   });
@@ -640,6 +649,7 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
   afterAll(async () => {
     await p?.close();
     await copy?.close();
+    await axeHost?.close();
   });
 
   it("shows What's new with each entry linked to its object's view", async () => {
@@ -678,25 +688,35 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
   });
 
   it('for everyone: axe finds no serious or critical violation, nothing scrolls sideways at 360 px, every card opens from the keyboard', async () => {
-    const a11y = await newPage(errors);
+    // The list's page, its tests above done with it: loaded anew at a phone's width.
+    const a11y = p;
     await a11y.setViewportSize({ width: 360, height: 740 });
-    const views: [string, string][] = [['list', ''], ['search', '?q=rarity%3Aur&order=smile&dir=desc#cards'], ['search that finds nothing', '?q=hoshin'], ['What\'s new', '#new'], ['card view', '#card/2'], ['history view', '#card/2']];
-    for (const [name, at] of views) {
-      await a11y.goto(`${copy.url}${at}`);
-      await a11y.waitForSelector('body[data-ready="true"]');
-      if (at.startsWith('#card/')) await a11y.waitForSelector('#view:not([aria-busy]) .card-history');
-      if (name === 'What\'s new') await a11y.click('.change-details summary');
-      if (name === 'search that finds nothing') expect(await a11y.locator('#search-suggestion').isVisible()).toBe(true);
-      await a11y.addScriptTag({ path: AXE });
+    /** Runs axe on the view shown (`name`), loading axe first unless this page load has it. */
+    const check = async (name: string) => {
+      if (!(await a11y.evaluate(() => 'axe' in window))) await a11y.addScriptTag({ url: `${axeHost.url}${path.basename(AXE)}` });
       const violations = await a11y.evaluate(async () => (await (window as any).axe.run(document, { resultTypes: ['violations'] })).violations
         .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
         .map((v: any) => `${v.id}: ${v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')).join(', ')}`));
       expect(violations, name).toEqual([]);
       expect(await a11y.evaluate(() => document.documentElement.scrollWidth), `${name}: sideways scroll`).toBeLessThanOrEqual(360);
-    }
-    // Every card tile is a link in the tab order, and Enter on one opens its card.
+    };
+    /** Searches as a visitor does: the order, the direction, then the query typed. */
+    const search = async (q: string, order: string, dir: string) => {
+      await a11y.selectOption('#order', order);
+      await a11y.selectOption('#dir', dir);
+      await a11y.fill('#search', q);
+    };
+    // One page load: the list, its searches (the ?q= links' views, as typing shows them), then the views behind its hashes.
     await a11y.goto(copy.url);
     await a11y.waitForSelector('body[data-ready="true"]');
+    await check('list');
+    await search('rarity:ur', 'smile', 'desc');
+    await check('search');
+    await search('hoshin', 'ordinal', 'asc');
+    expect(await a11y.locator('#search-suggestion').isVisible()).toBe(true);
+    await check('search that finds nothing');
+    await a11y.fill('#search', '');
+    // Every card tile is a link in the tab order, and Enter on one opens its card (then the views behind other hashes).
     const links = await a11y.locator('#card-grid > li').evaluateAll((lis) => lis.map((li) => {
       const a = li.querySelector('a[href]') as HTMLAnchorElement | null;
       return a !== null && a.tabIndex >= 0 && a.getAttribute('href')!.startsWith('#card/');
@@ -710,10 +730,16 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     await a11y.keyboard.press('Enter');
     await a11y.waitForSelector('#view:not([aria-busy]) h1');
     expect(new URL(a11y.url()).hash).toBe(href);
-    await a11y.close();
+    await changeHash(a11y, '#new');
+    await a11y.click('.change-details summary');
+    await check('What\'s new');
+    await show(a11y, '#card/2');
+    await a11y.waitForSelector('#view:not([aria-busy]) .card-history');
+    await check('card view');
+    await check('history view');
   });
 
-  // Last: the tests above start from the list as beforeAll loaded it.
+  // Last: the tests above start from the list (the axe test loads it anew).
   it('shows a card\'s history on its view: when, which version, and what changed, newest first', async () => {
     await show(p, '#card/2');
     await p.waitForSelector('.card-history');
