@@ -6,9 +6,11 @@
  * `npm run build` and `npm start` themselves (tsx) still run where the npm script is the subject.
  *
  * The bundle keeps each module's `import.meta.url` (the files it reads beside itself: the page
- * sources, the writer thread), and its packages stay imports that node resolves from the
- * repository's node_modules, so it is written under .cache/test-bin, named by its content: runs
- * and processes that bundle the same sources share one file, written once.
+ * sources, the writer thread). Its packages are in it too (node loading typebox's, commander's and
+ * fast-glob's hundreds of files cost a process about 0.1 s), but for those that find files of
+ * their own when they run (UNBUNDLED_PACKAGES): they stay imports that node resolves from the
+ * repository's node_modules, so the bundle is written under .cache/test-bin, named by its content:
+ * runs and processes that bundle the same sources share one file, written once.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +20,14 @@ import { build, type Plugin } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, '.cache/test-bin');
+/**
+ * Packages left out of the bundle: those that load a native addon or an executable found beside
+ * their sources, and spdy, which union (under http-server) requires only for an option we never
+ * set, and which is not installed.
+ */
+const UNBUNDLED_PACKAGES = ['better-sqlite3', 'sharp', 'esbuild', 'spdy'];
+/** `require` for the CommonJS packages bundled into an ES module (esbuild's shim calls it for node's own modules). */
+const REQUIRE = "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);";
 /** Bundles of sources that changed since are removed once they are this old (another run may still use a newer one). */
 const STALE_MS = 24 * 3600_000;
 
@@ -44,7 +54,7 @@ export function compiled(entry: string): Promise<string> {
 async function bundle(entry: string): Promise<string> {
   const { outputFiles } = await build({
     entryPoints: [path.join(ROOT, entry)], bundle: true, platform: 'node', format: 'esm', target: 'node20',
-    packages: 'external', write: false, plugins: [ownUrls], logLevel: 'warning',
+    external: UNBUNDLED_PACKAGES, banner: { js: REQUIRE }, write: false, plugins: [ownUrls], logLevel: 'warning',
   });
   const code = outputFiles[0].contents;
   const name = `${path.basename(entry, '.ts')}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
