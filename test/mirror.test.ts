@@ -18,7 +18,7 @@ import { publishLayout } from '../generator/build/publish/layout.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import { bulkPartName } from '../generator/contract/format.ts';
 import type { BulkIndexJson, FileManifestJson } from '../generator/contract/schemas.ts';
-import { buildSample, copySample, copySite, tempDir } from './helpers.ts';
+import { buildSample, copySample, copySite, copyTree, tempDir } from './helpers.ts';
 import { build } from '../generator/build/build.ts';
 import { contentDiff, editDump, snapshot, writeManifest } from './exportEdits.ts';
 import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
@@ -50,7 +50,7 @@ async function serve(dir: string): Promise<RunningServer> {
 /** A copy of the sample site that a test may change (the shared build is read-only). */
 async function siteCopy(): Promise<string> {
   const dir = path.join(await tempDir(), 'site');
-  await fs.copy(sample, dir, { dereference: true }); // the site, not its link (docs/builds.md "Layout")
+  copyTree(await fs.realpath(sample), dir); // the site, not its link (docs/builds.md "Layout")
   return dir;
 }
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build/build.ts';
 import { publishLayout } from '../generator/build/publish/layout.ts';
 import { StageError } from '../generator/build/errors.ts';
-import { copySample, once, publishedSample, recordStats, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { copySample, copyTree, once, publishedSample, recordStats, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { ROOT, runCli as cli } from './cli.ts';
 import { compiled } from './bin.ts';
 import { contentDiff, editDump, snapshot, withoutChangelog } from './exportEdits.ts';
@@ -76,7 +76,7 @@ describe('--out: only a folder this builder recorded as its site is replaced', (
     const { folder: _, ...rest } = await fs.readJson(layout.manifest);
     await fs.writeJson(layout.manifest, { ...rest, format: 1 });
     await fs.move(out, `${out}.old`);
-    await fs.copy(`${out}.old`, out, { dereference: true }); // the same names, other inodes
+    copyTree(await fs.realpath(`${out}.old`), out); // the same names, other inodes
     await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/not a site built here/);
   });
 
