@@ -4,16 +4,12 @@
  * files Netlify and Cloudflare Pages read, and for Pages the edge handler bundled as
  * `_worker.js` with `_routes.json` sending it the API paths. No host config repeats them.
  */
-import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../../contract/hostRouting.ts';
 import type { SiteFiles } from './files.ts';
 import { pagesRoutes } from '../../contract/hostRouting.ts';
+import { pagesWorkerBundle } from './workerBundle.ts';
 
 const lines = (rows: string[]) => Buffer.from(rows.map((row) => `${row}\n`).join(''));
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const WORKER_ENTRY = 'generator/runtime/edge/pagesWorker.ts';
 
 /**
  * The workerd behaviour the worker is written and tested for (`wrangler pages dev
@@ -21,32 +17,11 @@ const WORKER_ENTRY = 'generator/runtime/edge/pagesWorker.ts';
  */
 export const PAGES_COMPATIBILITY_DATE = '2025-09-01';
 
-let worker: Buffer | undefined;
-
-/**
- * generator/runtime/edge/pagesWorker.ts and what it imports as one ES module, bundled once per process.
- * The edge loads no package, so the bundle holds only this repository's code; paths in its
- * comments are relative to the repository, so it is the same wherever the build runs.
- */
-function pagesWorker(): Buffer {
-  worker ??= Buffer.from(buildSync({
-    entryPoints: [WORKER_ENTRY],
-    absWorkingDir: ROOT,
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    write: false,
-    banner: { js: `// Cloudflare Pages worker, bundled by npm run build from ${WORKER_ENTRY}.` },
-  }).outputFiles[0].contents);
-  return worker;
-}
-
 /** The host configuration files by name: what hosts read and never serve (a mirror writes them anew, never copies them). */
 const HOST_CONFIG: Record<string, () => Buffer> = {
   _redirects: () => lines(STATIC_RULES.map((rule) => `${rule.from}  ${rule.to}  ${rule.status}`)),
   _headers: () => lines(STATIC_HEADERS.flatMap((h) => [h.for, ...Object.entries(h.values).map(([name, value]) => `  ${name}: ${value}`)])),
-  '_worker.js': pagesWorker,
+  '_worker.js': pagesWorkerBundle,
   '_routes.json': () => Buffer.from(`${JSON.stringify(pagesRoutes(EDGE_PATH))}\n`),
   // A Worker with static assets (wrangler.jsonc) uploads the folder but these: the worker's own code and Pages' routes.
   '.assetsignore': () => lines(['_worker.js', '_routes.json']),
