@@ -730,12 +730,12 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     await a11y.keyboard.press('Enter');
     await a11y.waitForSelector('#view:not([aria-busy]) h1');
     expect(new URL(a11y.url()).hash).toBe(href);
+    await check('card view');
     await changeHash(a11y, '#new');
     await a11y.click('.change-details summary');
     await check('What\'s new');
     await show(a11y, '#card/2');
     await a11y.waitForSelector('#view:not([aria-busy]) .card-history');
-    await check('card view');
     await check('history view');
   });
 
