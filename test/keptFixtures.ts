@@ -9,8 +9,11 @@
  * making one leaves no half fixture behind, and of two runs making the same one at once the
  * first to finish keeps it. Tests read fixtures and never change them; one whose files are not
  * as they were made (names, sizes, modification times, inodes, recorded beside them) is made
- * again rather than trusted. Fixtures of other keys, and folders of runs killed while making
- * one, are removed once a day old, as the bundled programs are (test/bin.ts).
+ * again rather than trusted. A run touches the fixture it uses; another version of it (made from
+ * other sources) is removed once unused for ten minutes, so editing the generator does not pile
+ * up copies of the 4,000-card site (about 180 MB each); anything else unused for a day (a fixture
+ * no longer asked for, the folder of a run killed while making one), as the bundled programs
+ * are (test/bin.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +23,8 @@ import { buildFingerprint } from '../generator/build/publish/fingerprint.ts';
 const FIXTURES = fileURLToPath(new URL('../.cache/test-fixtures', import.meta.url));
 /** What each fixture's files were when it was made (not itself part of the record). */
 const RECORD = '.fixture.json';
+/** Unused this long, another version of a fixture is removed (runs read theirs for a minute or so). */
+const SUPERSEDED_MS = 10 * 60_000;
 const STALE_MS = 24 * 3600_000;
 
 /** The key of a fixture made from `input` (a digest of the export, or the options an export is generated from). */
@@ -34,13 +39,14 @@ export async function keptFixture(name: string, key: string, make: (dir: string)
   if (isIntact(dir)) {
     const now = new Date();
     fs.utimesSync(path.join(dir, RECORD), now, now); // in use: not stale
+    pruneStale(name, dir);
     return dir;
   }
   fs.rmSync(dir, { recursive: true, force: true }); // changed since it was made
   const making = `${dir}.${process.pid}.making`;
   fs.rmSync(making, { recursive: true, force: true });
   fs.mkdirSync(making, { recursive: true });
-  pruneStale();
+  pruneStale(name, making);
   try {
     await make(making);
     fs.writeFileSync(path.join(making, RECORD), filesRecord(making));
@@ -78,11 +84,13 @@ function filesRecord(dir: string): string {
   return entries.join('\n');
 }
 
-/** Removes fixtures unused for a day, and what runs killed while making one left. */
-function pruneStale(): void {
-  for (const name of fs.readdirSync(FIXTURES)) {
-    const folder = path.join(FIXTURES, name);
+/** Removes other versions of the fixture `name` unused for ten minutes, and anything unused for a day, but `using`. */
+function pruneStale(name: string, using: string): void {
+  for (const entry of fs.readdirSync(FIXTURES)) {
+    const folder = path.join(FIXTURES, entry);
+    if (folder === using) continue;
     const stat = fs.statSync(path.join(folder, RECORD), { throwIfNoEntry: false }) ?? fs.statSync(folder, { throwIfNoEntry: false });
-    if (stat && Date.now() - stat.mtimeMs > STALE_MS) fs.rmSync(folder, { recursive: true, force: true });
+    const unusedFor = stat ? Date.now() - stat.mtimeMs : 0; // gone meanwhile
+    if (unusedFor > (entry.startsWith(`${name}-`) ? SUPERSEDED_MS : STALE_MS)) fs.rmSync(folder, { recursive: true, force: true });
   }
 }
