@@ -17,7 +17,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, version as esbuildVersion, type BuildOptions, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { keep, keptValue, writeAtomically, type KeptPlace } from '../generator/build/keptBundle.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, '.cache/test-bin');
@@ -47,17 +48,6 @@ const OPTIONS: BuildOptions = {
   bundle: true, platform: 'node', format: 'esm', target: 'node20', absWorkingDir: ROOT,
   external: UNBUNDLED_PACKAGES, banner: { js: REQUIRE }, write: false, plugins: [ownUrls], logLevel: 'warning',
 };
-/** Read by esbuild for its settings (never listed among a bundle's inputs), and this file, whose plugin shapes the bundle. */
-const SETTINGS_FILES = ['tsconfig.json', 'package.json', path.relative(ROOT, fileURLToPath(import.meta.url))];
-/** A bundle is found by its sources only when none was modified from this long before it was made until they were hashed. */
-const SETTLED_MS = 2000;
-
-/** What made a bundle: the files esbuild read (from the repository root) and their key, beside the bundle as `<entry name>.json`. */
-interface Made {
-  inputs: string[];
-  key: string;
-  file: string;
-}
 
 const bundles = new Map<string, Promise<string>>();
 
@@ -72,53 +62,30 @@ export function compiled(entry: string): Promise<string> {
   return file;
 }
 
-const madeFile = (entry: string) => path.join(BIN, `${path.basename(entry, '.ts')}.json`);
+/** Where the bundle of `entry` is kept: its file's path beside the bundles, as `<entry name>.json`. */
+const placeOf = (entry: string): KeptPlace => ({
+  file: path.join(BIN, `${path.basename(entry, '.ts')}.json`), root: ROOT, options: { ...OPTIONS, entryPoints: [entry] },
+  shapers: [path.relative(ROOT, fileURLToPath(import.meta.url))], // this file's plugin shapes the bundle
+});
 
-/** The key of a bundle of `inputs` as they are now; null when one cannot be read (gone since). */
-function keyOf(inputs: string[]): string | null {
-  const hash = createHash('sha256').update(JSON.stringify([esbuildVersion, { ...OPTIONS, plugins: undefined }]));
-  try {
-    for (const rel of [...SETTINGS_FILES, ...inputs]) {
-      const bytes = fs.readFileSync(path.join(ROOT, rel));
-      hash.update(`${rel}\0${bytes.length}\0`).update(bytes);
-    }
-  } catch {
-    return null;
-  }
-  return hash.digest('hex');
-}
-
+/** The bundle of `entry` made before from sources that are still the same bytes, if it is still there. */
 function madeBefore(entry: string): string | undefined {
-  try {
-    const made = JSON.parse(fs.readFileSync(madeFile(entry), 'utf8')) as Made;
-    return fs.existsSync(made.file) && keyOf(made.inputs) === made.key ? made.file : undefined;
-  } catch {
-    return undefined; // none yet, or unreadable: bundled anew
-  }
+  const file = keptValue<string>(placeOf(entry));
+  return file !== undefined && fs.existsSync(file) ? file : undefined;
 }
 
 async function bundle(entry: string): Promise<string> {
   const started = Date.now();
-  const { outputFiles, metafile } = await build({ ...OPTIONS, entryPoints: [path.join(ROOT, entry)], metafile: true });
+  const { outputFiles, metafile } = await build({ ...OPTIONS, entryPoints: [entry], metafile: true });
   const code = outputFiles![0].contents;
-  const name = `${path.basename(entry, '.ts')}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
-  const file = path.join(BIN, name);
+  const file = path.join(BIN, `${path.basename(entry, '.ts')}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
   fs.mkdirSync(BIN, { recursive: true });
   if (!fs.existsSync(file)) {
     pruneStale();
     writeAtomically(file, code);
   }
-  const inputs = Object.keys(metafile!.inputs).sort();
-  const key = keyOf(inputs);
-  const settled = [...SETTINGS_FILES, ...inputs].every((rel) => (fs.statSync(path.join(ROOT, rel), { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < started - SETTLED_MS);
-  if (key && settled) writeAtomically(madeFile(entry), JSON.stringify({ inputs, key, file } satisfies Made));
+  keep(placeOf(entry), metafile!, started, file);
   return file;
-}
-
-function writeAtomically(file: string, data: string | Uint8Array): void {
-  const partial = `${file}.${process.pid}`;
-  fs.writeFileSync(partial, data);
-  fs.renameSync(partial, file);
 }
 
 function pruneStale(): void {
