@@ -2,7 +2,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fs from 'fs-extra';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { build } from '../generator/build/build.ts';
 import { closeExport, readExport } from '../generator/build/input/readExport.ts';
 import { inputDigest } from '../generator/build/input/treeDigest.ts';
@@ -25,7 +25,7 @@ import { scanFolder, writeManifest, type Manifest } from '../generator/build/pub
 import { dumpSql, type TableDump } from '../generator/build/sample/sql.ts';
 import { writeSampleExport } from '../generator/build/sample/make-sample.ts';
 import { tempDir } from './tempDirs.ts';
-import { snapshot } from './exportEdits.ts';
+import { editDump, snapshot } from './exportEdits.ts';
 import { SAMPLE_INPUT, type SampleOutcome } from './globalSetup.ts';
 import { fixtureKey, keptFixture } from './keptFixtures.ts';
 import { SAMPLE_MARKER } from '../generator/build/input/sampleMarker.ts';
@@ -222,6 +222,24 @@ export async function copySample(): Promise<string> {
   copyTree(SAMPLE_INPUT, dir);
   await fs.rm(path.join(dir, SAMPLE_MARKER));
   return dir;
+}
+
+/** A copy of the sample export as its next version, `next`, with one card's stats changed: the bulk downloads of cards change, those of characters do not. */
+export async function nextSampleVersion(): Promise<string> {
+  const input = await copySample();
+  await fs.writeJson(path.join(input, 'meta.json'), { truth_version: 'next', region: 'jp' });
+  await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 7 WHERE unit_number = 5;');
+  return input;
+}
+
+/** Checks a bulk index built from nextSampleVersion after `before`: each file left unchanged keeps before's version as updated_in, each other one is `next`'s. */
+export function expectUpdatedInCarried(before: BulkIndexJson, after: BulkIndexJson): void {
+  const updatedIn = Object.fromEntries(after.files.map((f) => [f.name, f.updated_in]));
+  for (const file of after.files) {
+    const old = before.files.find((f) => f.name === file.name)!;
+    expect(updatedIn[file.name], file.name).toBe(old.sha256 === file.sha256 ? before.truth_version : 'next');
+  }
+  expect([updatedIn['cards.jsonl'], updatedIn['char_t.jsonl']]).toEqual(['next', before.truth_version]);
 }
 
 /** Writes tables as a database file at `rel` under `dir`: a SQL dump for *.sql, else a real SQLite file. */
