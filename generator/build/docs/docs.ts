@@ -41,28 +41,20 @@ const described = () => Object.entries<Schema>(components).filter(([name]) => is
 /** A response by its described schema's name, else its shape in brief (`{result: (Card | null)[]}`). */
 const responseName = (e: Endpoint) => (isDescribed(e.response) ? e.response : typeOf(components[e.response] as Schema));
 
+/** A list of query parameters under its heading, each with what it does. */
+const parameterList = (heading: string, parameters: Record<string, string>) =>
+  ['', heading, '', ...Object.entries(parameters).map(([name, about]) => `- \`${name}\`: ${about}`)];
+
 function apiMarkdown(): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const lines = [
     '| method | URL | response | served by | errors |',
     '| --- | --- | --- | --- | --- |',
     ...allEndpoints().map((e) => `| ${e.method.toUpperCase()} | \`${e.route}\` | ${cell(responseName(e))} | ${host(e)}${e.extra ? ' (extra)' : ''} | ${e.errors.join(', ') || '-'} |`),
-    '',
-    'Query parameters (every JSON GET route):',
-    '',
-    ...Object.entries(QUERY_PARAMETERS).map(([name, about]) => `- \`${name}\`: ${about}`),
-    '',
-    'Object routes (`card/`, `accessory/`, `<type>/`, single ids and comma lists) also take ([versions.md](versions.md)):',
-    '',
-    ...Object.entries(VERSION_PARAMETER).map(([name, about]) => `- \`${name}\`: ${about}`),
-    '',
-    '`happening/<time>` also takes:',
-    '',
-    ...Object.entries(HAPPENING_PARAMETER).map(([name, about]) => `- \`${name}\`: ${about}`),
-    '',
-    'Search parameters (`search/<kind>`; `card/random.json` takes `q`), the language in [search.md](search.md):',
-    '',
-    ...Object.entries(SEARCH_PARAMETERS).map(([name, about]) => `- \`${name}\`: ${about}`),
+    ...parameterList('Query parameters (every JSON GET route):', QUERY_PARAMETERS),
+    ...parameterList('Object routes (`card/`, `accessory/`, `<type>/`, single ids and comma lists) also take ([versions.md](versions.md)):', VERSION_PARAMETER),
+    ...parameterList('`happening/<time>` also takes:', HAPPENING_PARAMETER),
+    ...parameterList('Search parameters (`search/<kind>`; `card/random.json` takes `q`), the language in [search.md](search.md):', SEARCH_PARAMETERS),
     '',
     'Search examples:',
     '',
