@@ -25,7 +25,8 @@ function typeOf(schema: Schema): string {
     return `{${Object.entries<Schema>(schema.properties).map(([k, v]) => (v.type === 'object' ? k : `${k}: ${typeOf(v)}`)).join(', ')}}`;
   }
   if (schema.type === 'object' && schema.patternProperties) return `{string: ${typeOf(Object.values(schema.patternProperties)[0] as Schema)}}`;
-  return String(schema.type);
+  // A schema without a type (TypeBox's Unknown) takes any JSON value.
+  return schema.type === undefined ? 'any' : String(schema.type);
 }
 
 /** Field rows of an object schema: name, type, note. */
