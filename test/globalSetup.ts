@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
 import type { TestProject } from 'vitest/node';
 import { inputDigest } from '../generator/build/input/treeDigest.ts';
+import { InputFolder } from '../generator/build/input/inputFiles.ts';
 import { fixtureKey, keptFixture } from './keptFixtures.ts';
 
 export const SAMPLE_INPUT = fileURLToPath(new URL('../input', import.meta.url));
@@ -56,7 +57,7 @@ const REPORT = 'report.json';
 
 /** The folder holding the sample's build (`public`) and its report. */
 function keptSample(): Promise<string> {
-  return keptFixture('sample', fixtureKey(inputDigest(SAMPLE_INPUT)), async (into) => {
+  return keptFixture('sample', fixtureKey(inputDigest(InputFolder.walk(SAMPLE_INPUT))), async (into) => {
     // Loaded only to make it: a run that finds the sample kept starts its workers without loading the generator here.
     const { build } = await import('../generator/build/build.ts');
     const report = await build({ input: SAMPLE_INPUT, out: path.join(into, 'public') });

@@ -6,6 +6,7 @@ import { expect, inject } from 'vitest';
 import { build } from '../generator/build/build.ts';
 import { closeExport, readExport } from '../generator/build/input/readExport.ts';
 import { inputDigest } from '../generator/build/input/treeDigest.ts';
+import { InputFolder } from '../generator/build/input/inputFiles.ts';
 import { openSql } from '../generator/build/input/sqlDump.ts';
 import { buildModel, type Model } from '../generator/build/model/buildModel.ts';
 import { renderSite } from '../generator/build/render/renderSite.ts';
@@ -258,7 +259,8 @@ export async function writeDb(dir: string, rel: string, tables: TableDump[]): Pr
 /** Reads an export folder and builds its model, as the build's read and model stages do. */
 export function modelAt(input: string): { model: Model; report: BuildReport } {
   const report = new BuildReport();
-  const game = readExport(input, report, inputDigest(input));
+  const folder = InputFolder.walk(input);
+  const game = readExport(folder, report, inputDigest(folder));
   try {
     return { model: buildModel(game, report), report };
   } finally {

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readExport, closeExport } from './input/readExport.ts';
+import { InputFolder } from './input/inputFiles.ts';
 import { publishedVersions, requireDistinctVersion } from './input/curated.ts';
 import { previousSite, type PreviousSite } from './input/previousSite.ts';
 import type { GameExport } from './input/readExport.ts';
@@ -107,13 +108,13 @@ const listing = (files: DigestedFiles) => ({
  * when they end, failed or not: a database's rows are read (and found unreadable) as the model
  * asks for them, until the model stage closes the export.
  */
-async function readAndModel(input: string, inputDigest: string, previous: PreviousSite, report: BuildReport): Promise<{ game: GameExport; model: Model }> {
+async function readAndModel(input: InputFolder, inputDigest: string, previous: PreviousSite, report: BuildReport): Promise<{ game: GameExport; model: Model }> {
   const findings = new Findings();
   try {
     const game = await report.stage('read', async () => {
       const read = readExport(input, findings, inputDigest);
       try {
-        requireDistinctVersion(input, read.meta.truthVersion, await publishedVersions(previous));
+        requireDistinctVersion(input.root, read.meta.truthVersion, await publishedVersions(previous));
       } catch (error) {
         closeExport(read);
         throw error;
@@ -149,17 +150,19 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     // --since compares with another site, so it runs every stage even when the input is unchanged.
     const rerun = options.since !== undefined;
     const checkedOptions = { imageHost: options.imageHost ?? null, ...(plan.name === DEFAULT_PLAN.name ? {} : { plan: plan.name }) };
-    const { upToDate, inputDigest } = await report.stage('check', () => {
-      const checked = session.check(input, { force: options.force, rerun, options: checkedOptions });
+    // The input folder walked once: its digest here, its databases, translations and pictures in the stages after.
+    const { upToDate, inputDigest, inputFolder } = await report.stage('check', () => {
+      const walked = InputFolder.walk(input);
+      const checked = session.check(walked, { force: options.force, rerun, options: checkedOptions });
       if (checked.upToDate) report.replay(checked.upToDate.report, checked.upToDate.files);
-      return checked;
+      return { ...checked, inputFolder: walked };
     });
     // The site this one follows, opened here for every stage that reads it: --since, else the output folder.
     const previous = previousSite(out, options.since);
     if (!upToDate) {
-      const { game, model } = await readAndModel(input, inputDigest, previous, report);
+      const { game, model } = await readAndModel(inputFolder, inputDigest, previous, report);
       report.coverage = modelCoverage(model);
-      const images = await report.stage('images', () => encodeImages(model, { input, ...imageCacheOf(options, session.layout.images) }, progress));
+      const images = await report.stage('images', () => encodeImages(model, { input: inputFolder, ...imageCacheOf(options, session.layout.images) }, progress));
       Object.assign(report.images, images.counts);
       report.warnAll(images.warnings);
       const files = session.files(progress);

@@ -11,9 +11,11 @@ import { ICON_SETTINGS, encodeImage, encoderFingerprint, type Encoded } from './
 import { imageJobs, type ImageJob } from './jobs.ts';
 import { mapLimit } from './pool.ts';
 import { listAssets, readSource, type SourceProblem } from './sources.ts';
+import type { InputFolder } from '../input/inputFiles.ts';
 
 export interface ImageOptions {
-  input: string;
+  /** The input folder, as the check stage walked it. */
+  input: InputFolder;
   cacheDir: string;
   /** The cache is this site's own: drop the entries this build did not use. A shared cache is never pruned. */
   pruneCache: boolean;
@@ -103,8 +105,9 @@ export async function encodeImages(model: Model, options: ImageOptions, onProgre
   const encode = cachedEncoder(cache, counts);
   const limit = options.concurrency ?? DEFAULT_CONCURRENCY;
   const assets = listAssets(options.input);
+  const root = options.input.root;
   const encodeOne = async (job: ImageJob): Promise<Outcome> => {
-    const source = await readSource(options.input, job.asset, assets);
+    const source = await readSource(root, job.asset, assets);
     if (!source.ok) return source;
     try {
       return { ok: true, encoded: await encode(source.bytes) };

@@ -1,6 +1,6 @@
 /** Reading a picture from input/assets at the asset path a database names. */
 import path from 'node:path';
-import { listInputFiles, readRegularBytes } from '../input/inputFiles.ts';
+import { readRegularBytes, type InputFolder } from '../input/inputFiles.ts';
 import { MAX_PICTURE_BYTES } from '../input/limits.ts';
 import { UserError } from '../errors.ts';
 
@@ -26,8 +26,8 @@ export function assetFile(input: string, asset: string): string | null {
  * and one listing is cheaper than a failing lookup for each. Links leading outside the
  * input folder are left out, so they are never read.
  */
-export function listAssets(input: string): Set<string> {
-  return new Set(listInputFiles(input, 'assets/**', { dot: true }).map((rel) => path.join(input, rel)));
+export function listAssets(input: InputFolder): Set<string> {
+  return new Set(input.files((rel) => rel.startsWith('assets/'), { hidden: true }).map((rel) => path.join(input.root, rel)));
 }
 
 /** The picture at `asset`; `present` is listAssets(input). */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { listInputFiles, readRegularBytes, requireInside } from './inputFiles.ts';
+import { readRegularBytes, requireInside, type InputFolder } from './inputFiles.ts';
 import { MAX_JSON_BYTES, MAX_TEXT_CHARS } from './limits.ts';
 import { allEndpoints, endpoints } from '../../contract/endpoints.ts';
 import { UserError } from '../errors.ts';
@@ -263,13 +263,15 @@ export function readGachas(root: string, meta: Meta): CuratedGacha[] {
   });
 }
 
+/** The translation files: every .json file under translations/. */
+export const translationFiles = (input: InputFolder) => input.files((rel) => rel.startsWith('translations/') && rel.endsWith('.json'));
+
 /** All translations/*.json merged in file-name order; a later file wins a conflict (with a warning). */
-export function readTranslations(root: string, findings: Findings): Map<string, string> {
+export function readTranslations(input: InputFolder, findings: Findings): Map<string, string> {
   const merged = new Map<string, string>();
-  const files = listInputFiles(root, 'translations/**/*.json').sort();
-  for (const name of files) {
-    const file = path.join(root, name);
-    for (const [original, translation] of Object.entries(readCurated(root, file, CURATED.translations, {}))) {
+  for (const name of translationFiles(input).sort()) {
+    const file = path.join(input.root, name);
+    for (const [original, translation] of Object.entries(readCurated(input.root, file, CURATED.translations, {}))) {
       const previous = merged.get(original);
       if (previous !== undefined && previous !== translation) findings.warn(`${file}: "${original}" overrides an earlier translation`, 'translations overriding earlier ones');
       merged.set(original, translation);

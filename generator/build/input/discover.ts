@@ -1,7 +1,6 @@
 /** Finds a master database anywhere under an export folder, in any of the shapes people share. */
-import fs from 'node:fs';
 import path from 'node:path';
-import { listInputFiles } from './inputFiles.ts';
+import type { InputFolder } from './inputFiles.ts';
 import type { Findings } from '../report.ts';
 
 /** Preferred first: the client's own file, then flat copies, then SQL dumps. */
@@ -10,20 +9,33 @@ const EXTENSIONS = ['.db_', '.db', '.sqlite', '.db.sql', '.sql'];
 /** The databases the build reads, by their client names; every other file the client keeps is not used. */
 export const DATABASES = ['unit', 'event_common', 'live'] as const;
 
-/** Folders of an export that never hold its own master databases. */
-const NOT_DATABASES = ['en/**', 'assets/**', 'translations/**', 'node_modules/**'];
+/** The main export's folder and the English one's, relative to the input folder. */
+export const EXPORTS = ['', 'en/'] as const;
+export type ExportFolder = (typeof EXPORTS)[number];
 
-/** Every file under `root` (none when it does not exist) that could be the database `name`, relative paths, the one to read first. */
-export function databaseCandidates(root: string, name: string): string[] {
-  if (!fs.existsSync(root)) return [];
-  const patterns = EXTENSIONS.map((ext) => `**/${name}${ext}`);
-  const found = listInputFiles(root, patterns, { ignore: NOT_DATABASES, caseSensitiveMatch: false });
+/** Folders of an export (in any case) that never hold its own master databases. */
+const NOT_DATABASES = new Set(['en', 'assets', 'translations', 'node_modules']);
+
+/** Whether `rel` (relative to an export's folder) could be the database `name`: its file name in any case, not under NOT_DATABASES. */
+function isCandidate(rel: string, name: string): boolean {
+  const slash = rel.indexOf('/');
+  if (slash >= 0 && NOT_DATABASES.has(rel.slice(0, slash).toLowerCase())) return false;
+  const base = rel.slice(rel.lastIndexOf('/') + 1).toLowerCase();
+  return EXTENSIONS.some((ext) => base === name + ext);
+}
+
+/** Every file of the export in `exportFolder` that could be the database `name`, relative to that folder, the one to read first. */
+export function databaseCandidates(input: InputFolder, exportFolder: ExportFolder, name: string): string[] {
+  const found = input.files((rel) => rel.startsWith(exportFolder) && isCandidate(rel.slice(exportFolder.length), name))
+    .map((rel) => rel.slice(exportFolder.length));
   const rank = (file: string) => EXTENSIONS.findIndex((ext) => path.basename(file).toLowerCase() === name + ext);
   return found.sort((a, b) => rank(a) - rank(b) || a.split('/').length - b.split('/').length || a.localeCompare(b));
 }
 
-export function findDatabase(root: string, name: string, findings: Findings): string | undefined {
-  const found = databaseCandidates(root, name);
+/** The file of the database `name` in the export in `exportFolder`, if it has one (the first candidate; a warning names the others). */
+export function findDatabase(input: InputFolder, exportFolder: ExportFolder, name: string, findings: Findings): string | undefined {
+  const found = databaseCandidates(input, exportFolder, name);
+  const root = path.join(input.root, exportFolder);
   if (found.length > 1) findings.warn(`several ${name} databases under ${root}; using ${found[0]} (ignoring ${found.slice(1).join(', ')})`);
   return found.length ? path.join(root, found[0]) : undefined;
 }

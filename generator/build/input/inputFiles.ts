@@ -10,12 +10,6 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { UserError } from '../errors.ts';
 
-export interface ListOptions {
-  ignore?: string[];
-  dot?: boolean;
-  caseSensitiveMatch?: boolean;
-}
-
 /** The target of the link at `file` when it lies inside `realRoot`; null for one outside, a cycle or a dangling link. */
 function targetInside(file: string, realRoot: string): string | null {
   try {
@@ -57,18 +51,36 @@ const notRegular = (file: string, entry: EntryKind, folder = INPUT_FOLDER) =>
   new UserError(`${file}: ${kindOf(entry)}, not a regular file; only regular files are read from ${folder}`);
 
 /**
- * Paths relative to `root` ('/'-separated) of the files matching `patterns`. A pipe, socket or
- * device among them fails the build: it would never be read to its end.
+ * An input folder's entries, walked once per build and handed to every stage that lists files
+ * in it (the input's digest, the databases, the files left unread, translations, pictures):
+ * each takes the files it wants with a test on their relative paths.
  */
-export function listInputFiles(root: string, patterns: string | string[], options: ListOptions = {}): string[] {
-  const realRoot = fs.realpathSync(root);
-  const entries = fg.sync(patterns, { ...options, cwd: root, onlyFiles: false, followSymbolicLinks: false, objectMode: true });
-  const special = entries.find((e) => !e.dirent.isFile() && !e.dirent.isDirectory() && !e.dirent.isSymbolicLink());
-  if (special) throw notRegular(path.join(root, special.path), special.dirent);
-  return entries
-    .filter((e) => e.dirent.isFile() || (e.dirent.isSymbolicLink() && linksInside(path.join(root, e.path), realRoot)))
-    .map((e) => e.path);
+export class InputFolder {
+  private constructor(readonly root: string, private readonly realRoot: string, private readonly entries: fg.Entry[]) {}
+
+  /** Every entry under `root`, hidden ones included, without following a link. */
+  static walk(root: string): InputFolder {
+    const realRoot = fs.realpathSync(root);
+    return new InputFolder(root, realRoot, fg.sync('**', { cwd: root, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true }));
+  }
+
+  /**
+   * Paths relative to the root ('/'-separated) of the files whose path `take` accepts: regular
+   * files, and links to a regular file inside the folder. Hidden entries (a name starting with a
+   * dot, or under a folder that does) only with `hidden`. A pipe, socket or device among those
+   * taken fails the build: it would never be read to its end.
+   */
+  files(take: (rel: string) => boolean, { hidden = false } = {}): string[] {
+    const taken = this.entries.filter((e) => (hidden || !isHidden(e.path)) && take(e.path));
+    const special = taken.find((e) => !e.dirent.isFile() && !e.dirent.isDirectory() && !e.dirent.isSymbolicLink());
+    if (special) throw notRegular(path.join(this.root, special.path), special.dirent);
+    return taken
+      .filter((e) => e.dirent.isFile() || (e.dirent.isSymbolicLink() && linksInside(path.join(this.root, e.path), this.realRoot)))
+      .map((e) => e.path);
+  }
 }
+
+const isHidden = (rel: string) => rel.startsWith('.') || rel.includes('/.');
 
 /**
  * Opens `file` for reading only when it is a regular file of at most `maxBytes`: opened

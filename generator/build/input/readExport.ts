@@ -1,16 +1,16 @@
 /** Reads a whole game export folder: databases, keys and curated files. */
 import path from 'node:path';
 import fs from 'node:fs';
-import { DATABASES, databaseCandidates, findDatabase } from './discover.ts';
+import { DATABASES, EXPORTS, databaseCandidates, findDatabase } from './discover.ts';
 import { refuseMixedSample, SAMPLE_MARKER } from './sampleMarker.ts';
 import { unreadFiles } from './unreadFiles.ts';
-import { listInputFiles } from './inputFiles.ts';
+import type { InputFolder } from './inputFiles.ts';
 import { MasterDb } from './masterDb.ts';
 import { parseReleaseKeys, type ReleaseKeys } from './rowCipher.ts';
 import { regionLabel } from './fileCipher.ts';
 import { parseOffset } from './time.ts';
 import {
-  REGION_TIMEZONES, readGachas, CURATED, readCurated, readMeta, readReleaseDates, readSets, readTranslations,
+  REGION_TIMEZONES, readGachas, CURATED, readCurated, readMeta, readReleaseDates, readSets, readTranslations, translationFiles,
   type CuratedGacha, type CuratedSet, type Meta,
 } from './curated.ts';
 import { UserError } from '../errors.ts';
@@ -57,26 +57,29 @@ function warnOtherClock(meta: Meta, dbs: (MasterDb | null)[], findings: Findings
   }
 }
 
-/** Every database candidate under `root` and under its en/, relative to `root`. */
-const allDatabases = (root: string) => ['', 'en/'].flatMap((folder) =>
-  DATABASES.flatMap((name) => databaseCandidates(path.join(root, folder), name).map((rel) => folder + rel)));
+/** Every database candidate of the main export and of the English one under en/, relative to the input folder. */
+const allDatabases = (input: InputFolder) => EXPORTS.flatMap((folder) =>
+  DATABASES.flatMap((name) => databaseCandidates(input, folder, name).map((rel) => folder + rel)));
 
 /** The curated files the build reads (when present), relative to the input folder. */
-const curatedFiles = (root: string) => [
+const curatedFiles = (input: InputFolder) => [
   'meta.json', 'release_info.json', 'en/release_info.json', 'release_dates.json', 'sets.json', 'gachas.json', SAMPLE_MARKER,
-  ...listInputFiles(root, 'translations/**/*.json'),
+  ...translationFiles(input),
 ];
 
-/** `inputDigest`: input/treeDigest.ts's digest of `root`, which the build already computed. */
-export function readExport(root: string, findings: Findings, inputDigest: string): GameExport {
-  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new UserError(`${root}: input folder does not exist`);
+/**
+ * `input`: the input folder as the check stage walked it; `inputDigest`: input/treeDigest.ts's
+ * digest of it, which the build already computed.
+ */
+export function readExport(input: InputFolder, findings: Findings, inputDigest: string): GameExport {
+  const { root } = input;
   for (const folder of ['en', 'assets', 'translations']) {
     const dir = path.join(root, folder);
     if (fs.existsSync(dir) && !fs.lstatSync(dir).isDirectory()) throw new UserError(`${dir}: expected a folder (not a file or a link)`);
   }
-  refuseMixedSample(root, allDatabases(root));
+  refuseMixedSample(root, allDatabases(input));
   const keys = readKeys(root, path.join(root, 'release_info.json'));
-  const unitFile = findDatabase(root, 'unit', findings);
+  const unitFile = findDatabase(input, '', 'unit', findings);
   if (!unitFile) throw new UserError(`${root}: no unit database found (looked for unit.db_, unit.db, unit.sqlite, unit.db.sql or unit.sql)`);
   /** `name` is the database's name in the client (unit, event_common): its file there is `<name>.db_`. */
   const open = (file: string | undefined, name: string, releaseKeys: ReleaseKeys, label = '') =>
@@ -84,15 +87,15 @@ export function readExport(root: string, findings: Findings, inputDigest: string
   const englishRoot = path.join(root, 'en');
   const englishKeys = new Map([...keys, ...readKeys(root, path.join(englishRoot, 'release_info.json'))]);
   const hasEnglish = fs.existsSync(englishRoot);
-  const openEnglish = (name: string) => (hasEnglish ? open(findDatabase(englishRoot, name, findings), name, englishKeys, 'en/') : null);
+  const openEnglish = (name: string) => (hasEnglish ? open(findDatabase(input, 'en/', name, findings), name, englishKeys, 'en/') : null);
   const meta = readMeta(root);
   const unit = open(unitFile, 'unit', keys)!;
-  const events = open(findDatabase(root, 'event_common', findings), 'event_common', keys);
-  const live = open(findDatabase(root, 'live', findings), 'live', keys);
+  const events = open(findDatabase(input, '', 'event_common', findings), 'event_common', keys);
+  const live = open(findDatabase(input, '', 'live', findings), 'live', keys);
   warnOtherClock(meta, [unit, events, live], findings);
   const [english, englishEvents, englishLive] = [openEnglish('unit'), openEnglish('event_common'), openEnglish('live')];
   const databases = [unit, events, live, english, englishEvents, englishLive].flatMap((db) => (db ? [path.relative(root, db.file).split(path.sep).join('/')] : []));
-  findings.noteUnreadFiles(unreadFiles(root, [...databases, ...curatedFiles(root)]));
+  findings.noteUnreadFiles(unreadFiles(input, [...databases, ...curatedFiles(input)]));
   return {
     root,
     unit,
@@ -105,7 +108,7 @@ export function readExport(root: string, findings: Findings, inputDigest: string
     releaseDates: readReleaseDates(root, meta),
     sets: readSets(root),
     gachas: readGachas(root, meta),
-    translations: readTranslations(root, findings),
+    translations: readTranslations(input, findings),
     inputHash: inputDigest.slice(0, 12),
   };
 }

@@ -1,7 +1,7 @@
 /** Which files under the input folder the build did not read, and why: what the report tells a user to fix. */
 import path from 'node:path';
-import { listInputFiles } from './inputFiles.ts';
-import { DATABASE_EXTENSION, DATABASES, databaseCandidates, lookalikeDatabase } from './discover.ts';
+import type { InputFolder } from './inputFiles.ts';
+import { DATABASE_EXTENSION, DATABASES, EXPORTS, databaseCandidates, lookalikeDatabase } from './discover.ts';
 
 export interface UnreadFile {
   file: string;
@@ -11,14 +11,14 @@ export interface UnreadFile {
 }
 
 /** Folders whose files are read by the paths the databases name (pictures), or are never input. */
-const NOT_LISTED = ['assets/**', 'node_modules/**'];
+const NOT_LISTED = new Set(['assets', 'node_modules']);
 
 /** The database files read, by export (main '', English 'en/') and name, and every other candidate for each: rel -> [name, rel read]. */
-function databasesRead(root: string, read: Set<string>): { used: Map<string, string>; seconds: Map<string, [string, string]> } {
+function databasesRead(input: InputFolder, read: Set<string>): { used: Map<string, string>; seconds: Map<string, [string, string]> } {
   const [used, seconds] = [new Map<string, string>(), new Map<string, [string, string]>()];
   for (const folder of EXPORTS) {
     for (const name of DATABASES) {
-      const candidates = databaseCandidates(path.join(root, folder), name).map((rel) => folder + rel);
+      const candidates = databaseCandidates(input, folder, name).map((rel) => folder + rel);
       const first = candidates.find((rel) => read.has(rel));
       if (!first) continue;
       used.set(folder + name, first);
@@ -28,14 +28,11 @@ function databasesRead(root: string, read: Set<string>): { used: Map<string, str
   return { used, seconds };
 }
 
-/** The main export's folder and the English one's, relative to the input folder. */
-const EXPORTS = ['', 'en/'];
-
-/** Every file under `root` (but pictures) that is not in `read` (relative paths), with the reason and, for a misnamed database, a hint. */
-export function unreadFiles(root: string, read: string[]): UnreadFile[] {
+/** Every file of `input` (but pictures) that is not in `read` (relative paths), with the reason and, for a misnamed database, a hint. */
+export function unreadFiles(input: InputFolder, read: string[]): UnreadFile[] {
   const readSet = new Set(read);
-  const { used, seconds } = databasesRead(root, readSet);
-  return listInputFiles(root, '**', { ignore: NOT_LISTED }).sort().filter((rel) => !readSet.has(rel)).map((file): UnreadFile => {
+  const { used, seconds } = databasesRead(input, readSet);
+  return input.files((rel) => !NOT_LISTED.has(rel.split('/', 1)[0])).sort().filter((rel) => !readSet.has(rel)).map((file): UnreadFile => {
     const second = seconds.get(file);
     if (second) return { file, reason: `a second ${second[0]} database; ${second[1]} is read instead` };
     const lookalike = lookalikeDatabase(file);

@@ -9,15 +9,18 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { hashTree } from '../input/treeDigest.ts';
+import { InputFolder } from '../input/inputFiles.ts';
 
 const GENERATOR = fileURLToPath(new URL('../..', import.meta.url));
 const LOCKFILE = path.join(GENERATOR, '..', 'package-lock.json');
+const SOURCE = /\.(?:ts|html|css|js)$/;
 
 let generatorDigest: string | undefined;
 function generatorVersion(): string {
   if (generatorDigest === undefined) {
     const hash = createHash('sha256');
-    hashTree(hash, GENERATOR, '**/*.{ts,html,css,js}'); // page sources (generator/runtime/page, generator/runtime/search) are published as they are
+    // Page sources (generator/runtime/page, generator/runtime/search) are published as they are.
+    hashTree(hash, InputFolder.walk(GENERATOR), (rel) => SOURCE.test(rel));
     if (fs.existsSync(LOCKFILE)) hash.update(fs.readFileSync(LOCKFILE));
     generatorDigest = hash.digest('hex');
   }

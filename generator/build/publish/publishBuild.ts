@@ -11,6 +11,7 @@ import { acquireLock } from './lock.ts';
 import { isIntact, readManifest, scanFolder, writeManifest, type FolderScan, type Manifest } from './manifest.ts';
 import { buildFingerprint } from './fingerprint.ts';
 import { inputDigest } from '../input/treeDigest.ts';
+import type { InputFolder } from '../input/inputFiles.ts';
 import type { DigestedFiles } from '../render/files.ts';
 import { Staging, type StagedSite } from './staging.ts';
 import { checkCacheFolders, checkNoLinks } from './privateCache.ts';
@@ -165,12 +166,12 @@ export class PublishSession {
   }
 
   /**
-   * The check stage: digests the input and scans the site. Up to date (same input and
+   * The check stage: digests the input (as walked once for the whole build) and scans the site. Up to date (same input and
    * generator, site intact, no `force`): nothing else needs to run, and the published site's
    * report is told (see begin). Returns the input's digest for the read stage.
    * `options`: the build options the site depends on besides its input (an image host).
    */
-  check(input: string, { force = false, rerun = false, options = {} as Record<string, unknown> } = {}): { upToDate: UpToDate | null; inputDigest: string } {
+  check(input: InputFolder, { force = false, rerun = false, options = {} as Record<string, unknown> } = {}): { upToDate: UpToDate | null; inputDigest: string } {
     const digest = inputDigest(input);
     return { upToDate: this.begin(buildFingerprint(digest, options), { force, rerun }), inputDigest: digest };
   }
