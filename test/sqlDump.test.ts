@@ -2,6 +2,7 @@
 import path from 'node:path';
 import fs from 'fs-extra';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build/build.ts';
 import { MAX_DUMP_BYTES, openSql } from '../generator/build/input/sqlDump.ts';
@@ -48,6 +49,48 @@ describe('SQL dumps: what a dump is made of loads', () => {
   it('keeps column names and declared types but never evaluates a constraint or default', () => {
     const db = openSql('CREATE TABLE c (a INTEGER CHECK (a < 0) DEFAULT (zeroblob(1000000000)), b TEXT REFERENCES x(y));\nINSERT INTO c VALUES (5, 6);');
     expect(db.prepare('SELECT a, typeof(b) AS b FROM c').all()).toEqual([{ a: 5, b: 'text' }]);
+    db.close();
+  });
+});
+
+describe('SQL dumps: rows as the shell writes them are read straight from the text, as their tokens read', () => {
+  /** What a dump loads to: every row of t with each value's SQLite type, or the error it is refused with. */
+  const outcome = (sql: string) => {
+    try {
+      const db = openSql(sql);
+      db.defaultSafeIntegers(true);
+      const rows = db.prepare('SELECT typeof(a) AS ta, a, typeof(b) AS tb, b FROM t').all();
+      db.close();
+      return { rows };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  };
+  const numberText = fc.oneof(
+    fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
+    fc.double({ noNaN: true }).map(String),
+    fc.constantFrom('1.', '.5', '-.5', '1e5', '1E+5', '2e-3', '0x1F', '-0', '007', '1e999', '- 5', '+5', '5x', '1.2.3'),
+    fc.array(fc.constantFrom(...'0123456789.eE+-xX'), { minLength: 1, maxLength: 8 }).map((chars) => chars.join('')),
+  );
+  const stringText = fc.array(fc.constantFrom('a', "'", "''", '\n', '\n', '日本', ' ', ',', ')', ';'), { maxLength: 6 })
+    .map((parts) => `'${parts.join('').replaceAll("'", "''")}'`);
+  const value = fc.oneof(numberText, stringText,
+    fc.constantFrom('NULL', 'null', 'Nul', "X'00ff'", "x'abc'", "X''", 'char(97)', "replace('ab','b','c')", "unistr('\\0041')", "'unterminated"));
+  const separator = fc.constantFrom(',', ', ', ' , ', ',\n', ' ,');
+  const row = fc.tuple(value, separator, value, fc.boolean()).map(([a, sep, b, one]) => `(${one ? a : `${a}${sep}${b}`})`);
+  const statement = fc.tuple(fc.array(row, { minLength: 1, maxLength: 3 }), fc.constantFrom('', ' ')).map(([rows, space]) => `INSERT INTO t VALUES${space}${rows.join(',')};`);
+
+  it('any INSERT loads to the same rows, or fails with the same message, as the same text in lower case (which only the tokens read)', () => {
+    fc.assert(fc.property(fc.array(statement, { minLength: 1, maxLength: 3 }), (statements) => {
+      const sql = `CREATE TABLE t (a, b);\n${statements.join('\n')}\n`;
+      expect(outcome(sql)).toEqual(outcome(sql.replaceAll('INSERT INTO t VALUES', 'insert into t values')));
+    }), { numRuns: 500, seed: 20261127 });
+  });
+
+  it('reads a quoted table name, a blob, NULL, a 64-bit integer and a real from a plain row', () => {
+    const db = openSql('CREATE TABLE "a""b" (x, y, z, w);\nINSERT INTO "a""b" VALUES(X\'00ff\',NULL,-9223372036854775808,1.5e3);');
+    db.defaultSafeIntegers(true);
+    expect(db.prepare('SELECT * FROM "a""b"').all()).toEqual([{ x: Buffer.from([0, 255]), y: null, z: -9223372036854775808n, w: 1500 }]);
     db.close();
   });
 });
