@@ -47,7 +47,9 @@ function cachedEncoder(cache: ImageCache, counts: ImageCounts) {
       return cached;
     }
     const encoded = await encodeImage(bytes, ICON_SETTINGS).catch((error: Error) => {
-      throw new UndecodablePicture(error.message.split('\n')[0]);
+      // sharp's own words, without the libvips log it appends after a colon: that log is one for the
+      // process, so with pictures decoded at once it may hold another one's error, or none.
+      throw new UndecodablePicture(error.message.split('\n')[0].replace(/:.*/, ''));
     });
     counts.encoded++;
     await cache.put(key, encoded);
