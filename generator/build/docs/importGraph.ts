@@ -35,7 +35,7 @@ export function importGraph(): ImportGraph {
   const files = [...sourceFiles('generator'), ...HOST_ENTRIES];
   const { metafile } = buildSync({
     entryPoints: files, absWorkingDir: ROOT, bundle: true, write: false, metafile: true,
-    outdir: 'out', platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent',
+    outdir: 'out', platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent', splitting: true,
   });
   return new Map(files.map((file) => [file, (metafile.inputs[file]?.imports ?? [])
     .filter((entry) => !entry.external)
