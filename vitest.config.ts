@@ -42,11 +42,14 @@ checkTiers();
 
 /**
  * Files that take longest (builds, child processes, a browser): started first, so no long file
- * starts last and leaves a CPU idle at the end. vitest orders by its cached durations when it has
- * them; a fresh clone has none, so this order holds in any case. A project's files run together, in
- * fresh workers (see `isolate` below): projects start in the order of their first file here.
+ * starts last and leaves a CPU idle at the end. server.test.ts comes before publish.test.ts: most
+ * of its seconds are a client waiting on a kept-alive connection, which cost no CPU while the
+ * browser's files keep a third file running beside the two workers (after them, two such waits
+ * at once left a CPU idle). vitest orders by its cached durations when it has them; a fresh clone
+ * has none, so this order holds in any case. A project's files run together, in fresh workers
+ * (see `isolate` below): projects start in the order of their first file here.
  */
-const LONG_FILES = ['page', 'routes', 'publish', 'server', 'mirror', 'contract', 'changes', 'outFolder'].map((name) => `/${testFile(name)}`);
+const LONG_FILES = ['page', 'routes', 'server', 'publish', 'mirror', 'contract', 'changes', 'outFolder'].map((name) => `/${testFile(name)}`);
 
 /**
  * The suite's temporary folders (sites, exports, wrangler state) on a memory filesystem when the
