@@ -46,6 +46,12 @@ describe('SQL dumps: what a dump is made of loads', () => {
     db.close();
   });
 
+  it('takes an empty statement (;;) for nothing, as SQLite does', () => {
+    const db = openSql('CREATE TABLE e (a);;\n;\nINSERT INTO e VALUES(1);;');
+    expect(db.prepare('SELECT a FROM e').all()).toEqual([{ a: 1 }]);
+    db.close();
+  });
+
   it('keeps column names and declared types but never evaluates a constraint or default', () => {
     const db = openSql('CREATE TABLE c (a INTEGER CHECK (a < 0) DEFAULT (zeroblob(1000000000)), b TEXT REFERENCES x(y));\nINSERT INTO c VALUES (5, 6);');
     expect(db.prepare('SELECT a, typeof(b) AS b FROM c').all()).toEqual([{ a: 5, b: 'text' }]);
