@@ -16,28 +16,48 @@ export type ExportFolder = (typeof EXPORTS)[number];
 /** Folders of an export (in any case) that never hold its own master databases. */
 const NOT_DATABASES = new Set(['en', 'assets', 'translations', 'node_modules']);
 
-/** Whether `rel` (relative to an export's folder) could be the database `name`: its file name in any case, not under NOT_DATABASES. */
-function isCandidate(rel: string, name: string): boolean {
+export type DatabaseName = (typeof DATABASES)[number];
+
+/** The database `rel` (relative to an export's folder) could be, by its file name in any case, unless it is under NOT_DATABASES. */
+function candidateFor(rel: string): DatabaseName | undefined {
   const slash = rel.indexOf('/');
-  if (slash >= 0 && NOT_DATABASES.has(rel.slice(0, slash).toLowerCase())) return false;
+  if (slash >= 0 && NOT_DATABASES.has(rel.slice(0, slash).toLowerCase())) return undefined;
   const base = rel.slice(rel.lastIndexOf('/') + 1).toLowerCase();
-  return EXTENSIONS.some((ext) => base === name + ext);
+  return DATABASES.find((name) => EXTENSIONS.some((ext) => base === name + ext));
 }
 
-/** Every file of the export in `exportFolder` that could be the database `name`, relative to that folder, the one to read first. */
-export function databaseCandidates(input: InputFolder, exportFolder: ExportFolder, name: string): string[] {
-  const found = input.files((rel) => rel.startsWith(exportFolder) && isCandidate(rel.slice(exportFolder.length), name))
-    .map((rel) => rel.slice(exportFolder.length));
-  const rank = (file: string) => EXTENSIONS.findIndex((ext) => path.basename(file).toLowerCase() === name + ext);
-  return found.sort((a, b) => rank(a) - rank(b) || a.split('/').length - b.split('/').length || a.localeCompare(b));
+/**
+ * Every file of each export that could be one of its databases: by export folder, then by
+ * database name, relative to the export's folder, the one to read first. Taken from the input
+ * in one pass, for the read (findDatabase) and for the files left unread alike.
+ */
+export type DatabaseCandidates = ReadonlyMap<ExportFolder, ReadonlyMap<DatabaseName, readonly string[]>>;
+
+export function databaseCandidates(input: InputFolder): DatabaseCandidates {
+  const found = new Map(EXPORTS.map((folder) => [folder, new Map(DATABASES.map((name) => [name, [] as string[]]))]));
+  const exportsOf = (rel: string) => EXPORTS.filter((folder) => rel.startsWith(folder) && candidateFor(rel.slice(folder.length)));
+  for (const rel of input.files((rel) => exportsOf(rel).length > 0)) {
+    for (const folder of exportsOf(rel)) found.get(folder)!.get(candidateFor(rel.slice(folder.length))!)!.push(rel.slice(folder.length));
+  }
+  for (const byName of found.values()) {
+    for (const [name, files] of byName) {
+      const rank = (file: string) => EXTENSIONS.findIndex((ext) => path.basename(file).toLowerCase() === name + ext);
+      files.sort((a, b) => rank(a) - rank(b) || a.split('/').length - b.split('/').length || a.localeCompare(b));
+    }
+  }
+  return found;
 }
 
-/** The file of the database `name` in the export in `exportFolder`, if it has one (the first candidate; a warning names the others). */
-export function findDatabase(input: InputFolder, exportFolder: ExportFolder, name: string, findings: Findings): string | undefined {
-  const found = databaseCandidates(input, exportFolder, name);
-  const root = path.join(input.root, exportFolder);
-  if (found.length > 1) findings.warn(`several ${name} databases under ${root}; using ${found[0]} (ignoring ${found.slice(1).join(', ')})`);
-  return found.length ? path.join(root, found[0]) : undefined;
+/** Every candidate of `candidates`, relative to the input folder. */
+export const allCandidates = (candidates: DatabaseCandidates): string[] =>
+  [...candidates].flatMap(([folder, byName]) => [...byName.values()].flat().map((rel) => folder + rel));
+
+/** The file of the database `name` in the export in `exportFolder` under `root`, if it has one (the first candidate; a warning names the others). */
+export function findDatabase(candidates: DatabaseCandidates, root: string, exportFolder: ExportFolder, name: DatabaseName, findings: Findings): string | undefined {
+  const found = candidates.get(exportFolder)!.get(name)!;
+  const folder = path.join(root, exportFolder);
+  if (found.length > 1) findings.warn(`several ${name} databases under ${folder}; using ${found[0]} (ignoring ${found.slice(1).join(', ')})`);
+  return found.length ? path.join(folder, found[0]) : undefined;
 }
 
 /** The extensions of a database file, a client's or a copy (for files the build does not read). */

@@ -1,7 +1,7 @@
 /** Reads a whole game export folder: databases, keys and curated files. */
 import path from 'node:path';
 import fs from 'node:fs';
-import { DATABASES, EXPORTS, databaseCandidates, findDatabase } from './discover.ts';
+import { allCandidates, databaseCandidates, findDatabase, type DatabaseName } from './discover.ts';
 import { refuseMixedSample, SAMPLE_MARKER } from './sampleMarker.ts';
 import { unreadFiles } from './unreadFiles.ts';
 import type { InputFolder } from './inputFiles.ts';
@@ -57,10 +57,6 @@ function warnOtherClock(meta: Meta, dbs: (MasterDb | null)[], findings: Findings
   }
 }
 
-/** Every database candidate of the main export and of the English one under en/, relative to the input folder. */
-const allDatabases = (input: InputFolder) => EXPORTS.flatMap((folder) =>
-  DATABASES.flatMap((name) => databaseCandidates(input, folder, name).map((rel) => folder + rel)));
-
 /** The curated files the build reads (when present), relative to the input folder. */
 const curatedFiles = (input: InputFolder) => [
   'meta.json', 'release_info.json', 'en/release_info.json', 'release_dates.json', 'sets.json', 'gachas.json', SAMPLE_MARKER,
@@ -77,9 +73,10 @@ export function readExport(input: InputFolder, findings: Findings, inputDigest: 
     const dir = path.join(root, folder);
     if (fs.existsSync(dir) && !fs.lstatSync(dir).isDirectory()) throw new UserError(`${dir}: expected a folder (not a file or a link)`);
   }
-  refuseMixedSample(root, allDatabases(input));
+  const candidates = databaseCandidates(input);
+  refuseMixedSample(root, allCandidates(candidates));
   const keys = readKeys(root, path.join(root, 'release_info.json'));
-  const unitFile = findDatabase(input, '', 'unit', findings);
+  const unitFile = findDatabase(candidates, root, '', 'unit', findings);
   if (!unitFile) throw new UserError(`${root}: no unit database found (looked for unit.db_, unit.db, unit.sqlite, unit.db.sql or unit.sql)`);
   /** `name` is the database's name in the client (unit, event_common): its file there is `<name>.db_`. */
   const open = (file: string | undefined, name: string, releaseKeys: ReleaseKeys, label = '') =>
@@ -87,15 +84,15 @@ export function readExport(input: InputFolder, findings: Findings, inputDigest: 
   const englishRoot = path.join(root, 'en');
   const englishKeys = new Map([...keys, ...readKeys(root, path.join(englishRoot, 'release_info.json'))]);
   const hasEnglish = fs.existsSync(englishRoot);
-  const openEnglish = (name: string) => (hasEnglish ? open(findDatabase(input, 'en/', name, findings), name, englishKeys, 'en/') : null);
+  const openEnglish = (name: DatabaseName) => (hasEnglish ? open(findDatabase(candidates, root, 'en/', name, findings), name, englishKeys, 'en/') : null);
   const meta = readMeta(root);
   const unit = open(unitFile, 'unit', keys)!;
-  const events = open(findDatabase(input, '', 'event_common', findings), 'event_common', keys);
-  const live = open(findDatabase(input, '', 'live', findings), 'live', keys);
+  const events = open(findDatabase(candidates, root, '', 'event_common', findings), 'event_common', keys);
+  const live = open(findDatabase(candidates, root, '', 'live', findings), 'live', keys);
   warnOtherClock(meta, [unit, events, live], findings);
   const [english, englishEvents, englishLive] = [openEnglish('unit'), openEnglish('event_common'), openEnglish('live')];
   const databases = [unit, events, live, english, englishEvents, englishLive].flatMap((db) => (db ? [path.relative(root, db.file).split(path.sep).join('/')] : []));
-  findings.noteUnreadFiles(unreadFiles(input, [...databases, ...curatedFiles(input)]));
+  findings.noteUnreadFiles(unreadFiles(input, [...databases, ...curatedFiles(input)], candidates));
   return {
     root,
     unit,

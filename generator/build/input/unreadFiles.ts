@@ -1,7 +1,7 @@
 /** Which files under the input folder the build did not read, and why: what the report tells a user to fix. */
 import path from 'node:path';
 import type { InputFolder } from './inputFiles.ts';
-import { DATABASE_EXTENSION, DATABASES, EXPORTS, databaseCandidates, lookalikeDatabase } from './discover.ts';
+import { DATABASE_EXTENSION, lookalikeDatabase, type DatabaseCandidates } from './discover.ts';
 
 export interface UnreadFile {
   file: string;
@@ -14,11 +14,11 @@ export interface UnreadFile {
 const NOT_LISTED = new Set(['assets', 'node_modules']);
 
 /** The database files read, by export (main '', English 'en/') and name, and every other candidate for each: rel -> [name, rel read]. */
-function databasesRead(input: InputFolder, read: Set<string>): { used: Map<string, string>; seconds: Map<string, [string, string]> } {
+function databasesRead(candidatesOf: DatabaseCandidates, read: Set<string>): { used: Map<string, string>; seconds: Map<string, [string, string]> } {
   const [used, seconds] = [new Map<string, string>(), new Map<string, [string, string]>()];
-  for (const folder of EXPORTS) {
-    for (const name of DATABASES) {
-      const candidates = databaseCandidates(input, folder, name).map((rel) => folder + rel);
+  for (const [folder, byName] of candidatesOf) {
+    for (const [name, files] of byName) {
+      const candidates = files.map((rel) => folder + rel);
       const first = candidates.find((rel) => read.has(rel));
       if (!first) continue;
       used.set(folder + name, first);
@@ -28,10 +28,13 @@ function databasesRead(input: InputFolder, read: Set<string>): { used: Map<strin
   return { used, seconds };
 }
 
-/** Every file of `input` (but pictures) that is not in `read` (relative paths), with the reason and, for a misnamed database, a hint. */
-export function unreadFiles(input: InputFolder, read: string[]): UnreadFile[] {
+/**
+ * Every file of `input` (but pictures) that is not in `read` (relative paths), with the reason
+ * and, for a misnamed database, a hint; `candidates`: the input's database candidates.
+ */
+export function unreadFiles(input: InputFolder, read: string[], candidates: DatabaseCandidates): UnreadFile[] {
   const readSet = new Set(read);
-  const { used, seconds } = databasesRead(input, readSet);
+  const { used, seconds } = databasesRead(candidates, readSet);
   return input.files((rel) => !NOT_LISTED.has(rel.split('/', 1)[0])).sort().filter((rel) => !readSet.has(rel)).map((file): UnreadFile => {
     const second = seconds.get(file);
     if (second) return { file, reason: `a second ${second[0]} database; ${second[1]} is read instead` };
