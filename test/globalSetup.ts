@@ -12,13 +12,13 @@ import fs from 'fs-extra';
 import type { TestProject } from 'vitest/node';
 import { inputDigest } from '../generator/build/input/treeDigest.ts';
 import { InputFolder } from '../generator/build/input/inputFiles.ts';
-import { fixtureKey, keptFixture } from './keptFixtures.ts';
+import { fixtureKey, keptFixture, writeOutcome } from './keptFixtures.ts';
 
 export const SAMPLE_INPUT = fileURLToPath(new URL('../input', import.meta.url));
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The file that names where the sample's build is and holds its build report's own fields (or its error), once it is there. */
+    /** The file that names where the sample's build is and holds its build report's own fields (a SampleBuild, or its error), once it is there (readOutcome). */
     sample: string;
     /** One picture cache for every build of the run (content-addressed, so sharing is safe). */
     imageCache: string;
@@ -28,10 +28,9 @@ declare module 'vitest' {
 }
 
 /** What buildSample reads from the run's sample file. */
-export interface SampleOutcome {
-  out?: string;
-  report?: Record<string, unknown>;
-  error?: string;
+export interface SampleBuild {
+  out: string;
+  report: Record<string, unknown>;
 }
 
 export default async function setup(project: TestProject) {
@@ -42,10 +41,9 @@ export default async function setup(project: TestProject) {
   project.provide('bigSiteDir', path.join(dir, 'big'));
   const sample = path.join(dir, 'sample.json');
   project.provide('sample', sample);
-  const outcome = keptSample().then(
-    (fixture): SampleOutcome => ({ out: path.join(fixture, 'public'), report: fs.readJsonSync(path.join(fixture, REPORT)) }),
-    (error: Error): SampleOutcome => ({ error: error.stack ?? String(error) }),
-  ).then((found) => writeAtomically(sample, JSON.stringify(found)));
+  const outcome = writeOutcome(sample, keptSample().then(
+    (fixture): SampleBuild => ({ out: path.join(fixture, 'public'), report: fs.readJsonSync(path.join(fixture, REPORT)) }),
+  ));
   return async () => {
     await outcome;
     await fs.remove(dir);
@@ -63,10 +61,4 @@ function keptSample(): Promise<string> {
     const report = await build({ input: SAMPLE_INPUT, out: path.join(into, 'public') });
     await fs.writeJson(path.join(into, REPORT), { ...report });
   });
-}
-
-/** `text` at `file` whole or not at all: readers wait for the file to exist. */
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await fs.writeFile(`${file}.partial`, text);
-  await fs.rename(`${file}.partial`, file);
 }

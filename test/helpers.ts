@@ -27,8 +27,8 @@ import { dumpSql, type TableDump } from '../generator/build/sample/sql.ts';
 import { writeSampleExport } from '../generator/build/sample/make-sample.ts';
 import { tempDir } from './tempDirs.ts';
 import { editDump, snapshot } from './exportEdits.ts';
-import { SAMPLE_INPUT, type SampleOutcome } from './globalSetup.ts';
-import { fixtureKey, keptFixture } from './keptFixtures.ts';
+import { SAMPLE_INPUT, type SampleBuild } from './globalSetup.ts';
+import { fixtureKey, keptFixture, readOutcome, writeOutcome } from './keptFixtures.ts';
 import { SAMPLE_MARKER } from '../generator/build/input/sampleMarker.ts';
 import { objectEndpoint, type ObjectType } from '../generator/contract/endpoints.ts';
 import { packOf } from '../generator/contract/format.ts';
@@ -168,11 +168,8 @@ export async function publishedSample() {
 
 /** The shipped sample's build, once the run has it (test/globalSetup.ts): read it, never change it. */
 export async function buildSample() {
-  const file = inject('sample');
-  while (!fs.existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 20));
-  const { out, report, error } = (await fs.readJson(file)) as SampleOutcome;
-  if (error) throw new Error(`the run's sample build failed: ${error}`);
-  return { out: out!, report: Object.assign(new BuildReport(), report) };
+  const { out, report } = await readOutcome<SampleBuild>(inject('sample'), 'sample build');
+  return { out, report: Object.assign(new BuildReport(), report) };
 }
 
 /** `make`, run at the first call only: later calls share its promise (a fixture made once per test file, by the first test that asks). */
@@ -195,27 +192,17 @@ const BIG_EXPORT = { cards: BIG_CARDS, accessories: 600, format: 'sqlite', image
 export async function bigSite(): Promise<BigSite> {
   const turn = inject('bigSiteDir');
   const made = path.join(turn, 'made');
-  try {
-    await fs.mkdir(turn); // atomic: only the first file makes it
-  } catch {
-    while (!(await fs.pathExists(made))) await new Promise((resolve) => setTimeout(resolve, 100));
-    return siteOrError(await fs.readJson(made));
+  const first = await fs.mkdir(turn).then(() => true, () => false); // atomic: only the first file makes it
+  if (first) {
+    await writeOutcome(made, keptFixture('big-site', fixtureKey(JSON.stringify(BIG_EXPORT)), async (into) => {
+      await writeSampleExport(path.join(into, 'input'), BIG_EXPORT);
+      await build({ input: path.join(into, 'input'), out: path.join(into, 'public') }); // checked against the free plan's hosts, as any build
+    }).then((dir): BigSite => ({ input: path.join(dir, 'input'), out: path.join(dir, 'public') })));
   }
-  const outcome = await keptFixture('big-site', fixtureKey(JSON.stringify(BIG_EXPORT)), async (into) => {
-    await writeSampleExport(path.join(into, 'input'), BIG_EXPORT);
-    await build({ input: path.join(into, 'input'), out: path.join(into, 'public') }); // checked against the free plan's hosts, as any build
-  }).then((dir) => ({ site: { input: path.join(dir, 'input'), out: path.join(dir, 'public') } }), (error: Error) => ({ error: error.stack ?? String(error) }));
-  await fs.writeJson(`${made}.partial`, outcome); // the files waiting for it read it whole
-  await fs.rename(`${made}.partial`, made);
-  return siteOrError(outcome);
+  return readOutcome<BigSite>(made, '4,000-card site');
 }
 
 type BigSite = { input: string; out: string };
-
-function siteOrError({ site, error }: { site?: BigSite; error?: string }): BigSite {
-  if (error) throw new Error(`the run's 4,000-card site failed: ${error}`);
-  return site!;
-}
 
 /** A copy of the sample export that a test may change freely: without the sample's marker, it builds as anyone's export would. */
 export async function copySample(): Promise<string> {

@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFingerprint } from '../generator/build/publish/fingerprint.ts';
+import { writeAtomically } from '../generator/build/keptBundle.ts';
 
 const FIXTURES = fileURLToPath(new URL('../.cache/test-fixtures', import.meta.url));
 /** What each fixture's files were when it was made (not itself part of the record). */
@@ -26,6 +27,24 @@ const RECORD = '.fixture.json';
 /** Unused this long, another version of a fixture is removed (runs read theirs for a minute or so). */
 const SUPERSEDED_MS = 10 * 60_000;
 const STALE_MS = 24 * 3600_000;
+
+/**
+ * Writes what `making` gives (or its error) to `file`, whole, for readOutcome: how a fixture one
+ * process makes (globalSetup the sample, the first test file that asks the 4,000-card site)
+ * reaches every process of the run.
+ */
+export async function writeOutcome(file: string, making: Promise<unknown>): Promise<void> {
+  const outcome = await making.then((value) => ({ value }), (error: Error) => ({ error: error.stack ?? String(error) }));
+  writeAtomically(file, JSON.stringify(outcome));
+}
+
+/** What writeOutcome wrote to `file`, once it is there; the maker's error, naming `what`, when it failed. */
+export async function readOutcome<T>(file: string, what: string): Promise<T> {
+  while (!fs.existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 20));
+  const { value, error } = JSON.parse(fs.readFileSync(file, 'utf8')) as { value?: T; error?: string };
+  if (error !== undefined) throw new Error(`the run's ${what} failed: ${error}`);
+  return value!;
+}
 
 /** The key of a fixture made from `input` (a digest of the export, or the options an export is generated from). */
 export const fixtureKey = (input: string): string => buildFingerprint(input, { node: process.version }).slice(0, 16);
