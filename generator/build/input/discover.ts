@@ -7,10 +7,10 @@ import type { Findings } from '../report.ts';
 const EXTENSIONS = ['.db_', '.db', '.sqlite', '.db.sql', '.sql'];
 
 /** The databases the build reads, by their client names; every other file the client keeps is not used. */
-export const DATABASES = ['unit', 'event_common', 'live'] as const;
+const DATABASES = ['unit', 'event_common', 'live'] as const;
 
 /** The main export's folder and the English one's, relative to the input folder. */
-export const EXPORTS = ['', 'en/'] as const;
+const EXPORTS = ['', 'en/'] as const;
 export type ExportFolder = (typeof EXPORTS)[number];
 
 /** Folders of an export (in any case) that never hold its own master databases. */
