@@ -101,8 +101,9 @@ describe('--out: only a folder this builder recorded as its site is replaced', (
     await expectRefused(out, /would hold the build's own files/);
   });
 
-  it('an empty folder and an absent one are built into', async () => {
-    const empty = await tempDir();
+  it('an empty folder is built into (an absent one is what most builds here start from)', async () => {
+    const empty = path.join(await tempDir(), 'empty');
+    await fs.mkdir(empty);
     await build({ input: SAMPLE_INPUT, out: empty });
     expect(await fs.pathExists(path.join(empty, 'api/v1/card_list.json'))).toBe(true);
   });
