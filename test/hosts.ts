@@ -127,7 +127,7 @@ function routerConfig(runWorkerFirst: boolean | string[] | undefined) {
 export async function workerdAssets(dir: string, readLatencyMs = 0): Promise<Host & { reads(): Promise<number>; runs(): Promise<number> }> {
   const root = path.resolve(dir);
   const { assets } = WORKER_CONFIG;
-  const worker = new Miniflare({
+  const worker = withTmpdir(await tempDir('sif-miniflare-'), () => new Miniflare({
     host: '127.0.0.1',
     port: 0,
     name: WORKER_CONFIG.name,
@@ -144,7 +144,7 @@ export async function workerdAssets(dir: string, readLatencyMs = 0): Promise<Hos
       routerConfig: routerConfig(assets.run_worker_first),
       assetConfig: { html_handling: assets.html_handling, not_found_handling: assets.not_found_handling },
     },
-  });
+  }));
   const url = await worker.ready;
   const host = overHttp(url, () => worker.dispose());
   const count = async (what: string) => Number(await (await host.fetch(`/api/__${what}`)).text());
@@ -154,15 +154,33 @@ export async function workerdAssets(dir: string, readLatencyMs = 0): Promise<Hos
 /**
  * The folder `dir` as Cloudflare Pages serves it, under `wrangler pages dev` (workerd, offline)
  * with the pinned compatibility date: `_routes.json` sends the worker its paths, the assets
- * binding is Pages' own. wrangler's state and logs go to a temporary folder.
+ * binding is Pages' own. wrangler's state, logs and temporary files go to a temporary folder.
  */
 export async function workerdPages(dir: string): Promise<Host> {
   const work = await tempDir('sif-pages-');
   const args = ['pages', 'dev', path.resolve(dir), '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0',
     '--compatibility-date', PAGES_COMPATIBILITY_DATE, '--persist-to', path.join(work, 'state'), '--log-level', 'info'];
-  const env = { WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: path.join(work, 'logs'), NO_COLOR: '1', CI: '1' };
+  // TMPDIR: its Miniflare's state folder in the test's own, removed with it (see withTmpdir).
+  const env = { WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: path.join(work, 'logs'), NO_COLOR: '1', CI: '1', TMPDIR: work };
   const { url, stop } = await startProcess(path.join(ROOT, 'node_modules/.bin/wrangler'), args, { env, cwd: work });
   return overHttp(url, stop);
+}
+
+/**
+ * `make()` with os.tmpdir() at `dir` while it runs (synchronously, so nothing else sees it).
+ * Miniflare keeps its state in a folder under os.tmpdir() that its dispose() removes without
+ * waiting (its cache's SQLite files can still be held open then): a worker ending right after a
+ * host closed left it behind. Made in a test's own temporary folder, the file's cleanup removes it.
+ */
+function withTmpdir<T>(dir: string, make: () => T): T {
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  try {
+    return make();
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+  }
 }
 
 /** The site's `_worker.js` behind a wrapper answering GET /api/__runs (its runs, uncounted) and /api/__reads (its reads). */
