@@ -5,6 +5,7 @@
  * try to leave the site.
  */
 import http from 'node:http';
+import { execFileSync } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import fs from 'fs-extra';
@@ -15,6 +16,7 @@ import { unitTables } from './fixtures.ts';
 import type { CardListJson, HappeningJson } from '../generator/contract/schemas.ts';
 import { peakRssMb, startServerProcess, type ServerProcess } from './serverProcess.ts';
 import { RUNNING_REQUESTS, WAITING_REQUESTS, startServer } from '../generator/runtime/server/server.ts';
+import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -413,4 +415,46 @@ describe('a busy client on a keep-alive connection', () => {
     expect(beforeAskingAgain.closed).toBe(false);
     expect(atTheEnd).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
   }, 15_000);
+});
+
+describe('the disk reader (generator/runtime/server/diskSite.ts)', () => {
+  it('reads regular files inside its folder only, a pipe, device, folder or path out answering null without waiting', async () => {
+    const dir = await tempDir();
+    const outside = path.join(await tempDir(), 'secret.json');
+    fs.writeFileSync(outside, '{}');
+    fs.mkdirSync(path.join(dir, 'folder.json'));
+    execFileSync('mkfifo', [path.join(dir, 'pipe.json')]);
+    fs.symlinkSync('/dev/zero', path.join(dir, 'device.json'));
+    fs.writeFileSync(path.join(dir, 'a.json'), '[1]');
+    const read = diskReader(dir);
+    for (const rel of ['folder.json', 'pipe.json', 'device.json', 'absent.json', `../${path.basename(path.dirname(outside))}/secret.json`, '', 'a.json/x']) {
+      expect(await read(rel), rel).toBeNull();
+    }
+    expect(await read('a.json')).toBe('[1]');
+    expect(await diskBytesReader(dir)('a.json')).toEqual(new Uint8Array(Buffer.from('[1]')));
+  });
+
+  it('keeps what it read, and reads a file anew once it changed (another inode, size or time)', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'a.json');
+    const time = new Date('2020-01-01T00:00:00Z');
+    /** `content` written at `at`, its modification time set back to `time`. */
+    const write = (at: string, content: string) => {
+      fs.writeFileSync(at, content);
+      fs.utimesSync(at, time, time);
+    };
+    write(file, '[1]');
+    const read = diskReader(dir);
+    expect(await read('a.json')).toBe('[1]');
+    write(file, '[22]'); // only the size differs
+    expect(await read('a.json')).toBe('[22]');
+    write(`${file}.new`, '[33]');
+    fs.renameSync(`${file}.new`, file); // as a build publishes: only the inode differs
+    expect(await read('a.json')).toBe('[33]');
+    write(file, '[44]');
+    fs.utimesSync(file, time, new Date('2021-01-01T00:00:00Z')); // only the time differs
+    expect(await read('a.json')).toBe('[44]');
+    fs.rmSync(file);
+    expect(await read('a.json')).toBeNull();
+  });
 });

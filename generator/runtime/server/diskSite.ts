@@ -67,41 +67,53 @@ class FileCache {
 
 const ABSENT = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG']);
 
-/** Opens the regular file `rel` under `root` and hands it to `read`; null when there is none. */
-async function withFile<T>(root: string, rel: string, read: (handle: fs.FileHandle, stat: Stats) => Promise<T>): Promise<T | null> {
+/** The file `rel` under `root` when `rel` can name one inside it, else null. */
+function fileIn(root: string, rel: string): string | null {
   if (!isInsideRelative(rel) || !namesAFile(rel)) return null;
   const file = path.join(root, rel);
-  if (!file.startsWith(root + path.sep)) return null;
-  let handle: fs.FileHandle;
+  return file.startsWith(root + path.sep) ? file : null;
+}
+
+/** `attempt`'s value, or null when it failed because there is no such file. */
+async function unlessAbsent<T>(attempt: Promise<T>): Promise<T | null> {
   try {
-    // Non-blocking: opening a named pipe must not wait for a writer.
-    handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    return await attempt;
   } catch (error) {
     if (ABSENT.has((error as NodeJS.ErrnoException).code ?? '')) return null;
     throw error;
   }
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) return null; // a folder, pipe, socket or device is no published file
-    return await read(handle, stat);
-  } finally {
-    await handle.close();
-  }
 }
+
+const identityOf = (stat: Stats) => `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
 
 /** Recently read files; one cache may serve several readers (the versions of one site share unchanged files by inode). */
 export const fileCache = () => new FileCache();
 
-/** `read` of the file `rel` under `root`, or what an earlier read of the same file (same identity) kept in `cache` under `kind`. */
+/**
+ * `read` of the regular file `rel` under `root` (null when there is none), or what an earlier read
+ * of the same file (same identity) kept in `cache` under `kind`. A kept file costs one stat; only
+ * a file not kept is opened, non-blocking (opening a named pipe must not wait for a writer), and
+ * taken only if what was opened is a regular file still.
+ */
 function cachedRead<T extends Content>(root: string, cache: FileCache, kind: string, read: (handle: fs.FileHandle) => Promise<T>) {
-  return (rel: string) => withFile(root, rel, async (handle, stat) => {
-    const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-    const cached = cache.get(`${kind}:${rel}`, identity);
+  return async (rel: string): Promise<T | null> => {
+    const file = fileIn(root, rel);
+    const stat = file === null ? null : await unlessAbsent(fs.stat(file));
+    if (file === null || !stat?.isFile()) return null; // a folder, pipe, socket or device is no published file
+    const cached = cache.get(`${kind}:${rel}`, identityOf(stat));
     if (cached !== null) return cached as T;
-    const content = await read(handle);
-    cache.set(`${kind}:${rel}`, identity, content);
-    return content;
-  });
+    const handle = await unlessAbsent(fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK));
+    if (handle === null) return null;
+    try {
+      const opened = await handle.stat();
+      if (!opened.isFile()) return null;
+      const content = await read(handle);
+      cache.set(`${kind}:${rel}`, identityOf(opened), content);
+      return content;
+    } finally {
+      await handle.close();
+    }
+  };
 }
 
 export function diskReader(dir: string, cache = fileCache()): ReadFile {
