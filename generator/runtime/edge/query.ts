@@ -34,24 +34,22 @@ export function parseShaping(params: URLSearchParams): Shaping {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * A record built from entries, a key named __proto__ an ordinary key (defined, not assigned).
- * A plain object, not one without a prototype: objects of one shape stay fast to build and to
- * serialize, and a list's thousands of entries share few shapes.
+ * Sets `key` of `target` as JSON.parse would: a key named __proto__ is an ordinary key (defined,
+ * not assigned). Into a plain object, not one without a prototype: objects of one shape stay fast
+ * to build and to serialize, and a list's thousands of entries share few shapes.
  */
-function record(entries: [string, unknown][]): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of entries) {
-    if (key === '__proto__') setMember(result, key, value);
-    else result[key] = value;
-  }
-  return result;
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') setMember(target, key, value);
+  else target[key] = value;
 }
 
 /** Rebuilds a JSON value, letting `replace` swap the value of any key (undefined: keep and descend). */
 function mapEntries(value: unknown, replace: (key: string, v: unknown) => unknown): unknown {
   if (Array.isArray(value)) return value.map((v) => mapEntries(v, replace));
   if (!isRecord(value)) return value;
-  return record(Object.entries(value).map(([k, v]) => [k, replace(k, v) ?? mapEntries(v, replace)]));
+  const result: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) put(result, key, replace(key, value[key]) ?? mapEntries(value[key], replace));
+  return result;
 }
 
 function stubbed(key: string, value: unknown): { ref: string } | undefined {
@@ -59,18 +57,45 @@ function stubbed(key: string, value: unknown): { ref: string } | undefined {
   return type && isRecord(value) && typeof value.id === 'number' ? { ref: objectRef(type, value.id) } : undefined;
 }
 
-const isoTime = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().replace('.000Z', 'Z');
+function isoTime(unixSeconds: number): string {
+  const iso = new Date(unixSeconds * 1000).toISOString();
+  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
+}
 
-function formatted(key: string, value: unknown): string | undefined {
-  return TIMESTAMP_KEYS.has(key) && typeof value === 'number' && Math.abs(value) <= 8.64e12 ? isoTime(value) : undefined;
+/**
+ * The timestamp formatter of one response: each time formatted once (a list's thousands of
+ * entries share a few hundred release dates, and formatting is most of shaping's CPU).
+ */
+function timeFormatter(): (key: string, value: unknown) => string | undefined {
+  const formatted = new Map<number, string>();
+  return (key, value) => {
+    if (!TIMESTAMP_KEYS.has(key) || typeof value !== 'number' || Math.abs(value) > 8.64e12) return undefined;
+    let iso = formatted.get(value);
+    if (iso === undefined) formatted.set(value, (iso = isoTime(value)));
+    return iso;
+  };
 }
 
 /** Keeps only `keys` (compared case-insensitively) in the object entries of every top-level list. */
 function pickKeys(body: unknown, keys: string[]): unknown {
   if (!isRecord(body)) return body;
   const wanted = new Set(keys);
-  const pick = (entry: unknown) => (isRecord(entry) ? record(Object.entries(entry).filter(([k]) => wanted.has(k.toLowerCase()))) : entry);
-  return record(Object.entries(body).map(([k, v]) => [k, Array.isArray(v) ? v.map(pick) : v]));
+  // Decided once per key name: a list's entries share their names.
+  const decided = new Map<string, boolean>();
+  const keeps = (key: string) => {
+    let kept = decided.get(key);
+    if (kept === undefined) decided.set(key, (kept = wanted.has(key.toLowerCase())));
+    return kept;
+  };
+  const pick = (entry: unknown) => {
+    if (!isRecord(entry)) return entry;
+    const result: Record<string, unknown> = {};
+    for (const key of Object.keys(entry)) if (keeps(key)) put(result, key, entry[key]);
+    return result;
+  };
+  const result: Record<string, unknown> = {};
+  for (const key of Object.keys(body)) put(result, key, Array.isArray(body[key]) ? (body[key] as unknown[]).map(pick) : body[key]);
+  return result;
 }
 
 /** Shaping that leaves every response as published. */
@@ -82,6 +107,6 @@ export function applyShaping(body: unknown, shaping: Shaping): unknown {
   // Keys first: the others rebuild only what is kept (they change values, never which keys there are).
   if (shaping.keys) shaped = pickKeys(shaped, shaping.keys);
   if (shaping.stubs) shaped = mapEntries(shaped, stubbed);
-  if (shaping.datetime === 'iso8601') shaped = mapEntries(shaped, formatted);
+  if (shaping.datetime === 'iso8601') shaped = mapEntries(shaped, timeFormatter());
   return shaped;
 }
