@@ -278,6 +278,11 @@ describe('query parameters', () => {
     expect(card.extra_data.release_date).toBe(new Date((await cardFile(14)).extra_data.release_date! * 1000).toISOString().replace('.000', ''));
     const list = await ok<CardListJson>('/api/v1/card_list.json?datetime=iso8601');
     expect(list.stubs[0].release_date).toBe('2019-04-15T06:00:00Z');
+    // Every entry its own time (a response formats each distinct time once).
+    const published = await readJson<CardListJson>(out, 'api/v1/card_list.json');
+    const iso = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000).toISOString().replace('.000', ''));
+    expect(new Set(published.stubs.map((stub) => stub.release_date)).size).toBeGreaterThan(2);
+    expect(list.stubs.map((stub) => stub.release_date)).toEqual(published.stubs.map((stub) => iso(stub.release_date as number | null)));
     expect((await ok('/api/v1/card/14.json?datetime=ISO8601')).cards[0].extra_data.release_date).toEqual(card.extra_data.release_date);
     expect((await ok('/api/v1/card/14.json?datetime=unix')).cards[0]).toEqual(await cardFile(14));
   });
