@@ -63,8 +63,9 @@ async function staticWithQuery(route: Route): Promise<Response> {
 /** ?version=: the truth version an object route answers as (the last one given), null for the current data. */
 const versionOf = (route: Route): string | null => route.url.searchParams.getAll('version').at(-1) ?? null;
 
-/** The routes besides <type>/{ids} that take ?version= (declared so), as a 400 on any other route names them. */
+/** The generic object routes (<type>/{ids}), one per object type. */
 const GENERIC_OBJECT_ROUTES = new Set<Endpoint>(OBJECT_TYPE_NAMES.map((type) => objectEndpoint[type].object));
+/** The routes besides <type>/{ids} that take ?version= (declared so), as a 400 on any other route names them. */
 const VERSIONED_ROUTES = allEndpoints()
   .filter((e) => e.query.includes('version') && !GENERIC_OBJECT_ROUTES.has(e))
   .map((e) => e.route.replace('/api/v1/', ''))
