@@ -446,6 +446,8 @@ describe('the disk reader (generator/runtime/server/diskSite.ts)', () => {
     write(file, '[1]');
     const read = diskReader(dir);
     expect(await read('a.json')).toBe('[1]');
+    write(file, '[2]'); // the same inode, size and time: taken for the file read before, so not read again
+    expect(await read('a.json')).toBe('[1]');
     write(file, '[22]'); // only the size differs
     expect(await read('a.json')).toBe('[22]');
     write(`${file}.new`, '[33]');
