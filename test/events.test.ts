@@ -1,6 +1,10 @@
 /** Events and release dates from the export itself, at the model level. */
 import { describe, expect, it } from 'vitest';
-import { modelAt, modelOf, SAMPLE_INPUT } from './helpers.ts';
+import fs from 'fs-extra';
+import path from 'node:path';
+import { modelAt, modelOf, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { readMeta } from '../generator/build/input/curated.ts';
+import { toUnixSeconds } from '../generator/build/input/time.ts';
 import { eventTables, unitTables, type EventRewards } from './fixtures.ts';
 import type { Row } from '../generator/build/sample/sql.ts';
 import type { Card } from '../generator/build/model/types.ts';
@@ -147,6 +151,45 @@ describe('event time zone: meta.json region and timezone', () => {
   it('an unknown region is one clear error naming meta.json', async () => {
     await expect(startWith({ region: 'us' })).rejects.toThrow(/meta\.json: region "us" is not one of jp, ww, cn, tw, kr$/);
   });
+});
+
+describe('a bare day as a date: midnight local time at the export\'s offset', () => {
+  const metaWith = async (json: unknown) => {
+    const input = await tempDir('sif-meta-');
+    await fs.outputJson(path.join(input, 'meta.json'), json);
+    return readMeta(input);
+  };
+
+  it('meta.json date "2018-09-20" (or "2018/09/20") is 00:00:00 at +09:00 (JP), at +08:00 (CN)', async () => {
+    expect((await metaWith({ date: '2018-09-20' })).date).toBe(unix('2018-09-20T00:00:00+09:00'));
+    expect((await metaWith({ date: '2018/09/20', region: 'jp' })).date).toBe(unix('2018-09-20T00:00:00+09:00'));
+    expect((await metaWith({ date: '2018-09-20', region: 'cn' })).date).toBe(unix('2018-09-20T00:00:00+08:00'));
+    expect((await metaWith({ date: '2018-09-20', timezone: '-05:00' })).date).toBe(unix('2018-09-20T00:00:00-05:00'));
+  });
+
+  it('is the same instant as the day at 0:00:00; ISO 8601 with a time keeps its own offset', () => {
+    expect(toUnixSeconds('2018-09-20', 540)).toBe(toUnixSeconds('2018/09/20 0:00:00', 540));
+    expect(toUnixSeconds(' 2018/09/20 ', 480)).toBe(unix('2018-09-20T00:00:00+08:00'));
+    expect(toUnixSeconds('2018-09-20T00:00:00Z', 540)).toBe(unix('2018-09-20T00:00:00Z'));
+  });
+
+  it('dates release_dates.json and gachas.json entries too', async () => {
+    const { model } = await modelOf({
+      'unit.sql': unit,
+      'meta.json': { region: 'cn' },
+      'release_dates.json': { 2: '2016-03-01' },
+      'gachas.json': [{ id: 'g', name: 'G', start: '2016-03-01', end: '2016/03/15', ordinals: [2] }],
+    });
+    expect(dateOf(model.cards[1])).toEqual([2, unix('2016-03-01T00:00:00+08:00'), false]);
+    expect([model.gachas[0].start, model.gachas[0].end]).toEqual([unix('2016-03-01T00:00:00+08:00'), unix('2016-03-15T00:00:00+08:00')]);
+  });
+
+  // 1970-01-01 at +09:00 is before the epoch; 0000-01-01 and 10000-01-01 lie outside the years datetime=iso8601 writes.
+  for (const day of ['2018-02-30', '2018-13-01', '2018-9-20', '18-09-20', '1970-01-01', '0000-01-01', '10000-01-01']) {
+    it(`refuses ${JSON.stringify(day)} with the one-line message naming meta.json`, async () => {
+      await expect(metaWith({ date: day })).rejects.toThrow(new RegExp(`meta\\.json: /date: "${day}" is not a date \\(1970 to 9999, a real calendar date\\)$`));
+    });
+  }
 });
 
 describe('the sample export: events, rewards and School Idol Skills', () => {

@@ -93,13 +93,15 @@ describe('the 2015 generation as real exports have it: unit_level_m(unit_id, hp,
     expect(report.warnings.filter((w) => !w.startsWith('no live database'))).toEqual([]);
   });
 
-  it('takes a product a hair below a whole number in floating point for that number', async () => {
-    expect(100 * 0.29).toBeLessThan(29);
-    const levels = levels2015(() => ({ exp_bonus_rate: 0.29, sale_bonus_rate: 0.29 }));
+  it('rounds a product a hair below a whole number in floating point down, as the game does; one at the number is it', async () => {
+    expect(100 * 0.29).toBe(28.999999999999996);
+    expect(100 * 0.25).toBe(25);
+    // Levels 1-3: 0.29 (a hair below 29); levels 4-5: 0.25 (exactly 25).
+    const levels = levels2015((level) => (level <= 3 ? { exp_bonus_rate: 0.29, sale_bonus_rate: 0.29 } : { exp_bonus_rate: 0.25, sale_bonus_rate: 0.25 }));
     const tables = without2015(unitTables('legacy', { cards: [{}] }), levels);
     const unit = tables.find((t) => t.name === 'unit_m')!;
     const { card } = await render(replace(tables, table('unit_m', unit.rows.map((r) => ({ ...r, exp_base: 100, sale_base: 100 })))));
-    expect([card(1).exp_given, card(1).sell_price]).toEqual([[29, 29, 29, 29, 29], [29, 29, 29, 29, 29]]);
+    expect([card(1).exp_given, card(1).sell_price]).toEqual([[28, 28, 28, 25, 25], [28, 28, 28, 25, 25]]);
   });
 
   it('warns, naming the table and the columns looked for, of a value no column gives', async () => {

@@ -1,8 +1,8 @@
-/** Timestamps in the export: unix seconds, ISO 8601, or the client's local `YYYY/MM/DD H:MM:SS`. */
+/** Timestamps in the export: unix seconds, ISO 8601, the client's local `YYYY/MM/DD H:MM:SS`, or a bare day `YYYY-MM-DD` (local midnight). */
 import { UserError } from '../errors.ts';
 
-// Real exports write early hours with one digit (`2013/05/03 0:00:01`).
-const LOCAL = /^(\d{4})[/-](\d{2})[/-](\d{2})[ T](\d{1,2}):(\d{2}):(\d{2})$/;
+// Real exports write early hours with one digit (`2013/05/03 0:00:01`). Without a time (`2018-09-20`), the day's 00:00:00.
+const LOCAL = /^(\d{4})[/-](\d{2})[/-](\d{2})(?:[ T](\d{1,2}):(\d{2}):(\d{2}))?$/;
 const OFFSET = /^([+-])(\d{2}):?(\d{2})$/;
 
 /** Minutes east of UTC for an offset like "+09:00". */
@@ -23,7 +23,7 @@ export function toUnixSeconds(value: unknown, offsetMinutes: number): number | n
   if (typeof value !== 'string') return null;
   const local = LOCAL.exec(value.trim());
   if (local) {
-    const [, y, mo, d, h, mi, s] = local.map(Number);
+    const [y, mo, d, h, mi, s] = local.slice(1).map((part) => Number(part ?? 0));
     const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
     // Date.UTC rolls 13/45 25:61 over into later dates (and years below 100 into the 1900s): refuse instead.
     const exact = date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && s < 60;

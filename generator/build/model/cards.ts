@@ -96,14 +96,14 @@ const fromDiff = (max: string, diff: string): LevelValue => (card, rows) => {
 const stated = (column: string): LevelValue => (_card, rows) => rows.map((row) => num(row[column]));
 /**
  * The 2015 generation: a base on the card times a per-level rate on the level row, rounded
- * down; a product a hair below a whole number is that number (100 * 0.29 is 28.999999999999996
- * in floating point, and means 29).
+ * down in plain floating point, as the game computes it: 100 * 0.29 is 28.999999999999996 and
+ * gives 28 (the JP export of December 2015 stores 11,479 where sale_base * sale_bonus_rate is
+ * a hair below 11,480; a plain floor matches all 32,756 of its stored values).
  */
 const baseTimesRate = (base: string, rate: string): LevelValue => (card, rows) => {
   const value = num(card[base]);
-  return rows.map((row) => Math.floor(value * num(row[rate]) + FLOAT_NOISE));
+  return rows.map((row) => Math.floor(value * num(row[rate])));
 };
-const FLOAT_NOISE = 1e-7;
 
 /** Where a per-level value comes from: the published field, the columns looked for (for a warning), the readers to try in order. */
 interface LevelValueSource {

@@ -155,8 +155,9 @@ const columnsOf = (rows: Row[]): Record<string, string> =>
  * The same cards as a 2015 export keeps them: unit_m with per-card caps, `exp_base` and
  * `sale_base` but no stat maxima and no level pattern; unit_level_m with one row per card and
  * level, stats stated outright (pure named `cute`), sale price and EXP as the card's base
- * times a per-level rate. Bases are powers of two, so base * rate is exact and the build
- * must publish the very numbers of the current shape.
+ * times a per-level rate. Bases are powers of two, so base * rate is the value exactly, its
+ * plain floor (all the build takes, as the game does) gives it back, and the build must publish
+ * the very numbers of the current shape.
  */
 function asGeneration2015(tables: TableDump[]): TableDump[] {
   const caps = new Map(RARITIES.map(([rarity, bl, al, bk, ak]) => [rarity, { before_level_max: bl, after_level_max: al, before_love_max: bk, after_love_max: ak }]));
@@ -182,7 +183,10 @@ function asGeneration2015(tables: TableDump[]): TableDump[] {
   ];
 }
 
-/** A power of two: a per-level rate times it is exact in floating point. */
+/**
+ * A power of two: value / base and base * rate are exact in floating point, so floor(base * rate)
+ * is the value for every whole value (a base like 100 or 7 is not: 100 * (29 / 100) is 28.999999999999996).
+ */
 const SALE_AND_EXP_BASE = 4;
 /** unit_m columns of later generations. */
 const NOT_IN_2015 = new Set([
