@@ -11,7 +11,8 @@ import path from 'node:path';
 import { readExport, closeExport } from './input/readExport.ts';
 import { InputFolder } from './input/inputFiles.ts';
 import { publishedVersions, requireDistinctVersion } from './input/curated.ts';
-import { previousSite, type PreviousSite } from './input/previousSite.ts';
+import { memorySite, previousSite, type PreviousSite } from './input/previousSite.ts';
+import type { ArchiveStep } from './input/archiveStep.ts';
 import type { GameExport } from './input/readExport.ts';
 import { buildModel, type Model } from './model/buildModel.ts';
 import { modelCoverage } from './model/coverage.ts';
@@ -55,6 +56,10 @@ export interface BuildOptions {
   plan?: HostPlan;
   /** Hears each stage's progress (the CLI's progress display). */
   progress?: ProgressListener;
+  /** The export is a version of an archive (build/archive/): its name, date, English export and regions come from there. */
+  archive?: ArchiveStep;
+  /** Follow no site: the first version of a history, whatever the output folder holds now. */
+  fresh?: boolean;
 }
 
 /** The input folder must exist, be a folder and be readable: else one line naming it. */
@@ -108,11 +113,11 @@ const listing = (files: DigestedFiles) => ({
  * when they end, failed or not: a database's rows are read (and found unreadable) as the model
  * asks for them, until the model stage closes the export.
  */
-async function readAndModel(input: InputFolder, inputDigest: string, previous: PreviousSite, report: BuildReport): Promise<{ game: GameExport; model: Model }> {
+async function readAndModel(input: InputFolder, inputDigest: string, previous: PreviousSite, report: BuildReport, archive?: ArchiveStep): Promise<{ game: GameExport; model: Model }> {
   const findings = new Findings();
   try {
     const game = await report.stage('read', async () => {
-      const read = readExport(input, findings, inputDigest);
+      const read = readExport(input, findings, inputDigest, archive);
       try {
         requireDistinctVersion(input.root, read.meta.truthVersion, await publishedVersions(previous));
       } catch (error) {
@@ -147,9 +152,13 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   report.warnAll(session.recovered);
   const progress = (done: number, total: number) => report.advance(done, total);
   try {
-    // --since compares with another site, so it runs every stage even when the input is unchanged.
-    const rerun = options.since !== undefined;
-    const checkedOptions = { imageHost: options.imageHost ?? null, ...(plan.name === DEFAULT_PLAN.name ? {} : { plan: plan.name }) };
+    // --since (or no site at all) follows another site than the published one, so every stage runs even when the input is unchanged.
+    const rerun = options.since !== undefined || options.fresh === true;
+    const checkedOptions = {
+      imageHost: options.imageHost ?? null,
+      ...(plan.name === DEFAULT_PLAN.name ? {} : { plan: plan.name }),
+      ...(options.archive ? { archive: options.archive.digest } : {}),
+    };
     // The input folder walked once: its digest here, its databases, translations and pictures in the stages after.
     const { upToDate, inputDigest, inputFolder } = await report.stage('check', () => {
       const walked = InputFolder.walk(input);
@@ -158,9 +167,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       return { ...checked, inputFolder: walked };
     });
     // The site this one follows, opened here for every stage that reads it: --since, else the output folder.
-    const previous = previousSite(out, options.since);
+    const previous = options.fresh ? memorySite(new Map(), { label: 'no site' }) : previousSite(out, options.since);
     if (!upToDate) {
-      const { game, model } = await readAndModel(inputFolder, inputDigest, previous, report);
+      const { game, model } = await readAndModel(inputFolder, inputDigest, previous, report, options.archive);
       report.coverage = modelCoverage(model);
       const images = await report.stage('images', () => encodeImages(model, { input: inputFolder, ...imageCacheOf(options, session.layout.images) }, progress));
       Object.assign(report.images, images.counts);
@@ -175,7 +184,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       const store = session.layout.snapshots;
       const changes = await report.stage('changes', async () => {
         // The build's records describe the output folder's site: trusted only when that is the one followed.
-        const recorded = previous.named ? null : recordedSnapshots(store, session.changeRecords);
+        const recorded = previous.named || options.fresh ? null : recordedSnapshots(store, session.changeRecords);
         const found = await deriveChanges({ rendered, truthVersion: model.truthVersion }, files, { previous, recorded, date: game.meta.date });
         return { ...found, records: keepSnapshots(store, found.keep, session.changeRecords) };
       });

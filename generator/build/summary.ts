@@ -1,6 +1,7 @@
 /** The build's summary as the CLI prints it (generator/build/cli.ts), from the build report. */
 import type { BuildReport } from './report.ts';
 import { describeCounts } from './changes/diff.ts';
+import type { ArchiveReport, ExportLine } from './archive/archive.ts';
 
 /** Which release keys the unreadable rows need: missing from release_info.json, or given but not opening them. */
 function missingKeys(report: BuildReport): string {
@@ -53,5 +54,26 @@ export function buildSummary(report: BuildReport, reportFile: string): string {
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   lines.push(`report: ${reportFile}`);
   if (report.update) lines.push(`update: ${describeCounts(report.update)}`);
+  return lines.join('\n');
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
+
+/** One export's line: what it is, what it holds, what it added and changed, and what its step cost. */
+function exportLine(e: ExportLine): string {
+  const holds = `${e.cards} cards${e.songs === null ? '' : `, ${e.songs} songs`}`;
+  const role = e.version ? `version ${e.version}` : 'availability and names';
+  const cost = e.cost ? `; ${e.cost.files} files changed (${mib(e.cost.bytes)})` : e.version ? '; up to date' : '';
+  return `export ${e.name} (${e.rel}): ${role}; ${holds}; ${e.update}${cost}`;
+}
+
+/** What `npm run build -- --archive` prints: a line per export, those left out, then the site's own summary. */
+export function archiveSummary(report: ArchiveReport, reportFile: string): string {
+  const versions = report.exports.filter((e) => e.version).length;
+  const regions = [...new Set(report.exports.map((e) => e.region))].map((r) => `${report.exports.filter((e) => e.region === r).length} ${r}`);
+  const lines = [`archive: ${report.exports.length} exports (${regions.join(', ')}), ${versions} versions: ${report.built} built, ${versions - report.built} up to date`];
+  lines.push(...report.exports.map(exportLine));
+  lines.push(...report.leftOut.map((l) => `left out: ${l.rel}: ${l.reason}`));
+  lines.push(buildSummary(report.site, reportFile));
   return lines.join('\n');
 }

@@ -75,6 +75,18 @@ const CardImages = obj({
   art_idolized: nullable(Str),
 }, '(extra) Picture URLs: icons of this site relative to the response (PNG; a WebP lies beside each), else absolute URLs on the image host the build names (docs/page.md), as is the card\'s art; null where there is none.');
 
+/** One region's availability of an object in an archive build (docs/archive.md). */
+const RegionEntry = obj({
+  present: { ...Bool, description: 'the region\'s newest export (of those the version knew) holds the object, by the same id' },
+  first_seen: { ...nullable(Str), description: 'the day (YYYY-MM-DD, the region\'s time) of the region\'s earliest export holding it: an upper bound of its arrival, never a release date; null when none held it' },
+  first_seen_version: { ...nullable(Str), description: 'that export\'s name (<region>-<day>), null when none held it' },
+  released: { ...nullable(Int), description: 'the region\'s own release date (unix seconds) when its own event data dates it, else null' },
+}, 'Availability of an object in one region.');
+
+/** Availability per region, on objects of an archive build only (absent from a one-export build). */
+const RegionMap = extra(Type.Record(Type.String({ pattern: '^[a-z]{2}$' }), RegionEntry), 'availability in each region the archive has exports of ({"jp": {...}, "ww": {...}, "cn": {...}}): built with --archive only (docs/archive.md)');
+const Regions = Type.Optional(RegionMap);
+
 export const Card = named('Card', obj({
   id: Int,
   ordinal: Int,
@@ -116,6 +128,7 @@ export const Card = named('Card', obj({
   stamina: ints,
   sell_price: ints,
   exp_given: ints,
+  regions: Regions,
 }, 'A card. Per-level arrays run from level 1 to the highest level cap; the last entry is the idolized max-level value.'));
 
 export const CardStub = named('CardStub', obj({
@@ -192,6 +205,7 @@ export const Accessory = named('Accessory', obj({
   grant_exp: extra(Type.Array(nullable(Int)), 'per level'),
   merge_cost: extra(Type.Array(nullable(Int)), 'per level'),
   sale_price: extra(Type.Array(nullable(Int)), 'per level'),
+  regions: Regions,
 }, 'An accessory; per-level arrays have one entry per level row (more than level_max), null for a NULL cell.'));
 
 export const AccessoriesResponse = named('AccessoriesResponse', obj({ accessories: Type.Array(Accessory) }));
@@ -294,6 +308,7 @@ export const Song = named('Song', obj({
   unit_type_id: { ...nullable(Int), description: 'the character of a solo song (char_t), else null' },
   length: { ...nullable(Num), description: 'length in seconds (live_time_m); null when the export has none' },
   live_ids: { ...ints, description: 'its charts (live_t), by difficulty then id' },
+  regions: Regions,
 }, '(extra) A song (song_t, live_track_m of the live database) and the ids of its charts.'));
 
 export const ChartPlay = named('ChartPlay', obj({
@@ -317,6 +332,7 @@ export const Live = named('Live', obj({
   ac_flag: Code('ac_flag (1: an arcade chart)'),
   lane_count: Code('lane_count'),
   plays: Type.Array(ChartPlay, { description: 'the ways it is played, in live_difficulty_id order' }),
+  regions: Regions,
 }, '(extra) A chart (live_t, live_setting_m of the live database): its song, difficulty, stars, attribute, rank thresholds, flags and plays.'));
 
 export const SongBrief = named('SongBrief', obj({
@@ -550,6 +566,7 @@ export const ReadTlBody = named('ReadTlBody', Type.Array(Str, { maxItems: MAX_RE
 export const ErrorBody = named('Error', obj({ error: Str }, 'The body of every error response.'));
 
 export type CardJson = Static<typeof Card>;
+export type RegionsJson = Static<typeof RegionMap>;
 export type CardStubJson = Static<typeof CardStub>;
 export type SkillJson = Static<typeof Skill>;
 export type CenterSkillJson = Static<typeof CenterSkill>;

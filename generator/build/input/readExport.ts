@@ -1,7 +1,7 @@
 /** Reads a whole game export folder: databases, keys and curated files. */
 import path from 'node:path';
 import fs from 'node:fs';
-import { allCandidates, databaseCandidates, findDatabase, type DatabaseName } from './discover.ts';
+import { allCandidates, databaseCandidates, findDatabase, type DatabaseCandidates, type DatabaseName, type ExportFolder } from './discover.ts';
 import { refuseMixedSample, SAMPLE_MARKER } from './sampleMarker.ts';
 import { unreadFiles } from './unreadFiles.ts';
 import type { InputFolder } from './inputFiles.ts';
@@ -15,6 +15,8 @@ import {
 } from './curated.ts';
 import { UserError } from '../errors.ts';
 import type { Findings } from '../report.ts';
+import type { ArchiveStep } from './archiveStep.ts';
+import type { RegionFacts } from '../model/types.ts';
 
 export interface GameExport {
   root: string;
@@ -36,6 +38,8 @@ export interface GameExport {
   translations: Map<string, string>;
   /** Short digest of every input file, the truth version when meta.json names none. */
   inputHash: string;
+  /** Availability per region, when the export is a version of an archive; null otherwise. */
+  regions: RegionFacts | null;
 }
 
 function readKeys(root: string, file: string): ReleaseKeys {
@@ -63,11 +67,26 @@ const curatedFiles = (input: InputFolder) => [
   ...translationFiles(input),
 ];
 
+/** The export's meta as an archive's step sees it: the version's name, region, zone and date are the archive's (which read its meta.json). */
+function stepMeta(step: ArchiveStep, file: string): Meta {
+  return { truthVersion: step.truthVersion, region: step.region, timezoneOffset: parseOffset(REGION_TIMEZONES[step.region], file), date: step.date };
+}
+
+/**
+ * The English export's databases: the input's own en/ folder, else (an archive's step) the
+ * English client's export the archive names.
+ */
+function englishSource(input: InputFolder, candidates: DatabaseCandidates, step: ArchiveStep | undefined): { root: string; folder: ExportFolder; candidates: DatabaseCandidates } | null {
+  if (fs.existsSync(path.join(input.root, 'en'))) return { root: input.root, folder: 'en/', candidates };
+  return step?.english ? { root: step.english.root, folder: '', candidates: databaseCandidates(step.english) } : null;
+}
+
 /**
  * `input`: the input folder as the check stage walked it; `inputDigest`: input/treeDigest.ts's
- * digest of it, which the build already computed.
+ * digest of it, which the build already computed; `step`: what an archive adds, when the export
+ * is one of its versions.
  */
-export function readExport(input: InputFolder, findings: Findings, inputDigest: string): GameExport {
+export function readExport(input: InputFolder, findings: Findings, inputDigest: string, step?: ArchiveStep): GameExport {
   const { root } = input;
   for (const folder of ['en', 'assets', 'translations']) {
     const dir = path.join(root, folder);
@@ -81,23 +100,22 @@ export function readExport(input: InputFolder, findings: Findings, inputDigest: 
   /** `name` is the database's name in the client (unit, event_common): its file there is `<name>.db_`. */
   const open = (file: string | undefined, name: string, releaseKeys: ReleaseKeys, label = '') =>
     file ? MasterDb.open(file, `${name}.db_`, releaseKeys, findings, label) : null;
-  const englishRoot = path.join(root, 'en');
-  const englishKeys = new Map([...keys, ...readKeys(root, path.join(englishRoot, 'release_info.json'))]);
-  const hasEnglish = fs.existsSync(englishRoot);
-  const openEnglish = (name: DatabaseName) => (hasEnglish ? open(findDatabase(candidates, root, 'en/', name, findings), name, englishKeys, 'en/') : null);
-  const meta = readMeta(root);
+  const english = englishSource(input, candidates, step);
+  const englishKeys = english ? new Map([...keys, ...readKeys(english.root, path.join(english.root, english.folder, 'release_info.json'))]) : keys;
+  const openEnglish = (name: DatabaseName) => (english ? open(findDatabase(english.candidates, english.root, english.folder, name, findings), name, englishKeys, 'en/') : null);
+  const meta = step ? stepMeta(step, path.join(root, 'meta.json')) : readMeta(root);
   const unit = open(unitFile, 'unit', keys)!;
   const events = open(findDatabase(candidates, root, '', 'event_common', findings), 'event_common', keys);
   const live = open(findDatabase(candidates, root, '', 'live', findings), 'live', keys);
   warnOtherClock(meta, [unit, events, live], findings);
-  const [english, englishEvents, englishLive] = [openEnglish('unit'), openEnglish('event_common'), openEnglish('live')];
-  const databases = [unit, events, live, english, englishEvents, englishLive].flatMap((db) => (db ? [path.relative(root, db.file).split(path.sep).join('/')] : []));
+  const [englishUnit, englishEvents, englishLive] = [openEnglish('unit'), openEnglish('event_common'), openEnglish('live')];
+  const databases = [unit, events, live, ...(english?.root === root ? [englishUnit, englishEvents, englishLive] : [])].flatMap((db) => (db ? [path.relative(root, db.file).split(path.sep).join('/')] : []));
   findings.noteUnreadFiles(unreadFiles(input, [...databases, ...curatedFiles(input)], candidates));
   return {
     root,
     unit,
     events,
-    english,
+    english: englishUnit,
     englishEvents,
     live,
     englishLive,
@@ -107,6 +125,7 @@ export function readExport(input: InputFolder, findings: Findings, inputDigest: 
     gachas: readGachas(root, meta),
     translations: readTranslations(input, findings),
     inputHash: inputDigest.slice(0, 12),
+    regions: step?.regions ?? null,
   };
 }
 

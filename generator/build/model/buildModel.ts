@@ -18,6 +18,7 @@ import { linkEventRewards } from './eventRewards.ts';
 import { buildRemovableSkills } from './removableSkills.ts';
 import { buildSongs } from './songs.ts';
 import { num } from './values.ts';
+import { attachRegions } from './regions.ts';
 
 export interface Model {
   readonly truthVersion: string;
@@ -86,6 +87,7 @@ export function buildModel(game: GameExport, findings: Findings): Model {
   const removableSkills = buildRemovableSkills(game.unit, english);
   const gachas = buildGachas(game.gachas, english);
   const songs = buildSongs(game.live, { english: new EnglishTexts(game.englishLive, game.translations), characters, tags }, findings);
+  attachRegions(game.regions, { cards, accessories, songs });
   return {
     truthVersion: game.meta.truthVersion ?? game.inputHash, tags, characters, skills, centerSkills, cards, sets, pairs, accessories,
     removableSkills, events, gachas, songs, translations: game.translations,

@@ -3,6 +3,23 @@
  * any response shape is chosen. Renderers turn it into the published JSON.
  */
 import type { CuratedGacha } from '../input/curated.ts';
+import type { RegionsJson } from '../../contract/schemas.ts';
+
+/**
+ * Availability in each region of an archive (build/archive/, docs/archive.md), by kind and id:
+ * cards by unit_id, songs by live_track_id, charts by live_setting_id, accessories by id.
+ */
+export interface RegionFacts {
+  readonly cards: ReadonlyMap<number, RegionsJson>;
+  readonly songs: ReadonlyMap<number, RegionsJson>;
+  readonly charts: ReadonlyMap<number, RegionsJson>;
+  readonly accessories: ReadonlyMap<number, RegionsJson>;
+}
+
+/** An object an archive build publishes with its availability per region (absent in a one-export build). */
+export interface InRegions {
+  readonly regions?: RegionsJson;
+}
 
 /**
  * A model type as its builders (model/) make it: writable while the model is cross-linked
@@ -95,7 +112,7 @@ export interface LevelStats {
   readonly mergeExp: readonly number[];
 }
 
-export interface Card {
+export interface Card extends InRegions {
   /** unit_id */
   readonly id: number;
   /** unit_number, the album ordinal */
@@ -182,7 +199,7 @@ export interface AccessoryLevel {
   readonly salePrice: number | null;
 }
 
-export interface Accessory {
+export interface Accessory extends InRegions {
   readonly id: number;
   readonly name: Text;
   readonly rarity: number;
@@ -245,7 +262,7 @@ export interface Gacha extends Omit<CuratedGacha, 'name'> {
 }
 
 /** A song: one row of the live database's live_track_m, with its charts. */
-export interface Song {
+export interface Song extends InRegions {
   /** live_track_id */
   readonly id: number;
   /** Secondary: the English client's live_track_m, else the name_en column, else a crowd translation. */
@@ -286,7 +303,7 @@ export interface ChartPlay {
 }
 
 /** A chart: one row of live_setting_m. Codes are the game's (difficulty 1 Easy ... 6 Master). */
-export interface Chart {
+export interface Chart extends InRegions {
   /** live_setting_id */
   readonly id: number;
   readonly song: Song;

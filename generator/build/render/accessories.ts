@@ -11,7 +11,7 @@ const fileName = (asset: string | null) => asset?.split('/').pop() ?? null;
 
 export function renderAccessory({ cards, images }: RenderContext, accessory: Accessory): AccessoryJson {
   const { card, levels } = accessory;
-  return {
+  const json: AccessoryJson = {
     id: accessory.id,
     rarity: accessory.rarity,
     name: accessory.name.original,
@@ -45,6 +45,8 @@ export function renderAccessory({ cards, images }: RenderContext, accessory: Acc
     merge_cost: levels.map((l) => l.mergeCost),
     sale_price: levels.map((l) => l.salePrice),
   };
+  if (accessory.regions) json.regions = accessory.regions;
+  return json;
 }
 
 export function renderAccessories(context: RenderContext, files: SiteFiles): void {

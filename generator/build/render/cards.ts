@@ -63,7 +63,7 @@ export function cardRenderer(images: ImageLinks): CardRenderer {
 
 /** An object literal without spreads: V8 builds `{ ...a, more }` several times slower. */
 function cardJson(card: Card, images: ImageLinks): CardJson {
-  return {
+  const json: CardJson = {
     id: card.id,
     ordinal: card.ordinal,
     title: card.title?.original ?? '',
@@ -102,6 +102,8 @@ function cardJson(card: Card, images: ImageLinks): CardJson {
     sell_price: sharedArray(card.levels.salePrice),
     exp_given: sharedArray(card.levels.mergeExp),
   };
+  if (card.regions) json.regions = card.regions;
+  return json;
 }
 
 /** A card stub (card_list.json, unit_stub): the card object's identity fields, so each rule is written once. */

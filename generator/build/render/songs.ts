@@ -4,7 +4,7 @@ import type { LiveJson, SongJson } from '../../contract/schemas.ts';
 import { sharedArray } from './files.ts';
 
 export function renderSong(song: Song): SongJson {
-  return {
+  const json: SongJson = {
     id: song.id,
     name: song.name.original,
     name_en: song.name.secondary,
@@ -16,6 +16,8 @@ export function renderSong(song: Song): SongJson {
     length: song.length,
     live_ids: song.charts.map((chart) => chart.id),
   };
+  if (song.regions) json.regions = song.regions;
+  return json;
 }
 
 const ranks = <W extends 'score' | 'combo'>(what: W, { c, b, a, s }: RankThresholds) =>
@@ -26,7 +28,7 @@ const renderPlay = (play: ChartPlay): LiveJson['plays'][number] => ({
 });
 
 export function renderLive(chart: Chart): LiveJson {
-  return {
+  const json: LiveJson = {
     id: chart.id,
     song_id: chart.song.id,
     name: chart.song.name.original,
@@ -41,6 +43,8 @@ export function renderLive(chart: Chart): LiveJson {
     lane_count: chart.lanes,
     plays: chart.plays.map(renderPlay),
   };
+  if (chart.regions) json.regions = chart.regions;
+  return json;
 }
 
 export const songBrief = (song: Song) => ({
