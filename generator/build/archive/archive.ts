@@ -66,8 +66,8 @@ function dayOf(unix: number, region: string): string {
   return new Date((unix + offset * 60) * 1000).toISOString().slice(0, 10);
 }
 
-/** Region and date of an export: meta.json's, else what its data says; a reason when either cannot be known. */
-function identify(rel: string, dir: string, folder: InputFolder, cacheDir: string): ArchiveExport | { rel: string; reason: string } {
+/** Region and date of an export: meta.json's, else what its data says; a reason when either cannot be known. `used` hears the census it read. */
+function identify(rel: string, dir: string, folder: InputFolder, cacheDir: string, used: Set<string>): ArchiveExport | { rel: string; reason: string } {
   let meta;
   try {
     meta = readMeta(dir);
@@ -76,7 +76,9 @@ function identify(rel: string, dir: string, folder: InputFolder, cacheDir: strin
     throw error;
   }
   const digest = inputDigest(folder);
-  const read = census(folder, buildFingerprint(digest, { census: true }), cacheDir);
+  const key = buildFingerprint(digest, { census: true });
+  used.add(`${key}.json`);
+  const read = census(folder, key, cacheDir);
   const region = meta.region ?? read.dataRegion;
   const date = meta.date ?? read.dataDate;
   if (region === null) return { rel, reason: 'its region cannot be known: meta.json names none and neither its client files nor its texts tell (add "region" to its meta.json)' };
@@ -89,13 +91,16 @@ function identify(rel: string, dir: string, folder: InputFolder, cacheDir: strin
 function readArchive(root: string, given: string, cacheDir: string, onStep: (line: string) => void) {
   const exports: ArchiveExport[] = [];
   const leftOut: { rel: string; reason: string }[] = [];
+  const used = new Set<string>();
   for (const rel of findExports(root, given)) {
     onStep(`reading ${rel}`);
     const dir = path.join(root, rel);
-    const found = identify(rel, dir, InputFolder.walk(dir), cacheDir);
+    const found = identify(rel, dir, InputFolder.walk(dir), cacheDir, used);
     if ('reason' in found) leftOut.push(found);
     else exports.push(found);
   }
+  // The census of an export no longer in the archive (or of an older generator) is not needed again.
+  for (const name of fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir) : []) if (!used.has(name)) fs.rmSync(path.join(cacheDir, name), { force: true });
   const byName = new Map<string, ArchiveExport>();
   for (const e of exports) {
     const other = byName.get(e.name);
@@ -218,7 +223,7 @@ export async function buildArchive(options: ArchiveOptions): Promise<ArchiveRepo
   if (!Object.hasOwn(REGION_TIMEZONES, primary)) throw new UserError(`--primary ${options.primary}: not one of ${Object.keys(REGION_TIMEZONES).join(', ')}`);
   const layout = publishLayout(out);
   checkCacheFolders(layout);
-  const work = path.join(path.dirname(layout.work), '..', 'archive', path.basename(out));
+  const work = layout.archive;
   fs.mkdirSync(work, { recursive: true });
   const release = acquireLock(path.join(work, 'lock.db'), out);
   try {

@@ -27,6 +27,9 @@ const idsOf = (census: Census, kind: Kind): readonly number[] =>
   ({ cards: census.cards, songs: census.songs ?? [], charts: census.charts ?? [], accessories: census.accessories })[kind];
 
 type RegionEntry = RegionsJson[string];
+
+/** How far ahead of its own day an export's event data can date a release: events are scheduled weeks ahead, not years. */
+const SCHEDULED_AHEAD = 31 * 24 * 3600;
 const ABSENT: RegionEntry = { present: false, first_seen: null, first_seen_version: null, released: null };
 
 /** One region's entry for every id its exports (oldest first) ever held, of one kind. */
@@ -38,8 +41,11 @@ function regionEntries(exports: readonly ArchiveExport[], kind: Kind): Map<numbe
   const newest = new Set(idsOf(exports[exports.length - 1].census, kind));
   for (const [id, entry] of entries) entry.present = newest.has(id);
   if (kind === 'cards') {
-    // The newest export that dates a card has the most event data: its date stands.
-    for (const e of exports) for (const [id, date] of e.census.released) entries.get(id)!.released = date;
+    // The newest export that dates a card has the most event data: its date stands, unless it lies
+    // past what the export could know (a private server's copy rewrote events to years later).
+    for (const e of exports) {
+      for (const [id, date] of e.census.released) if (date <= e.date + SCHEDULED_AHEAD) entries.get(id)!.released = date;
+    }
   }
   return entries;
 }

@@ -39,6 +39,8 @@ export interface PublishLayout {
   snapshots: string;
   /** Files a mirror has downloaded and verified, by SHA-256, kept until its copy is published (generator/build/mirror/). */
   downloads: string;
+  /** An archive build's own files (generator/build/archive/): its record, the exports' census, the scratch site of its chain. */
+  archive: string;
 }
 
 export function publishLayout(out: string): PublishLayout {
@@ -61,5 +63,6 @@ export function publishLayout(out: string): PublishLayout {
     images: cache('images'),
     snapshots: path.join(work, 'snapshots'),
     downloads: cache('mirror'),
+    archive: cache('archive'),
   };
 }

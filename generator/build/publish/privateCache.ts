@@ -57,7 +57,8 @@ const ownFolders = (layout: PublishLayout) => [layout.work, layout.images, layou
  */
 export function checkCacheFolders(layout: PublishLayout): void {
   const cache = path.dirname(path.dirname(layout.work));
-  const folders = new Set([cache, ...ownFolders(layout).flatMap((own) => [path.dirname(own), own])]);
+  // The archive's folder holds its scratch site, whose output folder is a link: it is checked here, not by checkNoLinks.
+  const folders = new Set([cache, ...[...ownFolders(layout), layout.archive].flatMap((own) => [path.dirname(own), own])]);
   for (const dir of folders) checkPrivateFolder(dir);
   const lock = fs.lstatSync(layout.lock, { throwIfNoEntry: false });
   if (lock?.isSymbolicLink()) refuse(layout.lock, 'is a link');
