@@ -12,7 +12,8 @@ import { createHash } from 'node:crypto';
 import { build, type BuildOptions } from '../build.ts';
 import { InputFolder } from '../input/inputFiles.ts';
 import { inputDigest } from '../input/treeDigest.ts';
-import { readMeta, REGION_TIMEZONES } from '../input/curated.ts';
+import { CURATED, readCurated, readMeta, REGION_TIMEZONES } from '../input/curated.ts';
+import { parseOffset, toUnixSeconds } from '../input/time.ts';
 import { buildFingerprint } from '../publish/fingerprint.ts';
 import { publishLayout } from '../publish/layout.ts';
 import { acquireLock } from '../publish/lock.ts';
@@ -66,6 +67,16 @@ function dayOf(unix: number, region: string): string {
   return new Date((unix + offset * 60) * 1000).toISOString().slice(0, 10);
 }
 
+/**
+ * meta.json's date read in `region`'s time, unless meta.json gives a zone: readMeta reads it in
+ * JP's when meta.json names no region, but a bare day is midnight in the region the data tells.
+ */
+function metaDateIn(dir: string, region: string): number | null {
+  const file = path.join(dir, 'meta.json');
+  const { date, timezone } = readCurated(dir, file, CURATED.meta, {});
+  return date == null ? null : toUnixSeconds(date, parseOffset(timezone ?? REGION_TIMEZONES[region], file));
+}
+
 /** Region and date of an export: meta.json's, else what its data says; a reason when either cannot be known. `used` hears the census it read. */
 function identify(rel: string, dir: string, folder: InputFolder, cacheDir: string, used: Set<string>): ArchiveExport | { rel: string; reason: string } {
   let meta;
@@ -80,7 +91,7 @@ function identify(rel: string, dir: string, folder: InputFolder, cacheDir: strin
   used.add(`${key}.json`);
   const read = census(folder, key, cacheDir);
   const region = meta.region ?? read.dataRegion;
-  const date = meta.date ?? read.dataDate;
+  const date = (meta.region === null && region !== null && meta.date !== null ? metaDateIn(dir, region) : meta.date) ?? read.dataDate;
   if (region === null) return { rel, reason: 'its region cannot be known: meta.json names none and neither its client files nor its texts tell (add "region" to its meta.json)' };
   if (date === null) return { rel, reason: 'its date cannot be known: meta.json gives none and its data has no dated event or release (add "date" to its meta.json)' };
   const day = dayOf(date, region);
