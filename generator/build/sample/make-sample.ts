@@ -14,6 +14,7 @@ import { encryptValues, sampleKey } from './rowEncrypt.ts';
 import { encryptClientFile } from './fileEncrypt.ts';
 import type { FileScheme } from '../input/fileCipher.ts';
 import { SAMPLE_MARKER } from '../input/sampleMarker.ts';
+import { archiveExportOptions, SAMPLE_ARCHIVE, type ArchiveExportSpec } from './sampleArchive.ts';
 import {
   ACCESSORIES, ALBUM_SERIES, CARDS, CENTER_SKILLS, CHARACTERS, CURATED_SETS, EVENT_REWARDS, EVENTS, GACHAS,
   KEYED_RELEASE, MEMBER_TAGS, PAIRS, RARITIES, RELEASE_DATES, REMOVABLE_SKILLS, SKILLS, TRANSLATIONS,
@@ -35,6 +36,28 @@ export interface SampleOptions {
   encrypt?: FileScheme;
   /** '2015': the oldest unit database's shape (stats per card and level in unit_level_m; see asGeneration2015). */
   generation?: 'current' | '2015';
+  /**
+   * Edits a database's tables before they are written (in the current shape, which generation
+   * '2015' then reshapes); `english` is what the English client's export holds of it (en/).
+   */
+  edit?: (database: SampleDatabase, tables: TableDump[], english: TableDump[]) => TableDump[];
+  /** Write the English client's databases in en/ (default true). */
+  english?: boolean;
+  /** meta.json's content (default the sample's own: a truth_version, region jp); null writes none. */
+  meta?: Record<string, unknown> | null;
+  /** Write the crowd's files: release dates, sets, gachas, translations (default true). */
+  crowd?: boolean;
+}
+
+/** The databases an export holds, by their name in the client. */
+export type SampleDatabase = 'unit' | 'event_common' | 'live';
+
+/** Options of writeSampleArchive. */
+export interface SampleArchiveOptions {
+  /** The exports to write (default the whole sample archive); an archive's other folders are left as they are. */
+  exports?: readonly ArchiveExportSpec[];
+  /** Write pictures under each export's assets/ (default false: an archive is built whole, and pictures are no data). */
+  images?: boolean;
 }
 
 const ATTRIBUTE_COLOURS: Record<number, string> = { 1: '#e8488a', 2: '#37b24d', 3: '#1c7ed6', 5: '#9c6ade' };
@@ -622,28 +645,46 @@ export async function writeSampleExport(dir: string, options: SampleOptions = {}
   const keys = new Map([[KEYED_RELEASE, sampleKey(KEYED_RELEASE)]]);
   await fs.rm(dir, { recursive: true, force: true });
   await fs.mkdir(dir, { recursive: true });
-  const unit = unitTables(cards, accessories, keys);
   const songs = songSpecs(options.songs);
+  const english = { unit: englishTables(cards, accessories), event_common: englishEventTables(), live: englishLiveTables(songs) };
+  const edited = (database: SampleDatabase, tables: TableDump[]) => options.edit?.(database, tables, english[database]) ?? tables;
+  const unit = edited('unit', unitTables(cards, accessories, keys));
   const written = [
     await writeDatabase(dir, 'unit', 'unit', options.generation === '2015' ? asGeneration2015(unit) : unit, options),
-    await writeDatabase(dir, 'event', 'event_common', eventTables(), options),
-    await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', englishTables(cards, accessories), options),
-    await writeDatabase(path.join(dir, 'en'), 'event', 'event_common', englishEventTables(), options),
-    await writeDatabase(dir, 'live', 'live', liveTables(songs, keys), options),
-    await writeDatabase(path.join(dir, 'en'), 'live', 'live', englishLiveTables(songs), options),
+    await writeDatabase(dir, 'event', 'event_common', edited('event_common', eventTables()), options),
+    await writeDatabase(dir, 'live', 'live', edited('live', liveTables(songs, keys)), options),
   ];
+  if (options.english !== false) {
+    written.push(
+      await writeDatabase(path.join(dir, 'en'), 'unit', 'unit', english.unit, options),
+      await writeDatabase(path.join(dir, 'en'), 'event', 'event_common', english.event_common, options),
+      await writeDatabase(path.join(dir, 'en'), 'live', 'live', english.live, options),
+    );
+  }
+  const meta = options.meta === undefined ? { truth_version: 'sample-2026.11', region: 'jp' } : options.meta;
   const curated: Record<string, unknown> = {
     'release_info.json': { [KEYED_RELEASE]: sampleKey(KEYED_RELEASE).toString('base64') },
-    'meta.json': { truth_version: 'sample-2026.11', region: 'jp' },
-    'release_dates.json': RELEASE_DATES,
-    'sets.json': CURATED_SETS,
-    'gachas.json': GACHAS,
-    ...Object.fromEntries(Object.entries(TRANSLATIONS).map(([file, table]) => [`translations/${file}`, table])),
+    ...(meta === null ? {} : { 'meta.json': meta }),
+    ...(options.crowd === false ? {} : {
+      'release_dates.json': RELEASE_DATES,
+      'sets.json': CURATED_SETS,
+      'gachas.json': GACHAS,
+      ...Object.fromEntries(Object.entries(TRANSLATIONS).map(([file, table]) => [`translations/${file}`, table])),
+    }),
   };
   for (const [rel, value] of Object.entries(curated)) await outputFile(path.join(dir, rel), json(value));
   const files = [...written.map((file) => path.relative(dir, file).split(path.sep).join('/')), ...Object.keys(curated)].sort();
   await fs.writeFile(path.join(dir, SAMPLE_MARKER), json({ note: SAMPLE_NOTE, files }));
   if (options.images !== false) await writeImages(dir, cards, accessories);
+}
+
+/**
+ * Writes the sample archive (sampleArchive.ts: exports of several regions and dates, one folder
+ * each, for `npm run build -- --archive`) into `dir`; returns what each export written is.
+ */
+export async function writeSampleArchive(dir: string, { exports = SAMPLE_ARCHIVE, images = false }: SampleArchiveOptions = {}): Promise<readonly ArchiveExportSpec[]> {
+  for (const spec of exports) await writeSampleExport(path.join(dir, spec.rel), { ...archiveExportOptions(spec), images });
+  return exports;
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
@@ -657,9 +698,18 @@ if (isMain) {
     .option('--format <format>', 'sql (readable dumps) or sqlite (client layout)', 'sql')
     .option('--no-images', 'skip pictures')
     .option('--encrypt <scheme>', 'with --format sqlite: encrypt as a device stores the files (jp-v3, ww-v2, tw-v1, cn-v4...)', parseScheme)
-    .option('--generation <generation>', 'current, or 2015 (the oldest unit database shape: unit_level_m)', parseGeneration, 'current');
+    .option('--generation <generation>', 'current, or 2015 (the oldest unit database shape: unit_level_m)', parseGeneration, 'current')
+    .option('--archive <dir>', 'write the sample archive there instead: exports of several regions and dates, one folder each, without pictures (npm run build -- --archive <dir>)');
   program.parse();
   const opts = program.opts();
-  await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, songs: opts.songs, format: opts.format, images: opts.images, encrypt: opts.encrypt, generation: opts.generation });
-  console.log(`sample export written to ${opts.out}`);
+  if (opts.archive !== undefined) {
+    // Each export of the archive has a shape of its own (sampleArchive.ts): the options of one export do not apply.
+    const given = ['out', 'cards', 'accessories', 'songs', 'format', 'encrypt', 'generation'].filter((name) => program.getOptionValueSource(name) === 'cli');
+    if (given.length) program.error(`--archive writes exports of its own shapes; it takes none of ${given.map((name) => `--${name}`).join(', ')}`);
+    const exports = await writeSampleArchive(opts.archive);
+    console.log(`sample archive written to ${opts.archive}: ${exports.map((e) => e.rel).join(', ')}`);
+  } else {
+    await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, songs: opts.songs, format: opts.format, images: opts.images, encrypt: opts.encrypt, generation: opts.generation });
+    console.log(`sample export written to ${opts.out}`);
+  }
 }
