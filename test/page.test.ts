@@ -479,6 +479,23 @@ describe('index.html: the search box takes the API\'s query language', () => {
     await page.fill('#search', '');
   });
 
+  it('says why region: and only: match nothing on a site of one export, and lists no region example in its help', async () => {
+    expect(await page.locator('#search-note').isHidden()).toBe(true);
+    await page.fill('#search', 'rarity:ur -region:ww');
+    expect(await shown(page)).toEqual(await edgeOrdinals({ q: 'rarity:ur -region:ww' }));
+    expect(await page.locator('#search-note').textContent()).toBe('This site is built from one export: its cards have no regions, so region: matches no card.');
+    await page.fill('#search', 'only:jp or region:jp');
+    expect(await page.locator('#search-note').textContent()).toMatch(/so only: and region: match no card\.$/);
+    expect(await page.locator('#search-error').isHidden()).toBe(true);
+    await page.fill('#search', 'rarity:ur');
+    expect(await page.locator('#search-note').isHidden()).toBe(true);
+    const listed = await texts(page, '#search-examples code');
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.filter((q) => /region:|only:/.test(q))).toEqual([]);
+    expect(EXAMPLES.some((e) => e.kind === 'card' && /region:/.test(e.q))).toBe(true);
+    await page.fill('#search', '');
+  });
+
   it('names the column and what was expected when a query is malformed', async () => {
     await page.fill('#search', 'rarity:ur (attr:smile');
     expect(await page.locator('#search-error').textContent()).toBe('query column 22: expected ")" to close the "(" at column 11, found the end of the query');
@@ -603,6 +620,7 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
   let axeHost: StaticSite;
   let p: Page;
   let changed: Card;
+  let song: any;
   const errors = { failed: [] as string[], errors: [] as string[] };
 
   beforeAll(async () => {
@@ -631,6 +649,17 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
         sets: { ...empty, added: ['album-3'] }, pairs: empty,
       },
     });
+    // Card 2, accessory 1 and song 3 (and its charts) as an archive site gives them: a regions member.
+    const entry = (present: boolean, first_seen: string | null, released: number | null = null) => ({ present, first_seen, first_seen_version: first_seen && `x-${first_seen}`, released });
+    await edit('api/v1/card/2.json', (json) => {
+      json.cards[0].regions = { cn: entry(false, null), jp: entry(true, '2017-07-08'), kr: entry(false, '2018-01-01'), ww: entry(true, '2016-08-05', Date.UTC(2016, 7, 5) / 1000) };
+    });
+    await edit('api/v1/accessory/1.json', (json) => { json.accessories[0].regions = { jp: entry(true, '2017-07-08'), ww: entry(false, null) }; });
+    song = await packedObject(out, 'song_t', 3);
+    await edit(objectEndpoint.song_t.pack.file(packOf(3)), (json) => { json.objects[3].regions = { jp: entry(true, '2017-07-08'), ww: entry(false, null) }; });
+    for (const [i, id] of song.live_ids.entries()) {
+      await edit(objectEndpoint.live_t.pack.file(packOf(id)), (json) => { json.objects[id].regions = { jp: entry(true, '2017-07-08'), ww: entry(i === 0, i === 0 ? '2019-01-01' : null) }; });
+    }
     // Card 2's history over two more versions, made by the build's own patch generator.
     const v1 = await card(2);
     const v2 = { ...v1, hp_base: v1.hp_base + 1, title_en: HOSTILE, smile: v1.smile.map((x: number) => x + 1) };
@@ -687,6 +716,24 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     expect(errors.errors).toEqual([]);
   });
 
+  it('says which regions hold a card, an accessory, a song and each of its charts, on an archive site', async () => {
+    /** The text of the About fact named `term` on the view shown, null without one. */
+    const fact = (term: string) => p.evaluate((name) => Array.from(document.querySelectorAll('#view .facts dt')).find((dt) => dt.textContent === name)?.nextElementSibling?.textContent ?? null, term);
+    await show(p, '#card/2');
+    expect(await fact('Regions')).toBe('JP (first seen 2017-07-08), WW (released 2016-08-05); not in CN; no longer in KR (first seen 2018-01-01)');
+    await show(p, '#card/3');
+    expect(await fact('Released')).not.toBeNull();
+    expect(await fact('Regions')).toBeNull();
+    await show(p, '#accessory/1');
+    expect(await fact('Regions')).toBe('JP (first seen 2017-07-08); not in WW');
+    await show(p, '#song/3');
+    expect(await fact('Regions')).toBe('JP (first seen 2017-07-08); not in WW');
+    const table = p.locator('#view .chart-thresholds');
+    expect(await table.locator('thead th').last().textContent()).toBe('Regions');
+    expect(await table.locator('tbody tr td:last-child').allTextContents()).toEqual(song.live_ids.map((_: number, i: number) => (i === 0 ? 'JP, WW' : 'JP')));
+    expect(errors.errors).toEqual([]);
+  });
+
   it('for everyone: axe finds no serious or critical violation, nothing scrolls sideways at 360 px, every card opens from the keyboard', async () => {
     // The list's page, its tests above done with it: loaded anew at a phone's width.
     const a11y = p;
@@ -736,7 +783,9 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     await check('What\'s new');
     await show(a11y, '#card/2');
     await a11y.waitForSelector('#view:not([aria-busy]) .card-history');
-    await check('history view');
+    await check('history view, with the card\'s regions');
+    await show(a11y, '#song/3');
+    await check('song view, with its regions');
   });
 
   // Last: the tests above start from the list (the axe test loads it anew).

@@ -15,8 +15,16 @@ import { diskReader } from '../generator/runtime/server/diskSite.ts';
 import { EXAMPLES, exampleUrl } from '../generator/runtime/search/examples.js';
 import { CENTERS, EFFECTS, TRIGGERS } from '../generator/runtime/search/words.js';
 import { kindOf } from '../generator/runtime/search/query.js';
-import type { AccessoryJson, CardJson, CharacterJson, EventJson, SetListJson } from '../generator/contract/schemas.ts';
-import { buildSample, packedObject, readJson } from './helpers.ts';
+import type { AccessoryJson, CardJson, CharacterJson, EventJson, RegionsJson, SetListJson } from '../generator/contract/schemas.ts';
+import { objectEndpoint } from '../generator/contract/endpoints.ts';
+import { packOf } from '../generator/contract/format.ts';
+import { attachRegions } from '../generator/build/model/regions.ts';
+import { renderSite } from '../generator/build/render/renderSite.ts';
+import { renderContext } from '../generator/build/render/context.ts';
+import { checkedContext } from '../generator/build/render/checked.ts';
+import { MemoryFiles } from '../generator/build/render/files.ts';
+import { deriveSearch } from '../generator/build/derive/search.ts';
+import { buildSample, modelAt, packedObject, readJson, SAMPLE_INPUT } from './helpers.ts';
 
 fc.configureGlobal({ seed: 20261123 });
 
@@ -169,7 +177,7 @@ describe('bare words that mean a field', () => {
 
 describe('card fields', () => {
   it('each has its describe block in this file (field <name>)', () => {
-    const tested = ['rarity', 'attribute', 'char', 'title', 'group', 'unit', 'year', 'skill', 'trigger', 'center', 'smile', 'pure', 'cool', 'hp', 'released', 'set', 'id', 'ordinal', 'is'];
+    const tested = ['rarity', 'attribute', 'char', 'title', 'group', 'unit', 'year', 'skill', 'trigger', 'center', 'smile', 'pure', 'cool', 'hp', 'released', 'set', 'id', 'ordinal', ...REGION_FIELDS, 'is'];
     expect(kindOf('card').fields.map((f) => f.name)).toEqual(tested);
   });
 });
@@ -393,13 +401,164 @@ const OTHER_FIELDS: Record<'accessory' | 'event', Record<string, () => Case[]>> 
 };
 
 describe.each(['accessory', 'event'] as const)('%s fields', (kind) => {
-  it('each field has its describe block below', () => {
-    expect(Object.keys(OTHER_FIELDS[kind]).sort()).toEqual(kindOf(kind).fields.map((f) => f.name).sort());
+  it('each field has its describe block below (the region fields theirs on a site with regions)', () => {
+    const elsewhere = kind === 'accessory' ? REGION_FIELDS : [];
+    expect([...Object.keys(OTHER_FIELDS[kind]), ...elsewhere].sort()).toEqual(kindOf(kind).fields.map((f) => f.name).sort());
   });
   describe.each(Object.keys(OTHER_FIELDS[kind]))(`${kind} field %s`, (field) => {
     it('matches what the published objects say', async () => {
       for (const [q, test] of OTHER_FIELDS[kind][field]()) await expectMatches(q, test, kind);
     });
+  });
+});
+
+// ---- regions: a site built with --archive, and one without ------------------------
+
+/** The fields on an archive site's regions member (kinds card, accessory and song), tested in the block below. */
+const REGION_FIELDS = ['region', 'only'];
+
+describe('fields region and only: an archive site\'s regions, and a site of one export without them', () => {
+  /** The regions of the site: cn, jp and ww (kr and tw have no exports in it). */
+  const SITE = ['cn', 'jp', 'ww'];
+  /** Which regions hold an object, by its position: some objects in one region only, some in several, one in none. */
+  const PATTERNS = [['jp'], ['jp', 'ww'], ['cn', 'jp', 'ww'], ['ww'], ['cn', 'jp'], []];
+  const member = (present: string[]): RegionsJson => Object.fromEntries(SITE.map((r) => [r, present.includes(r)
+    ? { present: true, first_seen: '2017-07-08', first_seen_version: `${r}-2017-07-08`, released: null }
+    // ww once held what it no longer does: present false, first seen kept.
+    : { present: false, first_seen: r === 'ww' ? '2016-08-05' : null, first_seen_version: r === 'ww' ? 'ww-2016-08-05' : null, released: null }]));
+  /** Facts for every id but the last (an object without a member matches no region), the patterns taken from `shift` on. */
+  const factsOf = (ids: number[], shift = 0) => new Map(ids.slice(0, -1).map((id, i) => [id, member(PATTERNS[(i + shift) % PATTERNS.length])]));
+  let files: MemoryFiles;
+  let edge: EdgeSite;
+  let archiveCards: CardJson[];
+
+  beforeAll(() => {
+    // The sample as a step of an archive renders it: the model given its regions as the model stage gives them (attachRegions).
+    const { model, report } = modelAt(SAMPLE_INPUT);
+    const songs = model.songs ?? [];
+    attachRegions({
+      cards: factsOf(model.cards.map((c) => c.id)),
+      accessories: factsOf(model.accessories.map((a) => a.id), 1),
+      songs: factsOf(songs.map((s) => s.id), 2),
+      // None for the first song's charts: a chart without its own regions is searched by its song's.
+      charts: factsOf(songs.slice(1).flatMap((s) => s.charts.map((c) => c.id)), 3),
+    }, model);
+    files = new MemoryFiles();
+    const rendered = renderSite(checkedContext(renderContext(model, new Set()), report), files);
+    deriveSearch(rendered, files);
+    edge = { read: async (rel) => files.get(rel)?.toString('utf8') ?? null };
+    archiveCards = rendered.objects.card_t.map((c) => JSON.parse(files.get(`api/v1/card/${c.ordinal}.json`)!.toString('utf8')).cards[0]).sort((a: CardJson, b: CardJson) => a.ordinal - b.ordinal);
+  });
+
+  const answer = async (on: EdgeSite, url: string) => {
+    const response = (await handleRequest(new Request(`https://sif.test${url}`), on))!;
+    return { status: response.status, body: await response.json() };
+  };
+  /** Every match of `q` on the archive site, by ordinal (cards) or id, through the edge. */
+  const matches = async (q: string, kind: 'card' | 'accessory' | 'song' = 'card') => {
+    const { status, body } = await answer(edge, `/api/v1/search/${kind}?${new URLSearchParams({ q, page_size: '100' })}`);
+    expect(status, `${q}: ${body.error}`).toBe(200);
+    expect(body.total).toBeLessThanOrEqual(100);
+    return body.result.map((o: any) => (kind === 'card' ? o.ordinal : o.id));
+  };
+  const presentIn = (o: { regions?: RegionsJson }) => SITE.filter((r) => o.regions?.[r]?.present);
+  const ordinals = (test: (c: CardJson) => boolean) => archiveCards.filter(test).map((c) => c.ordinal);
+
+  it('region:<r> finds what region r holds, -region:<r> the rest (objects without regions too); codes in any case and width, en and global are ww', async () => {
+    expect(archiveCards.filter((c) => !c.regions), 'one card without a regions member').toHaveLength(1);
+    const inWw = ordinals((c) => presentIn(c).includes('ww'));
+    expect(inWw.length).toBeGreaterThan(0);
+    expect(inWw.length).toBeLessThan(archiveCards.length);
+    expect(await matches('region:ww')).toEqual(inWw);
+    for (const q of ['region:WW', 'region=ww', 'region:en', 'region:global', 'REGION:Global', 'ｒｅｇｉｏｎ：ＷＷ']) expect(await matches(q), q).toEqual(inWw);
+    expect(await matches('-region:ww')).toEqual(ordinals((c) => !presentIn(c).includes('ww')));
+    expect(await matches('region:cn')).toEqual(ordinals((c) => presentIn(c).includes('cn')));
+    expect(await matches('region:jp -region:ww')).toEqual(ordinals((c) => presentIn(c).includes('jp') && !presentIn(c).includes('ww')));
+    expect(await matches('rarity:ur -region:cn')).toEqual(ordinals((c) => c.rarity === 4 && !presentIn(c).includes('cn')));
+    // A region of no export of the site: valid, and nothing is in it.
+    expect(await matches('region:kr')).toEqual([]);
+    expect(await matches('-region:tw')).toEqual(archiveCards.map((c) => c.ordinal));
+  });
+
+  it('only:<r> finds what region r holds and no other region of the site does', async () => {
+    const onlyJp = ordinals((c) => presentIn(c).join() === 'jp');
+    expect(onlyJp.length).toBeGreaterThan(0);
+    expect(await matches('only:jp')).toEqual(onlyJp);
+    expect(await matches('only:ww')).toEqual(ordinals((c) => presentIn(c).join() === 'ww'));
+    expect(await matches('only:global')).toEqual(await matches('only:ww'));
+    expect(await matches('only:cn')).toEqual([]);
+    expect(await matches('-only:jp')).toEqual(ordinals((c) => presentIn(c).join() !== 'jp'));
+    expect(await matches('only:jp or only:ww')).toEqual(ordinals((c) => presentIn(c).length === 1 && presentIn(c)[0] !== 'cn'));
+  });
+
+  it('accessories by their own regions; charts by theirs, or their song\'s when they have none', async () => {
+    const accessories = (JSON.parse(files.get('api/v1/accessory_list.json')!.toString('utf8')).accessories as { id: number }[])
+      .map((a) => JSON.parse(files.get(`api/v1/accessory/${a.id}.json`)!.toString('utf8')).accessories[0] as AccessoryJson & { regions?: RegionsJson });
+    expect(await matches('region:ww', 'accessory')).toEqual(accessories.filter((a) => presentIn(a).includes('ww')).map((a) => a.id));
+    expect(await matches('only:jp', 'accessory')).toEqual(accessories.filter((a) => presentIn(a).join() === 'jp').map((a) => a.id));
+    const pack = (type: 'song_t' | 'live_t', id: number) => JSON.parse(files.get(objectEndpoint[type].pack.file(packOf(id)))!.toString('utf8')).objects[id];
+    const charts = (JSON.parse(files.get('api/v1/list/live_t.json')!.toString('utf8')).result as { id: number }[]).map((l) => pack('live_t', l.id));
+    const regionsOf = (chart: any) => presentIn({ regions: chart.regions ?? pack('song_t', chart.song_id).regions });
+    expect(charts.some((c) => !c.regions && pack('song_t', c.song_id).regions), 'a chart without regions whose song has them').toBe(true);
+    for (const q of ['region:ww', '-region:cn', 'only:jp', 'region:jp difficulty:master']) {
+      const expected = charts.filter((c) => {
+        const present = regionsOf(c);
+        return { 'region:ww': present.includes('ww'), '-region:cn': !present.includes('cn'), 'only:jp': present.join() === 'jp', 'region:jp difficulty:master': present.includes('jp') && c.difficulty === 6 }[q];
+      }).map((c) => c.id).sort((a, b) => a - b);
+      expect(await matches(q, 'song'), q).toEqual(expected);
+    }
+  });
+
+  it('keeps the index compact: one dictionary position per object, the distinct lists once; the rest of the index as a site without regions has it', async () => {
+    const index = JSON.parse(files.get('api/v1/search_index/card.json')!.toString('utf8'));
+    expect(index.dictionaries.region).toEqual(expect.arrayContaining([['jp'], ['jp', 'ww'], ['cn', 'jp', 'ww'], ['ww'], ['cn', 'jp'], []]));
+    expect(index.dictionaries.region).toHaveLength(PATTERNS.length);
+    expect(index.columns.region.every((v: unknown) => v === null || (Number.isInteger(v) && (v as number) < PATTERNS.length))).toBe(true);
+    const { region: _c, ...columns } = index.columns;
+    const { region: _d, ...dictionaries } = index.dictionaries;
+    const plain = await readJson(out, 'api/v1/search_index/card.json');
+    expect({ ...index, columns, dictionaries }).toEqual(plain);
+    expect(Object.keys(plain.columns)).not.toContain('region');
+    expect(pageModule.absentFields(index, 'rarity:ur -region:ww')).toEqual([]);
+  });
+
+  it('a query and its negation split the objects in two, with region terms', () => {
+    const index = JSON.parse(files.get('api/v1/search_index/card.json')!.toString('utf8'));
+    const term = fc.oneof(fc.constantFrom('jp', 'ww', 'cn', 'kr', 'EN').chain((r) => fc.constantFrom(`region:${r}`, `only:${r}`)), cardTerm);
+    const expr = fc.array(fc.tuple(term, fc.constantFrom(' ', ' or ', ' -')), { minLength: 1, maxLength: 4 }).map((parts) => parts.map(([t, join], i) => (i ? join : '') + t).join(''));
+    const all = archiveCards.map((c) => c.ordinal);
+    fc.assert(fc.property(expr, (q) => {
+      const found = (text: string) => pageModule.search(index, { q: text, order: 'ordinal', dir: 'asc', seed: null }).map((row: number) => index.columns.ordinal[row] as number);
+      const [yes, no] = [found(q), found(`-(${q})`)];
+      expect([...yes, ...no].sort((a, b) => a - b), q).toEqual(all);
+    }), { numRuns: 100 });
+  });
+
+  it('an unknown region code is a 400 naming the field and the codes, on any site', async () => {
+    const codes = 'expected a region: jp, ww, cn, tw, kr \\(en and global are ww\\)$';
+    for (const on of [edge, site]) {
+      const bad = await answer(on, `/api/v1/search/card?q=${encodeURIComponent('region:xx')}`);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatch(new RegExp(`^query column 8: unknown region: value "xx"; ${codes}`));
+    }
+    await expectError(`/api/v1/search/card?q=${encodeURIComponent('rarity:ur -only:europe')}`, new RegExp(`^query column 17: unknown only: value "europe"; ${codes}`));
+    await expectError(`/api/v1/search/accessory?q=${encodeURIComponent('region:')}`, /^query column 8: expected a value after "region:"$/);
+    await expectError(`/api/v1/search/song?q=${encodeURIComponent('only:japan')}`, /^query column 6: unknown only: value "japan"; /);
+    await expectError(`/api/v1/search/event?q=${encodeURIComponent('region:jp')}`, /^query column 1: unknown field "region"; the event fields are /);
+  });
+
+  it('on a site of one export (no regions): region: matches nothing, its negation everything; the suggestion leaves the region term out', async () => {
+    const index = await readJson(out, 'api/v1/search_index/card.json');
+    expect(cards.some((c) => 'regions' in c)).toBe(false);
+    expect((await get('/api/v1/search/card?q=region:jp')).body).toMatchObject({ total: 0, suggestion: null });
+    expect((await get('/api/v1/search/card?q=only:jp')).body).toMatchObject({ total: 0, suggestion: null });
+    expect(await found('-region:ww')).toEqual(cards.map((c) => c.ordinal));
+    expect((await get(`/api/v1/search/card?q=${encodeURIComponent('rarity:ur region:jp')}`)).body).toMatchObject({ total: 0, suggestion: 'rarity:ur' });
+    expect((await get(`/api/v1/search/accessory?q=${encodeURIComponent('region:jp')}`)).body).toMatchObject({ total: 0 });
+    // The page says why (the fields the site has no data for), and only for those.
+    expect(pageModule.absentFields(index, 'rarity:ur -(region:ww or only:jp)')).toEqual(['region', 'only']);
+    expect(pageModule.absentFields(index, 'rarity:ur')).toEqual([]);
+    expect(pageModule.absentFields(index, 'region:xx')).toEqual([]);
   });
 });
 

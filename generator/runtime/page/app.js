@@ -7,7 +7,7 @@ import { accessoryTile, accessoryView, cardView, eventView, pairView, setView } 
 import { renderChanges } from './changes.js';
 import { renderDownloads } from './downloads.js';
 import { renderSongs, songView } from './songs.js';
-import { QueryError, kindOf, orderNames, search, suggest } from '../search/query.js';
+import { QueryError, absentFields, kindOf, orderNames, search, suggest } from '../search/query.js';
 import { indexColumns } from '../search/kinds.js';
 import { CENTERS, EFFECTS, TRIGGERS, entryOf } from '../search/words.js';
 import { EXAMPLES } from '../search/examples.js';
@@ -160,6 +160,10 @@ function renderCards(list, index) {
     $('search-suggestion').hidden = suggestion === null;
     $('suggestion-link').textContent = suggestion ?? '';
     $('suggestion-link').dataset.query = suggestion ?? '';
+    // region: and only: on a site built from one export, whose cards have no regions: say why they match nothing.
+    const absent = absentFields(index, state.q);
+    $('search-note').hidden = !absent.length;
+    $('search-note').textContent = absent.length ? `This site is built from one export: its cards have no regions, so ${absent.map((f) => `${f}:`).join(' and ')} ${absent.length > 1 ? 'match' : 'matches'} no card.` : '';
     const count = $('card-count');
     count.textContent = matches.length === list.stubs.length ? `${list.stubs.length} cards` : `${matches.length} of ${list.stubs.length} cards`;
     count.dataset.total = String(matches.length);
@@ -202,7 +206,8 @@ function renderCards(list, index) {
     state.dir = event.target.value;
     update();
   });
-  $('search-examples').replaceChildren(...EXAMPLES.filter((e) => e.kind === 'card').map((example) => {
+  // The documented examples this site can answer (not region: and only: on a site of one export).
+  $('search-examples').replaceChildren(...EXAMPLES.filter((e) => e.kind === 'card' && !absentFields(index, e.q).length).map((example) => {
     const params = new URLSearchParams({ q: example.q, ...(example.order ? { order: example.order } : {}), ...(example.dir ? { dir: example.dir } : {}) });
     return el('li', {}, el('a', { href: `?${params}#cards` }, el('code', {}, example.q)), ` ${example.means}`);
   }));

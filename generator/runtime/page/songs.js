@@ -5,7 +5,7 @@
 // are the game's; DIFFICULTIES (the search words) names them.
 'use strict';
 import { attributeName, config, el, facts, fill, load, pagedList, table } from './dom.js';
-import { jsonLinks, object, section } from './views.js';
+import { jsonLinks, object, regionsText, section } from './views.js';
 import { num } from './words.js';
 import { DIFFICULTIES } from '../search/words.js';
 import { QueryError, search } from '../search/query.js';
@@ -90,18 +90,23 @@ export async function renderSongs(songs) {
 
 const ranks = (chart, what) => ['c', 'b', 'a', 's'].map((rank) => num(chart[`${rank}_rank_${what}`]));
 const playText = (play) => `${play.kind} live ${play.live_difficulty_id}${play.capital_value === null ? '' : `: ${play.capital_value} ${play.capital_type === 1 ? 'LP' : `of cost type ${play.capital_type}`}`}`;
+/** The regions holding a chart, on an archive site ("JP, WW"), for the charts table. */
+const heldIn = (chart) => Object.entries(chart.regions ?? {}).filter(([, r]) => r.present).map(([code]) => code.toUpperCase()).join(', ') || 'none';
 const flags = (chart) => [chart.swing_flag ? 'swing' : null, chart.ac_flag ? 'arcade' : null, chart.lane_count === null ? null : `${chart.lane_count} lanes`].filter(Boolean).join(', ');
 
 export async function songView(id) {
   const song = await object('song_t', id);
   if (!song) throw Object.assign(new Error(`song ${id} is not published`), { status: 404 });
   const lives = (await Promise.all(song.live_ids.map((live) => object('live_t', live)))).filter(Boolean);
-  const rows = lives.map((c) => [difficultyName(c.difficulty), num(c.stars), attributeName.get(c.attribute) ?? num(c.attribute), ...ranks(c, 'score'), ...ranks(c, 'combo'), flags(c), c.plays.map(playText).join('; ')]);
+  // An archive site's charts say which regions hold each (a chart can come to a region after its song).
+  const regional = lives.some((c) => c.regions);
+  const rows = lives.map((c) => [difficultyName(c.difficulty), num(c.stars), attributeName.get(c.attribute) ?? num(c.attribute), ...ranks(c, 'score'), ...ranks(c, 'combo'), flags(c), c.plays.map(playText).join('; '), ...(regional ? [heldIn(c)] : [])]);
   return [
     el('header', { class: 'view-head' }, el('div', {}, el('h1', { tabindex: '-1' }, nameOf(song)), el('p', { class: 'names' }, [song.name_en ? song.name : '', song.name_kana].filter(Boolean).join(' · ')))),
-    section('About', facts([['Group', groupOf(song)], ['Length', minutes(song.length)], ['Charts', String(lives.length)]])),
+    section('About', facts([['Group', groupOf(song)], ['Length', minutes(song.length)], ['Charts', String(lives.length)], ['Regions', regionsText(song.regions)]])),
     section('Charts', table('Charts with the score and combo each rank needs', [
       'Difficulty', 'Stars', 'Attribute', 'Score C', 'Score B', 'Score A', 'Score S', 'Combo C', 'Combo B', 'Combo A', 'Combo S', 'Flags', 'Played as',
+      ...(regional ? ['Regions'] : []),
     ], rows, { class: 'chart-thresholds' })),
     section('JSON', jsonLinks([['Song', fill(config.object.song_t, song.id)], ...lives.map((c) => [`${chartLabel(c)} chart`, fill(config.object.live_t, c.id)])])),
   ];

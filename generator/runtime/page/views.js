@@ -11,6 +11,23 @@ export const jsonLinks = (files) => el('ul', { class: 'json-links' },
 
 export const section = (title, ...children) => el('section', { class: 'panel' }, el('h2', {}, title), ...children);
 
+/**
+ * Where an object of an archive site is (its `regions` member), in words: the regions holding it,
+ * each with its release date there when the region's data dates it, else the day of the region's
+ * first export that held it; then those that do not: "JP (first seen 2017-07-08), WW (released
+ * 2016-08-05); not in CN". Null without the member (a site built from one export).
+ */
+export function regionsText(regions) {
+  if (!regions) return null;
+  const entries = Object.entries(regions);
+  const name = (code) => code.toUpperCase();
+  const held = entries.filter(([, r]) => r.present)
+    .map(([code, r]) => `${name(code)}${typeof r.released === 'number' ? ` (released ${day(r.released)})` : r.first_seen ? ` (first seen ${r.first_seen})` : ''}`);
+  const never = entries.filter(([, r]) => !r.present && !r.first_seen).map(([code]) => name(code));
+  const gone = entries.filter(([, r]) => !r.present && r.first_seen).map(([code, r]) => `no longer in ${name(code)} (first seen ${r.first_seen})`);
+  return [held.join(', '), never.length ? `not in ${never.join(' or ')}` : '', ...gone].filter(Boolean).join('; ') || null;
+}
+
 /** Stubs by ordinal, for tiles and partner icons. */
 const stubsByOrdinal = async () => new Map((await load(config.cardList)).stubs.map((s) => [s.ordinal, s]));
 
@@ -141,6 +158,7 @@ export async function cardView(ordinal) {
     section('About', facts([
       ...characterFacts(card, character),
       ['Released', releaseText(card, stubs)],
+      ['Regions', regionsText(card.regions)],
       ['Level cap', `${card.normal_max_level} / ${card.transformed_max_level} idolized`],
       ['Bond cap', `${card.normal_max_kizuna} / ${card.transformed_max_kizuna} idolized`],
       ['Notes', flags(card)],
@@ -208,6 +226,7 @@ export async function accessoryView(id) {
       ['Effect', `effect type ${a.effect_type}${a.effect_target_name ? ` on ${a.effect_target_name}` : ''}`],
       ['Trigger', a.trigger_type === null ? null : `trigger type ${a.trigger_type}`],
       ['Material', a.is_material ? 'yes: not usable in lives' : null],
+      ['Regions', regionsText(a.regions)],
     ])),
     a.unit_ordinal !== null ? section('Belongs to', tiles([stubs.get(a.unit_ordinal)])) : null,
     section('Levels', table('Accessory by level', ['Level', 'Smile', 'Pure', 'Cool', 'Chance (%)', 'Trigger value', 'Effect value', 'Duration (s)'], levels, { class: 'accessory-levels' })),

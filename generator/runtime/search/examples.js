@@ -40,6 +40,8 @@ export const EXAMPLES = [
   { kind: 'card', q: 'set:album-1', means: 'cards of the set with id album-1 (or whose set name contains "album-1")' },
   { kind: 'card', q: 'ＲＡＲＩＴＹ：ＵＲ', means: 'full-width forms are the same as half-width ones (NFKC)' },
   { kind: 'card', q: 'hp>4 is:support', means: 'support cards with more than 4 stamina' },
+  { kind: 'card', q: 'rarity:ur -region:ww', order: 'released', dir: 'desc', means: 'UR cards the worldwide version does not hold, newest first (the regions of a site built with --archive)' },
+  { kind: 'card', q: 'only:jp is:event', means: 'event cards only the Japanese version holds, in no other region of the site' },
   { kind: 'accessory', q: 'is:limited rarity:ur', order: 'smile', dir: 'desc', means: 'UR accessories that belong to a card, highest Smile first' },
   { kind: 'event', q: 'start>=2020 -type:1', order: 'start', dir: 'desc', means: 'events since 2020 that are not of type 1, newest first' },
   { kind: 'song', q: 'difficulty:master stars>=11', order: 'combo', dir: 'desc', means: 'Master charts of 11 stars or more, most notes first' },
@@ -47,6 +49,7 @@ export const EXAMPLES = [
   { kind: 'song', q: '"snow halation"', means: 'every chart of a song by its name (original, English or kana)' },
   { kind: 'song', q: 'length<=120 combo>=400', order: 'length', means: 'charts of at least 400 notes in songs of two minutes or less, shortest first' },
   { kind: 'song', q: 'diff:6 or is:swing', means: 'Master charts, and charts with swing notes (difficulty 6 is Master: the game\'s codes)' },
+  { kind: 'song', q: 'region:ww difficulty:master', means: 'Master charts the worldwide version holds (region:en and region:global are ww too)' },
 ];
 
 /**

@@ -19,6 +19,8 @@ import { BARE_YEARS, CENTERS, DIFFICULTIES, EFFECTS, RARITIES, TRIGGERS, codesOf
  * @property {((value: unknown) => number | null) | undefined} sortKey set on fields `order` takes
  * @property {(op: string, value: string, problem: Problem) => Test} compile value already normalized
  * @property {boolean} [text] a text field: its column holds lists of texts, a value matches a part of one
+ * @property {boolean} [optional] its column is in the index only when some object has the value
+ *   (the regions of an archive site's objects); where it is absent, the field matches nothing
  */
 
 /**
@@ -224,6 +226,46 @@ function dateField(/** @type {string} */ name, /** @type {string} */ about, /** 
   });
 }
 
+/** Region codes as the regions member keys them; `en` and `global` are what people also call ww. */
+const REGIONS = ['jp', 'ww', 'cn', 'tw', 'kr'];
+const REGION_ALIASES = new Map([['en', 'ww'], ['global', 'ww']]);
+
+/**
+ * The regions an object is present in (its regions member's entries with present true), in code
+ * order; null for an object without the member (every object of a site built from one export).
+ * @param {Record<string, { present: boolean }> | undefined} regions
+ */
+const presentIn = (regions) => (regions ? Object.keys(regions).filter((code) => regions[code]?.present).sort() : null);
+
+/**
+ * `region:<r>` and `only:<r>`: a test on the list of regions an object is present in (the column
+ * `region`, a dictionary position per object: a handful of distinct lists in a whole site). On a
+ * site whose objects have no regions member the column is absent and both match nothing.
+ * @param {string} name @param {string} about @param {(present: string[], code: string) => boolean} test
+ */
+function regionField(name, about, test) {
+  return field({
+    name, about, column: 'region', optional: true,
+    values: `a region: ${REGIONS.join(', ')} (en and global are ww)`,
+    compile: (_op, value, problem) => {
+      const code = REGION_ALIASES.get(value) ?? value;
+      if (!REGIONS.includes(code)) throw problem(`unknown ${name}: value "${value.slice(0, 20)}"; expected a region: ${REGIONS.join(', ')} (en and global are ww)`);
+      return (cols, row) => {
+        const present = /** @type {string[] | null | undefined} */ (cols.region?.[row]);
+        return !!present && test(present, code);
+      };
+    },
+  });
+}
+
+/** The two region fields of a kind; `what` names its object in the documentation. @param {string} what */
+const regionFields = (what) => [
+  regionField('region', `${what} is present in that region: regions.<r>.present (an archive site's objects only: on a site built from one export, which has no regions, it matches nothing)`,
+    (present, code) => present.includes(code)),
+  regionField('only', `${what} is present in that region and in no other region of the site (regions.<r>.present)`,
+    (present, code) => present.length === 1 && present[0] === code),
+];
+
 /** `is:<flag>`: each flag a 0/1 column named is_<flag>. @param {Record<string, string>} flags */
 function isField(flags) {
   const names = Object.keys(flags);
@@ -292,6 +334,7 @@ const CARD = {
     }),
     numberField('id', 'unit_id'),
     numberField('ordinal', 'album ordinal (unit_number)', { aliases: ['number', 'no'] }),
+    ...regionFields('the card'),
     isField(CARD_FLAGS),
   ],
   row: (card, { characters, sets }) => {
@@ -323,6 +366,7 @@ const CARD = {
       is_support: flag(card.is_support_card),
       is_event: flag(card.events?.length),
       is_costume: flag(card.is_costume_card),
+      region: presentIn(card.regions),
     };
   },
 };
@@ -344,6 +388,7 @@ const ACCESSORY = {
     numberField('ordinal', 'unit_ordinal: the ordinal of the card it belongs to'),
     numberField('level', 'level_max'),
     numberField('id', 'accessory id'),
+    ...regionFields('the accessory'),
     isField({ limited: 'belongs to a card: is_limited true', material: 'a material: is_material true' }),
   ],
   row: (accessory) => ({
@@ -360,6 +405,7 @@ const ACCESSORY = {
     level: accessory.level_max,
     is_limited: flag(accessory.is_limited),
     is_material: flag(accessory.is_material),
+    region: presentIn(accessory.regions),
   }),
 };
 
@@ -413,6 +459,7 @@ const SONG = {
     numberField('length', 'the song\'s length in seconds (live_time_m; a song without one matches no length)', { aliases: ['seconds'] }),
     numberField('song', 'the song\'s id (live_track_id)'),
     numberField('id', 'the chart\'s id (live_setting_id)'),
+    ...regionFields('the chart (live_t\'s regions; its song\'s when it has none)'),
     isField({ swing: 'swing notes: swing_flag 1', ac: 'an arcade chart: ac_flag 1', special: 'played as a special live (special_live_m)' }),
   ],
   row: (live, { songs }) => {
@@ -431,6 +478,7 @@ const SONG = {
       is_swing: flag(live.swing_flag),
       is_ac: flag(live.ac_flag),
       is_special: flag(live.plays.some((/** @type {any} */ p) => p.kind === 'special')),
+      region: presentIn(live.regions ?? song?.regions),
     };
   },
 };
@@ -460,6 +508,8 @@ export function buildIndex(kind, objects, context) {
   for (const object of objects) {
     for (const [column, value] of Object.entries(kind.row(object, context))) (columns[column] ??= []).push(encode(column, value));
   }
+  // An optional column no object has a value for (regions, on a site built from one export) is left out.
+  for (const { column, optional } of kind.fields) if (optional && columns[column]?.every((value) => value === null)) delete columns[column];
   const dictionaries = Object.fromEntries(Object.entries(positions).map(([column, map]) => [column, [...map.keys()].map((key) => JSON.parse(key))]));
   return { kind: kind.name, count: objects.length, columns, dictionaries };
 }

@@ -340,6 +340,30 @@ function matches(node, columns, row) {
   }
 }
 
+/**
+ * The fields `q` names that `index` has no column for: optional fields (kinds.js; the regions of
+ * an archive site) on a site whose objects lack them, where they match nothing. The page says so
+ * beside its results; empty for a malformed query.
+ * @param {SearchIndex} index @param {string} q @returns {string[]}
+ */
+export function absentFields(index, q) {
+  let node;
+  try {
+    node = parseQuery(q, kindOf(index.kind));
+  } catch {
+    return [];
+  }
+  /** @type {Set<string>} */
+  const names = new Set();
+  const walk = (/** @type {Node} */ n) => {
+    if (n.type === 'term' && n.written?.field.optional && !(n.written.field.column in index.columns)) names.add(n.written.field.name);
+    else if (n.type === 'not') walk(n.item);
+    else if (n.type === 'and' || n.type === 'or') n.items.forEach(walk);
+  };
+  walk(node);
+  return [...names];
+}
+
 /** @typedef {{ q: string, order: string, dir: 'asc' | 'desc', seed: number | null }} SearchOptions */
 
 /** A generator of numbers in [0, 1) from a 32-bit seed (mulberry32): the same seed, the same order. */
