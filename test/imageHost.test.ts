@@ -20,6 +20,7 @@ let site: StaticSite;
 let out: string;
 let context: BrowserContext;
 let list: CardListJson;
+let hostedReport: BuildReport;
 const cardOf = async (dir: string, ordinal: number): Promise<CardJson> => (await readJson(dir, `api/v1/card/${ordinal}.json`)).cards[0];
 const TEMPLATE = (base: string) => `${base}pics/{kind}/{id}{t}.png`;
 
@@ -37,7 +38,7 @@ beforeAll(async () => {
   }
   host = await serveStatic(pics);
   out = path.join(await tempDir(), 'public');
-  await build({ input: SAMPLE_INPUT, out, imageHost: TEMPLATE(host.url) });
+  hostedReport = await build({ input: SAMPLE_INPUT, out, imageHost: TEMPLATE(host.url) });
   site = await serveStatic(out);
   context = await launchBrowser(await tempDir('sif-chromium-'));
 });
@@ -62,6 +63,20 @@ describe('--image-url: a card\'s pictures on an image host', () => {
         expect(response.headers.get('content-type')).toMatch(/^image\/png/);
       }
     }
+  });
+
+  it('has the report say that the card pictures the export lacks are named on the host, not null', async () => {
+    const plain = (await buildSample()).report.warnings.filter((w) => w.startsWith('images:'));
+    const hosted = hostedReport.warnings.filter((w) => w.startsWith('images:'));
+    expect(plain.some((w) => w.includes('their URLs are null'))).toBe(true);
+    // Cards' pictures are named on the host; an accessory's icon has no host, so its URL stays null.
+    const onHost = hosted.filter((w) => w.includes('named on the image host instead'));
+    const stillNull = hosted.filter((w) => w.includes('their URLs are null'));
+    expect(onHost.length).toBeGreaterThan(0);
+    expect(onHost.join('\n')).toMatch(/card \d+ (idolized )?icon/);
+    expect(onHost.join('\n')).not.toMatch(/accessory \d+/);
+    expect(stillNull.join('\n')).not.toMatch(/card \d+/);
+    expect(onHost.length + stillNull.length).toBe(hosted.length);
   });
 
   it('keeps the export\'s own icons, and names the host\'s where the export has none', async () => {

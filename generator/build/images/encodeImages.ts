@@ -21,6 +21,8 @@ export interface ImageOptions {
   pruneCache: boolean;
   /** Pictures worked on at once (default 8). */
   concurrency?: number;
+  /** An image host names cards' pictures the site lacks (BuildOptions.imageHost): those are not null. */
+  imageHost?: boolean;
 }
 
 type Outcome = { ok: true; encoded: Encoded } | SourceProblem;
@@ -70,23 +72,32 @@ const DEFAULT_CONCURRENCY = 8;
 const EXAMPLES = 3;
 const PROBLEM_TEXT = { missing: 'missing from input/assets', unreadable: 'unreadable' } as const;
 
+/** What a picture the site cannot publish becomes: named on the image host (a card's, with a host), else a null URL. */
+const fallbackOf = (job: ImageJob, imageHost: boolean) => (imageHost && job.hostable ? 'named on the image host instead' : 'their URLs are null');
+
+/** The line of an export without any picture, per outcome: `all` when every picture has that one. */
+const noPicturesLine = (count: number, fallback: string, all: boolean) => `images: the export has no pictures (nothing under input/assets), so ${
+  fallback === 'their URLs are null' ? `${all ? 'all ' : ''}${count} image URLs are null` : `${count} card pictures are named on the image host instead`}`;
+
 /**
  * Counts the pictures missing and unreadable into `counts`, and returns one warning line per kind
- * of problem, however many pictures have it (exports can miss thousands); an export without any
- * picture says just that, once.
+ * of problem and what the pictures' URLs became, however many pictures have it (exports can miss
+ * thousands); an export without any picture says just that, once per outcome.
  */
-function problems(counts: ImageCounts, jobs: ImageJob[], outcomes: Outcome[], noPictures: boolean): string[] {
+function problems(counts: ImageCounts, jobs: ImageJob[], outcomes: Outcome[], { noPictures, imageHost }: { noPictures: boolean; imageHost: boolean }): string[] {
   return (['missing', 'unreadable'] as const).flatMap((kind) => {
     const hits = jobs.flatMap((job, i) => {
       const o = outcomes[i];
-      return !o.ok && o.problem === kind ? [`${job.label} (${o.detail})`] : [];
+      return !o.ok && o.problem === kind ? [{ job, text: `${job.label} (${o.detail})` }] : [];
     });
     counts[kind] = hits.length;
-    if (kind === 'missing' && noPictures && hits.length) {
-      return [`images: the export has no pictures (nothing under input/assets), so all ${hits.length} image URLs are null`];
-    }
-    const noun = hits.length === 1 ? 'picture' : 'pictures';
-    return manyWarning(hits.length, `images: ${hits.length} ${noun} ${PROBLEM_TEXT[kind]}, their URLs are null`, hits.slice(0, EXAMPLES)) ?? [];
+    const fallbacks = [...new Set(hits.map((h) => fallbackOf(h.job, imageHost)))];
+    return fallbacks.flatMap((fallback) => {
+      const same = hits.filter((h) => fallbackOf(h.job, imageHost) === fallback);
+      if (kind === 'missing' && noPictures) return [noPicturesLine(same.length, fallback, fallbacks.length === 1)];
+      const noun = same.length === 1 ? 'picture' : 'pictures';
+      return manyWarning(same.length, `images: ${same.length} ${noun} ${PROBLEM_TEXT[kind]}, ${fallback}`, same.slice(0, EXAMPLES).map((h) => h.text)) ?? [];
+    });
   });
 }
 
@@ -133,7 +144,7 @@ export async function encodeImages(model: Model, options: ImageOptions, onProgre
     published.add(job.targets.png);
     counts.published++;
   });
-  const warnings = problems(counts, jobs, outcomes, assets.size === 0);
+  const warnings = problems(counts, jobs, outcomes, { noPictures: assets.size === 0, imageHost: options.imageHost ?? false });
   if (options.pruneCache) await cache.prune();
   return { files, published, counts, warnings };
 }

@@ -10,6 +10,8 @@ export interface ImageJob {
   asset: string | null;
   /** Site path of the published file per format. */
   targets: Record<ImageFormat, string>;
+  /** A card's picture, which an image host names where the site has none (render/imageUrls.ts); an accessory's is not. */
+  hostable: boolean;
 }
 
 const targets = (pathOf: (format: ImageFormat) => string) =>
@@ -28,6 +30,7 @@ function cardJobs(card: Card): ImageJob[] {
       label: `card ${card.ordinal} icon`,
       asset: card.normalIconAsset,
       targets: targets((f) => imagePaths.cardIcon(imagePaths.cardIconName(card.id, false), f)),
+      hostable: true,
     });
   }
   if (card.preTransformed || !card.transformDisabled) {
@@ -35,6 +38,7 @@ function cardJobs(card: Card): ImageJob[] {
       label: `card ${card.ordinal} idolized icon`,
       asset: card.idolizedIconAsset ?? (card.preTransformed ? card.normalIconAsset : null),
       targets: targets((f) => imagePaths.cardIcon(imagePaths.cardIconName(card.id, true), f)),
+      hostable: true,
     });
   }
   return jobs;
@@ -47,6 +51,7 @@ export function imageJobs(model: Model): ImageJob[] {
       label: `accessory ${accessory.id} icon`,
       asset: accessory.iconAsset,
       targets: targets((f) => imagePaths.accessoryIcon(imagePaths.accessoryIconName(accessory.id), f)),
+      hostable: false,
     })),
   ];
 }
