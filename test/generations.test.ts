@@ -200,6 +200,16 @@ describe('English where the English export lacks it', () => {
     const names = json(objectEndpoint.char_t.pack.file(packOf(10))).objects[10].tags.map((t: { id: number; name_en: string | null }) => [t.id, t.name_en]);
     expect(names).toEqual([[2, '2nd year'], [4, "μ's"], [6, 'Printemps'], [7, null]]);
   });
+
+  it('knows the JP client\'s spelling of a tag (a full-width mark, Nijigasaki\'s short name), before a name_en column in another language', async () => {
+    const tags = table('member_tag_m', [
+      { member_tag_id: 2, name: '2年生', name_en: '二年级', display_flag: 1 }, { member_tag_id: 4, name: '虹ヶ咲', name_en: null, display_flag: 1 },
+      { member_tag_id: 6, name: 'CYaRon！', name_en: null, display_flag: 1 }, { member_tag_id: 7, name: 'ひみつ', name_en: null, display_flag: 0 },
+    ]);
+    const { json } = await render(replace(unitTables('legacy', { cards: [{}] }), tags), english);
+    const names = json(objectEndpoint.char_t.pack.file(packOf(10))).objects[10].tags.map((t: { id: number; name_en: string | null }) => [t.id, t.name_en]);
+    expect(names).toEqual([[2, '2nd year'], [4, 'Nijigasaki'], [6, 'CYaRon!'], [7, null]]);
+  });
 });
 
 describe('asset paths', () => {

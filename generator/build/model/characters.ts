@@ -9,19 +9,24 @@ const YEAR_TAGS = new Set([1, 2, 3]);
 /**
  * The game's own English names of years, groups and sub-units, for exports whose English
  * export has no member tags (or that have no English export): the years by tag id (tags 1-3
- * in every export, whatever its language), the others by their Japanese name.
+ * in every export, whatever its language), the others by their Japanese name as the JP client
+ * writes it (NFKC-normalized: JP writes `CYaRon！` with a full-width mark). The English names
+ * are those the English client (WW) gives the same tags, and for Nijigasaki, whose tags came
+ * after the English client's last member tag export here, the club's English name as the
+ * English client's song and story texts spell it.
  */
 const YEAR_NAMES: Record<number, string> = { 1: '1st year', 2: '2nd year', 3: '3rd year' };
 const TAG_NAMES: Record<string, string> = {
   '1年生': '1st year', '2年生': '2nd year', '3年生': '3rd year',
-  "μ's": "μ's", 'Aqours': 'Aqours', '虹ヶ咲学園スクールアイドル同好会': 'Nijigasaki High School Idol Club', 'Liella!': 'Liella!',
+  "μ's": "μ's", 'Aqours': 'Aqours', '虹ヶ咲': 'Nijigasaki', '虹ヶ咲学園スクールアイドル同好会': 'Nijigasaki High School Idol Club', 'Liella!': 'Liella!',
   'Printemps': 'Printemps', 'lily white': 'lily white', 'BiBi': 'BiBi',
   'CYaRon!': 'CYaRon!', 'AZALEA': 'AZALEA', 'Guilty Kiss': 'Guilty Kiss',
   'DiverDiva': 'DiverDiva', 'A・ZU・NA': 'A・ZU・NA', 'QU4RTZ': 'QU4RTZ', 'R3BIRTH': 'R3BIRTH',
   'CatChu!': 'CatChu!', 'KALEIDOSCORE': 'KALEIDOSCORE', '5yncri5e!': '5yncri5e!',
 };
+const NORMALIZED_TAG_NAMES = new Map(Object.entries(TAG_NAMES).map(([name, english]) => [name.normalize('NFKC'), english]));
 const fixedTagName = (id: number, name: unknown): string | undefined =>
-  YEAR_NAMES[id] ?? (typeof name === 'string' && Object.hasOwn(TAG_NAMES, name) ? TAG_NAMES[name] : undefined);
+  YEAR_NAMES[id] ?? (typeof name === 'string' ? NORMALIZED_TAG_NAMES.get(name.normalize('NFKC').trim()) : undefined);
 
 export function buildMemberTags(db: MasterDb, english: EnglishTexts): Map<number, MemberTag> {
   const links = db.rows('unit_type_member_tag_m');
@@ -32,7 +37,8 @@ export function buildMemberTags(db: MasterDb, english: EnglishTexts): Map<number
     const id = num(row.member_tag_id);
     const tag: MemberTag = {
       id,
-      name: english.text(row.name, english.get('member_tag_m', 'member_tag_id', id), row.name_en, fixedTagName(id, row.name)),
+      // The game's fixed English names before the name_en column, which some regional exports fill with their own language.
+      name: english.text(row.name, english.get('member_tag_m', 'member_tag_id', id), fixedTagName(id, row.name), row.name_en),
       display: !flagged || num(row.display_flag) === 1,
       memberCount: members.get(id)?.length ?? 0,
     };
