@@ -3,7 +3,7 @@ import path from 'node:path';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copySample, copyTree, readJson, renderInMemory, SAMPLE_INPUT, tempDir } from './helpers.ts';
-import { buildSummary } from '../generator/build/summary.ts';
+import { buildSummary, SAMPLE_NOTE } from '../generator/build/summary.ts';
 import { UNREAD_FILES_KEPT } from '../generator/build/report.ts';
 import { SAMPLE_MARKER } from '../generator/build/input/sampleMarker.ts';
 import type { CardJson } from '../generator/contract/schemas.ts';
@@ -28,6 +28,11 @@ describe('coverage in the report', () => {
     const d = report.coverage!.release_dates;
     expect(summary).toContain(`release dates: ${d.known} known, ${d.estimated} estimated, ${d.unknown} unknown`);
     expect(summary).toMatch(/^english: card titles \d+ of \d+, skills \d+ of \d+, center skills \d+ of \d+, events \d+ of \d+$/m);
+    // The sample's warnings are planted: the summary says so once, right before them.
+    const lines = summary.split('\n');
+    expect(report.warnings.length).toBeGreaterThan(0);
+    expect(lines.indexOf(SAMPLE_NOTE)).toBe(lines.findIndex((l) => l.startsWith('warning: ')) - 1);
+    expect(report.toJSON().sample).toBe(true);
   });
 
   it('lists every file not read with the reason, and the client name a misnamed database needs', async () => {
@@ -46,6 +51,9 @@ describe('coverage in the report', () => {
       { file: 'old/unit.sql', reason: 'a second unit database; unit.sql is read instead' },
       { file: 'unit_backup.sql', reason: 'not a name the build reads', hint: 'looks like a second unit database; unit.sql is read as that one' },
     ]);
+    // A copy without the sample's marker is anyone's export: its warnings are its own.
+    expect(report.sample).toBe(false);
+    expect(buildSummary(report, 'report.json')).not.toContain(SAMPLE_NOTE);
     expect(buildSummary(report, 'report.json')).toMatch(/^not read: 4 files: data_db_event_event_common_2017-01-05\.db_ \(not a name the build reads; looks like the event_common database/m);
     expect(report.toJSON().unread_files).toEqual(report.unreadFiles);
   });

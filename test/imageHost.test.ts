@@ -14,6 +14,7 @@ import { SAMPLE_INPUT, buildSample, readJson, tempDir } from './helpers.ts';
 import { serveStatic, type StaticSite } from './staticServer.ts';
 import { launchBrowser } from './browser.ts';
 import { UserError } from '../generator/build/errors.ts';
+import type { BuildReport } from '../generator/build/report.ts';
 
 let host: StaticSite;
 let site: StaticSite;

@@ -171,6 +171,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     if (!upToDate) {
       const { game, model } = await readAndModel(inputFolder, inputDigest, previous, report, options.archive);
       report.coverage = modelCoverage(model);
+      report.sample = game.sample;
       const images = await report.stage('images', () => encodeImages(model, { input: inputFolder, imageHost: Boolean(options.imageHost), ...imageCacheOf(options, session.layout.images) }, progress));
       Object.assign(report.images, images.counts);
       report.warnAll(images.warnings);

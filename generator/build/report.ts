@@ -169,6 +169,8 @@ export class BuildReport extends Findings {
   readonly hosts: HostFit[] = [];
   /** What this build changed in the data, per changelog type (generator/build/changes/); null when nothing was compared (a first build). */
   update: Partial<ChangeCounts> | null = null;
+  /** The input is the invented sample, whose warnings are planted on purpose (the summary says so). */
+  sample = false;
   private current = '';
 
   constructor(private readonly listener: ProgressListener | null = null) {
@@ -195,7 +197,7 @@ export class BuildReport extends Findings {
    * published the site, kept with it (`stored`), and its `files` files unchanged.
    */
   replay(stored: unknown, files: number): void {
-    type Replayed = 'counts' | 'unreadable' | 'unreadable_releases' | 'warning_kinds' | 'images' | 'hosts';
+    type Replayed = 'counts' | 'unreadable' | 'unreadable_releases' | 'warning_kinds' | 'images' | 'hosts' | 'sample';
     const published = stored as Pick<ReturnType<BuildReport['toJSON']>, Replayed>;
     Object.assign(this.counts, published.counts);
     Object.assign(this.unreadable, published.unreadable);
@@ -204,6 +206,7 @@ export class BuildReport extends Findings {
     for (const [kind, { count, examples }] of Object.entries(published.warning_kinds)) this.addToKind(kind, count, examples);
     Object.assign(this.images, published.images, { encoded: 0, reused: 0 });
     this.hosts.push(...(published.hosts ?? []));
+    this.sample = published.sample === true;
     this.unchanged = files;
     this.upToDate = true;
     this.update = {}; // the data is the published site's
@@ -227,7 +230,7 @@ export class BuildReport extends Findings {
       unread_files: this.unreadFiles, unread_file_count: this.unreadFileCount, coverage: this.coverage,
       warnings: this.warnings, warning_kinds: this.warningKinds, timings_ms: this.timings,
       changed: this.changed, unchanged: this.unchanged, removed: this.removed, images: this.images, up_to_date: this.upToDate,
-      update: this.update, hosts: this.hosts,
+      update: this.update, hosts: this.hosts, sample: this.sample,
     };
   }
 }

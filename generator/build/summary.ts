@@ -32,6 +32,9 @@ function coverageLines(report: BuildReport): string[] {
   return [`english: ${english.join(', ')}`, `release dates: ${d.known} known, ${d.estimated} estimated, ${d.unknown} unknown`];
 }
 
+/** Said before the sample's warnings: they show how the build reports problems, and are no fault of the user's. */
+export const SAMPLE_NOTE = 'sample: this is the invented sample (input/sample.json); its warnings below are planted on purpose (cards past the event data, missing and broken pictures, charts of no song, ...) to show how the build reports the problems of an export; a build of your own export warns of its own only';
+
 /** What `npm run build` prints when the build succeeds: one line per fact, the update line last. */
 export function buildSummary(report: BuildReport, reportFile: string): string {
   const upToDate = report.upToDate ? ' (up to date: same input and generator, site untouched)' : '';
@@ -51,6 +54,7 @@ export function buildSummary(report: BuildReport, reportFile: string): string {
   }
   for (const fit of report.hosts) lines.push(`host: ${fit.line}`);
   lines.push(`timings: ${Object.entries(report.timings).map(([k, v]) => `${k}=${v}ms`).join(' ')}`);
+  if (report.sample && report.warnings.length) lines.push(SAMPLE_NOTE);
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   lines.push(`report: ${reportFile}`);
   if (report.update) lines.push(`update: ${describeCounts(report.update)}`);

@@ -40,6 +40,8 @@ export interface GameExport {
   inputHash: string;
   /** Availability per region, when the export is a version of an archive; null otherwise. */
   regions: RegionFacts | null;
+  /** The invented sample (its marker, sample.json): its warnings are planted on purpose. */
+  sample: boolean;
 }
 
 function readKeys(root: string, file: string): ReleaseKeys {
@@ -93,7 +95,7 @@ export function readExport(input: InputFolder, findings: Findings, inputDigest: 
     if (fs.existsSync(dir) && !fs.lstatSync(dir).isDirectory()) throw new UserError(`${dir}: expected a folder (not a file or a link)`);
   }
   const candidates = databaseCandidates(input);
-  refuseMixedSample(root, allCandidates(candidates));
+  const sample = refuseMixedSample(root, allCandidates(candidates));
   const keys = readKeys(root, path.join(root, 'release_info.json'));
   const unitFile = findDatabase(candidates, root, '', 'unit', findings);
   if (!unitFile) throw new UserError(`${root}: no unit database found (looked for unit.db_, unit.db, unit.sqlite, unit.db.sql or unit.sql)`);
@@ -126,6 +128,7 @@ export function readExport(input: InputFolder, findings: Findings, inputDigest: 
     translations: readTranslations(input, findings),
     inputHash: inputDigest.slice(0, 12),
     regions: step?.regions ?? null,
+    sample,
   };
 }
 

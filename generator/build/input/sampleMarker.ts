@@ -17,13 +17,16 @@ export const SampleMarker = Type.Object({
   files: Type.Array(Type.String()),
 });
 
-/** Fails when `root` holds the sample (its marker) and any of `databases` (relative paths) is not one of the sample's. */
-export function refuseMixedSample(root: string, databases: string[]): void {
+/**
+ * Fails when `root` holds the sample (its marker) and any of `databases` (relative paths) is not
+ * one of the sample's; returns whether `root` is the sample (the report says its warnings are planted).
+ */
+export function refuseMixedSample(root: string, databases: string[]): boolean {
   const file = path.join(root, SAMPLE_MARKER);
-  if (!fs.existsSync(file)) return;
+  if (!fs.existsSync(file)) return false;
   const own = new Set(readCurated(root, file, SampleMarker, { note: '', files: [] }).files);
   const other = databases.filter((rel) => !own.has(rel));
-  if (!other.length) return;
+  if (!other.length) return true;
   throw new UserError(`${root} holds the invented sample (${SAMPLE_MARKER}) and another export's databases (${other.join(', ')}); ` +
     `put your export in a folder of its own and build it with --input <folder>, or delete the sample's files (${SAMPLE_MARKER} lists them) and ${SAMPLE_MARKER}`);
 }
