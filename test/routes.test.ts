@@ -23,6 +23,7 @@ import { serveStatic } from './staticServer.ts';
 import { compiled } from './bin.ts';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES, netlifyExcludedPaths, pagesRoutes } from '../generator/contract/hostRouting.ts';
 import { rawFileType } from '../generator/runtime/edge/routes.ts';
+import { RAN_CODE_HEADER } from '../generator/runtime/edge/http.ts';
 import { OBJECT_TYPE_NAMES, allEndpoints, endpointOfFile, endpoints, objectEndpoint, type Endpoint, type ObjectType, type QueryParameter } from '../generator/contract/endpoints.ts';
 import { PAGES_COMPATIBILITY_DATE } from '../generator/build/render/hostRules.ts';
 import { config as edgeConfig } from '../netlify/edge-functions/api.ts';
@@ -219,7 +220,12 @@ describe('reads of published files run no code on Netlify and Cloudflare', () =>
     expect(reads.length).toBeGreaterThan(30);
     for (const { name, runs } of counted()) {
       const before = await runs();
-      for (const p of reads) expect((await hosts[name].fetch(p)).status, `${name} ${p}`).toBe(200);
+      for (const p of reads) {
+        const response = await hosts[name].fetch(p);
+        expect(response.status, `${name} ${p}`).toBe(200);
+        // What anyone can see with curl -I: no answer of code (docs/hosts.md).
+        expect(response.headers.get(RAN_CODE_HEADER), `${name} ${p}`).toBeNull();
+      }
       expect(await runs(), name).toBe(before);
     }
   });
@@ -228,9 +234,15 @@ describe('reads of published files run no code on Netlify and Cloudflare', () =>
     const coded = ['/api/v1/card/1,2.json', '/api/v1/card_t/1003', '/api/v1/search/card?q=ur', '/api/v1/bulk/cards.jsonl', '/api/v1;keys=id/card/1.json'];
     for (const { name, runs } of counted()) {
       const before = await runs();
-      for (const p of coded) expect((await hosts[name].fetch(p)).status, `${name} ${p}`).toBe(200);
+      for (const p of coded) {
+        const response = await hosts[name].fetch(p);
+        expect(response.status, `${name} ${p}`).toBe(200);
+        expect(response.headers.get(RAN_CODE_HEADER), `${name} ${p}`).toBe('1');
+      }
       expect(await runs(), name).toBe(before + coded.length);
     }
+    // npm start and the handler in-process mark the same answers.
+    for (const name of HOST_NAMES) for (const p of coded) expect((await hosts[name].fetch(p)).headers.get(RAN_CODE_HEADER), `${name} ${p}`).toBe('1');
     expect(await (await hosts['deno edge'].fetch('/api/v1;keys=id/card/1.json')).json()).toEqual({ cards: [{ id: 1003 }] });
   });
 });

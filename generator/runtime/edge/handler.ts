@@ -10,7 +10,7 @@
  */
 import { NOT_FOUND_FILE, OBJECT_TYPE_NAMES, allEndpoints, endpoints, isObjectType, objectEndpoint, type Endpoint, type ObjectType } from '../../contract/endpoints.ts';
 import { matchRoute, rawFileType } from './routes.ts';
-import { HttpError, errorResponse, jsonPiecesResponse, jsonResponse, methodNotAllowed, piecesText, preflight, withETag, type JsonPieces } from './http.ts';
+import { HttpError, errorResponse, jsonPiecesResponse, jsonResponse, methodNotAllowed, piecesText, preflight, ranCode, withETag, type JsonPieces } from './http.ts';
 import { checkSitePath } from './guard.ts';
 import { isCanonicalId, parseIds } from './ids.ts';
 import { applyShaping, isPlain, isYes, parseShaping, type Shaping } from './query.ts';
@@ -189,10 +189,11 @@ export async function handleRequest(request: Request, site: EdgeSite): Promise<R
   try {
     if (request.url.length > MAX_URL_LENGTH) throw new HttpError(414, `request URL is longer than ${MAX_URL_LENGTH} characters`);
     checkSitePath(asked.pathname);
-    return await withETag(request, await dispatch(request, withPathQuery(asked), site));
+    const answer = await withETag(request, await dispatch(request, withPathQuery(asked), site));
+    return answer && ranCode(answer);
   } catch (error) {
-    if (error instanceof HttpError) return errorResponse(error);
+    if (error instanceof HttpError) return ranCode(errorResponse(error));
     console.error(error);
-    return errorResponse(new HttpError(500, 'internal error'));
+    return ranCode(errorResponse(new HttpError(500, 'internal error')));
   }
 }

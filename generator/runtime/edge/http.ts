@@ -14,6 +14,23 @@ const JSON_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
 };
 
+/**
+ * Marks an answer that code produced or passed on (the edge handler, the Worker, the Netlify
+ * function), so anyone can tell with `curl -I` that a plain read of a published file ran none
+ * (docs/hosts.md). A response whose headers cannot change (a fetched file) is copied.
+ */
+export const RAN_CODE_HEADER = 'x-sif-edge';
+export function ranCode(response: Response): Response {
+  try {
+    response.headers.set(RAN_CODE_HEADER, '1');
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set(RAN_CODE_HEADER, '1');
+    return copy;
+  }
+}
+
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return jsonTextResponse(JSON.stringify(body), status, headers);
 }

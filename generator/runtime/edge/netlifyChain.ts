@@ -8,7 +8,7 @@
 import { handleRequest } from './handler.ts';
 import { isEdgePath } from './rewrites.ts';
 import { REVALIDATE } from '../../contract/hostRouting.ts';
-import { HttpError, errorResponse } from './http.ts';
+import { HttpError, errorResponse, ranCode } from './http.ts';
 import { rawFileType } from './routes.ts';
 import type { EdgeSite } from './siteReader.ts';
 import { withType } from './staticHost.ts';
@@ -22,7 +22,7 @@ export async function netlifyEdge(request: Request, site: EdgeSite, next: () => 
   if (file.status === 404 && isEdgePath(pathname)) {
     // No file at a path the function runs for (published files are excluded from it): the JSON 404 with its own media type.
     await file.body?.cancel();
-    return errorResponse(new HttpError(404, 'not found', { 'cache-control': REVALIDATE }));
+    return ranCode(errorResponse(new HttpError(404, 'not found', { 'cache-control': REVALIDATE })));
   }
-  return type && file.ok ? withType(file, type) : file;
+  return ranCode(type && file.ok ? withType(file, type) : file);
 }

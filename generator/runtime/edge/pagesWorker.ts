@@ -10,7 +10,7 @@
  * rule that says so. The handler reads files through the assets binding too.
  */
 import { handleRequest } from './handler.ts';
-import { HttpError, errorResponse, notModified } from './http.ts';
+import { HttpError, errorResponse, notModified, ranCode } from './http.ts';
 import { staticApiFile, withType } from './staticHost.ts';
 import { rawFileType } from './routes.ts';
 import { fetchBytesReader, fetchReader, namesAFile, type EdgeSite } from './siteReader.ts';
@@ -33,11 +33,11 @@ export default {
     const site = { read: fetchReader(assets, url.origin), readBytes: fetchBytesReader(assets, url.origin), immutable: true, kept: KEPT };
     if (!isEdgePath(url.pathname)) return pageOrNotFound(request, env);
     try {
-      return (await handleRequest(request, site)) ?? (await servedByPages(request, env)) ?? await staticApiFile(without(site, url.pathname), request, url.pathname);
+      return ranCode((await handleRequest(request, site)) ?? (await servedByPages(request, env)) ?? await staticApiFile(without(site, url.pathname), request, url.pathname));
     } catch (error) {
       // Never an error page with a stack and the host's paths in it (what workerd answers to a thrown error).
       console.error(error);
-      return errorResponse(new HttpError(500, 'internal error'));
+      return ranCode(errorResponse(new HttpError(500, 'internal error')));
     }
   },
 };
