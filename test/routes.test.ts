@@ -24,6 +24,7 @@ import { compiled } from './bin.ts';
 import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES, netlifyExcludedPaths, pagesRoutes } from '../generator/contract/hostRouting.ts';
 import { rawFileType } from '../generator/runtime/edge/routes.ts';
 import { RAN_CODE_HEADER } from '../generator/runtime/edge/http.ts';
+import { previewConfig } from '../generator/build/workerPreview.ts';
 import { OBJECT_TYPE_NAMES, allEndpoints, endpointOfFile, endpoints, objectEndpoint, type Endpoint, type ObjectType, type QueryParameter } from '../generator/contract/endpoints.ts';
 import { PAGES_COMPATIBILITY_DATE } from '../generator/build/render/hostRules.ts';
 import { config as edgeConfig } from '../netlify/edge-functions/api.ts';
@@ -579,6 +580,12 @@ describe('docs/hosts.md', () => {
 
   it('the Worker configuration deploys the built folder with the worker it is tested with', () => {
     expect(WORKER_CONFIG).toMatchObject({ main: 'public/_worker.js', compatibility_date: PAGES_COMPATIBILITY_DATE, assets: { directory: 'public', binding: 'ASSETS', not_found_handling: 'none' } });
+  });
+
+  it('npm run worker previews any site with the same configuration, its folder in place of public/', () => {
+    const config = previewConfig('/srv/site');
+    expect(config).toEqual({ ...WORKER_CONFIG, main: '/srv/site/_worker.js', assets: { ...WORKER_CONFIG.assets, directory: '/srv/site' } });
+    expect(doc).toContain('npm run worker -- --dir <site>');
   });
 
   it('names the compatibility date the worker is tested with', () => {
