@@ -4,6 +4,7 @@
  * without one, the song search on the edge, and the changelog and history of the song types.
  */
 import { rmSync, writeFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlDump } from '../generator/build/input/sqlDump.ts';
@@ -135,6 +136,50 @@ describe('the forms and generations of the live database', () => {
     expect(master.plays[0].rotation_group_ids).toEqual([]);
     expect(site.object('live_t', 25).plays).toEqual([]);
     expect(site.object('song_t', 1).name_en).toBe('Song of Beginnings');
+  });
+
+  it('JP exports of 2017-12 to 2019-01 keep swing_flag and ac_flag on the plays (special_live_m), not on live_setting_m: read there', async () => {
+    const site = await editedSample((input) => editDump(input, 'live.sql', [
+      ...['swing_flag', 'ac_flag'].map((c) => `ALTER TABLE live_setting_m DROP COLUMN ${c}`),
+      ...['swing_flag', 'ac_flag'].map((c) => `ALTER TABLE special_live_m ADD COLUMN ${c} INTEGER`),
+      'UPDATE special_live_m SET swing_flag = 1, ac_flag = 0 WHERE live_setting_id = 36',
+      'UPDATE special_live_m SET swing_flag = 0, ac_flag = 1 WHERE live_setting_id = 56',
+    ].join(';')));
+    expect([site.object('live_t', 36).swing_flag, site.object('live_t', 36).ac_flag]).toEqual([1, 0]);
+    expect([site.object('live_t', 56).swing_flag, site.object('live_t', 56).ac_flag]).toEqual([0, 1]);
+    // A chart no special live plays: no table has its flags.
+    expect([site.object('live_t', 11).swing_flag, site.object('live_t', 11).ac_flag]).toEqual([null, null]);
+  });
+
+  it('a collaboration song (member_category 0) has no group, even where characters of category 0 carry a group tag', async () => {
+    const site = await editedSample(async (input) => {
+      await editDump(input, 'unit.sql', 'INSERT INTO unit_type_member_tag_m VALUES(901, 5)');
+      await editDump(input, 'live.sql', 'UPDATE live_track_m SET member_category = 0 WHERE live_track_id = 3');
+    });
+    expect([site.object('song_t', 3).group_name, site.object('song_t', 3).group_name_en]).toEqual([null, null]);
+    expect(site.object('song_t', 1).group_name).toBe('ステラ');
+  });
+
+  it('a song\'s group is the tag its live_track_m row names where the unit database cannot name its category', async () => {
+    const site = await editedSample((input) => editDump(input, 'live.sql', [
+      'ALTER TABLE live_track_m ADD COLUMN member_tag_id INTEGER',
+      'UPDATE live_track_m SET member_category = 9, member_tag_id = 9 WHERE live_track_id = 4',
+      'UPDATE live_track_m SET member_tag_id = 9 WHERE live_track_id = 1',
+    ].join(';')));
+    expect([site.object('song_t', 4).group_name, site.object('song_t', 4).group_name_en]).toEqual(['ミラージュ', 'Mirage']);
+    // The characters' group, where the unit database names the category, comes first.
+    expect(site.object('song_t', 1).group_name).toBe('ステラ');
+  });
+
+  it('name_en holds English only: a CN client\'s Chinese name in the name_en column is published as name_localized', async () => {
+    const site = await editedSample(async (input) => {
+      await fs.rm(path.join(input, 'en'), { recursive: true });
+      await editDump(input, 'live.sql', "UPDATE live_track_m SET name_en = '星空舞步' WHERE live_track_id = 2; UPDATE live_track_m SET name_en = 'Nova Light' WHERE live_track_id = 3");
+    });
+    expect([site.object('song_t', 2).name_en, site.object('song_t', 2).name_localized]).toEqual([null, '星空舞步']);
+    expect([site.object('live_t', 21).name_en, site.object('live_t', 21).name_localized]).toEqual([null, '星空舞步']);
+    expect([site.object('song_t', 3).name_en, site.object('song_t', 3).name_localized]).toEqual(['Nova Light', null]);
+    expect(song(2)!.name_localized).toBeNull();
   });
 
   it('a value that breaks the contract leaves out that chart only, with a warning naming its row', async () => {

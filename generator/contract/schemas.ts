@@ -295,7 +295,8 @@ const rankThresholds = (what: 'score' | 'combo') => Object.fromEntries(['c', 'b'
 
 const songNames = {
   name: { ...Str, description: 'the song\'s name (live_track_m name)' },
-  name_en: { ...nullable(Str), description: 'its English name: the English client\'s live_track_m, else the name_en column, else a crowd translation; null when unknown' },
+  name_en: { ...nullable(Str), description: 'its English name: the English client\'s live_track_m, else the name_en column when it holds English (no Chinese, Japanese or Korean script), else a crowd translation; null when unknown' },
+  name_localized: extra(nullable(Str), 'its name in its client\'s own language where the export\'s name_en column holds that instead of English (a CN client\'s Chinese name); null otherwise'),
 };
 
 export const Song = named('Song', obj({

@@ -44,23 +44,52 @@ export interface SongSources {
   tags: Map<number, MemberTag>;
 }
 
-function readSong(row: DbRow, { english, characters, tags }: SongSources, lengths: Map<number | null, DbRow[]>): Writable<Song> {
+/** Chinese, Japanese or Korean script: a name_en column holding it holds no English (a CN client writes its Chinese names there). */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const isEnglish = (value: unknown): boolean => typeof value === 'string' && !CJK.test(value);
+
+/**
+ * A song's group: none for member_category 0 (collaboration songs), else the group tag of the
+ * characters of its category, else (a unit database that cannot name the category, such as an
+ * older one beside a newer live database) the tag its live_track_m row names itself.
+ */
+function songGroup(row: DbRow, memberCategory: number | null, { characters, tags }: SongSources): Song['group'] {
+  if (memberCategory === 0) return null;
+  return groupTagOf(memberCategory, characters, tags)?.name ?? tags.get(idOf(row.member_tag_id) ?? -1)?.name ?? null;
+}
+
+function readSong(row: DbRow, sources: SongSources, lengths: Map<number | null, DbRow[]>): Writable<Song> {
   const id = idOf(row.live_track_id)!;
   const memberCategory = column(row, 'member_category');
+  const { english } = sources;
+  const localized = typeof row.name_en === 'string' && row.name_en.trim() && !isEnglish(row.name_en) && row.name_en !== row.name ? row.name_en : null;
   return {
     id,
-    name: english.text(row.name, english.get('live_track_m', 'live_track_id', id), row.name_en),
+    name: english.text(row.name, english.get('live_track_m', 'live_track_id', id), isEnglish(row.name_en) ? row.name_en : null),
     kana: typeof row.name_kana === 'string' ? row.name_kana : null,
+    localized,
     memberCategory,
-    group: groupTagOf(memberCategory, characters, tags)?.name ?? null,
+    group: songGroup(row, memberCategory, sources),
     unitTypeId: idOf(row.unit_type_id),
     length: column(lengths.get(id)?.[0] ?? {}, 'live_time'),
     charts: [],
   };
 }
 
-function readChart(row: DbRow, song: Song, plays: Map<number | null, ChartPlay[]>): Chart {
+/**
+ * A chart's flag (swing_flag, ac_flag): its live_setting_m column, else (JP exports of 2017-12 to
+ * 2019-01 keep them on the plays) the highest value among the rows that play it; null when no
+ * table has the column.
+ */
+function chartFlag(row: DbRow, name: string, playRows: readonly DbRow[]): number | null {
+  if (name in row) return column(row, name);
+  const values = playRows.map((play) => column(play, name)).filter((v) => v !== null);
+  return values.length ? Math.max(...values) : null;
+}
+
+function readChart(row: DbRow, song: Song, plays: Map<number | null, ChartPlay[]>, playRows: Map<number | null, DbRow[]>): Chart {
   const id = idOf(row.live_setting_id)!;
+  const ownPlays = playRows.get(id) ?? [];
   return {
     id,
     song,
@@ -69,8 +98,8 @@ function readChart(row: DbRow, song: Song, plays: Map<number | null, ChartPlay[]
     attribute: column(row, 'attribute_icon_id'),
     score: thresholds(row, 'score'),
     combo: thresholds(row, 'combo'),
-    swing: column(row, 'swing_flag'),
-    ac: column(row, 'ac_flag'),
+    swing: chartFlag(row, 'swing_flag', ownPlays),
+    ac: chartFlag(row, 'ac_flag', ownPlays),
     lanes: column(row, 'lane_count'),
     plays: plays.get(id) ?? [],
   };
@@ -94,9 +123,10 @@ export function buildSongs(db: MasterDb | null, sources: SongSources, findings: 
   }));
   if (!db.hasTable('live_setting_m')) findings.warn(`${db.file}: no live_setting_m table; songs are published without charts (live_t is empty)`);
   const plays = playsByChart(db);
+  const playRows = groupBy(Object.values(PLAY_TABLES).flatMap((table) => db.keyedRows(table, 'live_difficulty_id')), (play) => idOf(play.live_setting_id));
   for (const row of db.keyedRows('live_setting_m', 'live_setting_id')) {
     const song = songs.get(idOf(row.live_track_id) ?? -1);
-    if (song) song.charts.push(readChart(row, song, plays));
+    if (song) song.charts.push(readChart(row, song, plays, playRows));
     else findings.warn(`live_setting_m: live_setting_id ${String(row.live_setting_id)} names live_track_id ${String(row.live_track_id)}, no readable song; the chart is left out`, 'live_setting_m: charts of no readable song (left out)');
   }
   for (const song of songs.values()) song.charts.sort(byDifficulty);

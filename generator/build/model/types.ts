@@ -269,6 +269,8 @@ export interface Song extends InRegions {
   readonly name: Text;
   /** name_kana; null when the export lacks it. */
   readonly kana: string | null;
+  /** The name_en column where it holds the client's own language, not English (a CN client's Chinese); null otherwise. */
+  readonly localized: string | null;
   /** The game's group code (member_category: 1 μ's, 2 Aqours, ...); null when the export lacks it. */
   readonly memberCategory: number | null;
   /** The group's name: the group tag of the characters of its member_category (characters.ts groupTagOf); null when none. */
