@@ -10,7 +10,7 @@ import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { allEndpoints, endpointOfFile } from '../generator/contract/endpoints.ts';
-import { GENERATED_DOCS } from '../generator/build/docs/docs.ts';
+import { GENERATED_DOCS, GENERATED_FILES } from '../generator/build/docs/docs.ts';
 import { bigSite, buildSample, readJson, tempDir } from './helpers.ts';
 import { responseValidators } from './responseSchemas.ts';
 
@@ -218,5 +218,10 @@ describe('generated docs (docs/api.md, docs/search.md)', () => {
     const doc = fs.readFileSync(file, 'utf8');
     const section = new RegExp(`<!-- ${marker}:begin -->\\n([\\s\\S]*?)<!-- ${marker}:end -->`).exec(doc)?.[1];
     expect(section).toBe(generate());
+  });
+
+  it.each(GENERATED_FILES.map((f) => [path.basename(f.file), f] as const))('%s is the one generated from the declarations (npm run docs writes it)', (_name, { file, generate }) => {
+    const current = fs.readFileSync(file, 'utf8');
+    expect(current).toBe(generate(current));
   });
 });

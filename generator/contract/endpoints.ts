@@ -71,6 +71,13 @@ export interface Endpoint<N extends ResponseName = ResponseName> {
   extra?: boolean;
   /** What the file holds (default JSON): the other formats are served byte for byte, never parsed or reshaped. */
   format?: FileFormat;
+  /**
+   * The original services took the query on the file's own path (starlight's `list/<type>?keys=`),
+   * so clients send it there: every host runs the edge for its paths (contract/hostRouting.ts),
+   * which shapes a query and passes a plain read on to the file. A host's static layer would
+   * answer the plain file and drop the query without a word.
+   */
+  queryOnFile?: boolean;
 }
 
 /** Formats of published files beyond JSON responses (the bulk downloads), with their media types. */
@@ -172,6 +179,7 @@ function objectEndpoints<T extends ObjectType>(type: T) {
       route: `/api/v1/list/${type}`,
       summary: `Brief descriptions of every ${type} object, in id order`,
       host: 'static+edge',
+      queryOnFile: true,
       response: `${type}_list` as const,
     }),
   };

@@ -7,8 +7,8 @@
  *   literal, without running it; a test checks it is current);
  * - Cloudflare Pages: `_routes.json`'s `exclude` (prefix globs), for folders in which every
  *   request is a plain file read;
- * - a Cloudflare Worker with static assets needs no list: a matching file is served before
- *   any code.
+ * - a Cloudflare Worker with static assets: a matching file is served before any code, so
+ *   `run_worker_first` names the few paths that must run it (workerFirstPaths).
  * Everything else under /api/ (comma lists, generic objects, search, random, happening,
  * read_tl, the bulk downloads' own URLs, the query in the path, the JSON 404) runs the edge.
  */
@@ -38,9 +38,19 @@ function filePaths(endpoint: Endpoint): string[] {
   return hasExtension(endpoint.route) || idParameter ? [file] : [...new Set([endpoint.route, file])];
 }
 
-/** Netlify's `excludedPath`: every published file's path pattern, so a plain read of it runs no edge function. */
+/** Netlify's `excludedPath`: every published file's path pattern, so a plain read of it runs no edge function; but the files that take a query on their path. */
 export function netlifyExcludedPaths(): string[] {
-  return [...new Set(allEndpoints().flatMap(filePaths))].map(urlPattern).sort();
+  return [...new Set(allEndpoints().filter((e) => !e.queryOnFile).flatMap(filePaths))].map(urlPattern).sort();
+}
+
+/**
+ * A Worker with static assets' `run_worker_first` (wrangler.json, written by `npm run docs`):
+ * the API's index path and its JSON 404 file, which only the worker may answer, and the folders
+ * of the files that take a query on their path (a matching file would be served before the worker).
+ */
+export function workerFirstPaths(): string[] {
+  const queried = allEndpoints().filter((e) => e.queryOnFile).map((e) => `${e.route.slice(0, e.route.lastIndexOf('/') + 1)}*`);
+  return ['/api/', `/${NOT_FOUND_FILE}`, ...new Set(queried)];
 }
 
 /** The folder of a route before its first parameter, as a Pages glob (`/api/v1/pack/*`), or the route itself when it has none. */

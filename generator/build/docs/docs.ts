@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { importGraphMermaid } from './importGraph.ts';
 import { HAPPENING_PARAMETER, QUERY_PARAMETERS, SEARCH_PARAMETERS, VERSION_PARAMETER, allEndpoints, type Endpoint } from '../../contract/endpoints.ts';
 import { components } from '../../contract/schemas.ts';
-import { EDGE_PATH, netlifyExcludedPaths } from '../../contract/hostRouting.ts';
+import { EDGE_PATH, netlifyExcludedPaths, workerFirstPaths } from '../../contract/hostRouting.ts';
 import { examplesMarkdown, searchMarkdown } from './searchDocs.ts';
 import { EXAMPLES, exampleUrl } from '../../runtime/search/examples.js';
 
@@ -156,4 +156,19 @@ export const GENERATED_DOCS = [
   { file: fileURLToPath(new URL('../../../docs/hosts.md', import.meta.url)), marker: 'hosts', generate: hostsMarkdown },
   { file: fileURLToPath(new URL('../../../netlify/edge-functions/api.ts', import.meta.url)), marker: 'netlify', generate: netlifyConfig },
   { file: fileURLToPath(new URL('../../../docs/architecture.md', import.meta.url)), marker: 'imports', generate: () => importGraphMermaid() },
+];
+
+/**
+ * Files generated whole from the declarations and their current text (JSON has no comments to
+ * mark a section): wrangler.json's `run_worker_first`, the paths a Worker with static assets runs
+ * its code for before any file. `npm run docs` writes them, a test checks they are current.
+ */
+export const GENERATED_FILES = [
+  {
+    file: fileURLToPath(new URL('../../../wrangler.json', import.meta.url)),
+    generate: (current: string): string => {
+      const config = JSON.parse(current) as { assets: Record<string, unknown> };
+      return `${JSON.stringify({ ...config, assets: { ...config.assets, run_worker_first: workerFirstPaths() } }, null, 2)}\n`;
+    },
+  },
 ];

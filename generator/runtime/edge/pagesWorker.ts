@@ -1,6 +1,7 @@
 /**
  * Cloudflare entry, for a Worker with static assets (wrangler.json: the assets serve every file
- * at its path before the worker runs, so it sees only what no file answers) and for Pages
+ * at its path before the worker runs, so it sees only what no file answers and the paths
+ * `run_worker_first` names, the lists, whose plain reads it passes on) and for Pages
  * (`_routes.json` sends it the /api/ paths that may need code): the build bundles it into the
  * site's `_worker.js` (render/hostRules.ts). It answers with the shared edge handler; where
  * that passes, Pages serves the static file (its ETag, `_headers`, streamed without the worker
