@@ -8,14 +8,15 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import fs from 'fs-extra';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handleRequest, type EdgeSite } from '../generator/runtime/edge/handler.ts';
 import { diskReader } from '../generator/runtime/server/diskSite.ts';
 import { EXAMPLES, exampleUrl } from '../generator/runtime/search/examples.js';
-import { CENTERS, EFFECTS, TRIGGERS } from '../generator/runtime/search/words.js';
+import { CENTERS, DIFFICULTIES, EFFECTS, SCHOOL_YEARS, TRIGGERS } from '../generator/runtime/search/words.js';
 import { kindOf } from '../generator/runtime/search/query.js';
-import type { AccessoryJson, CardJson, CharacterJson, EventJson, RegionsJson, SetListJson } from '../generator/contract/schemas.ts';
+import type { AccessoryJson, CardJson, CharacterJson, EventJson, LiveJson, RegionsJson, SetListJson, SongJson } from '../generator/contract/schemas.ts';
 import { objectEndpoint } from '../generator/contract/endpoints.ts';
 import { packOf } from '../generator/contract/format.ts';
 import { attachRegions } from '../generator/build/model/regions.ts';
@@ -24,7 +25,8 @@ import { renderContext } from '../generator/build/render/context.ts';
 import { checkedContext } from '../generator/build/render/checked.ts';
 import { MemoryFiles } from '../generator/build/render/files.ts';
 import { deriveSearch } from '../generator/build/derive/search.ts';
-import { buildSample, modelAt, packedObject, readJson, SAMPLE_INPUT } from './helpers.ts';
+import { buildSample, copySample, modelAt, packedObject, readJson, renderInMemory, SAMPLE_INPUT } from './helpers.ts';
+import { editDump } from './exportEdits.ts';
 
 fc.configureGlobal({ seed: 20261123 });
 
@@ -58,7 +60,7 @@ async function get(url: string): Promise<{ status: number; body: any; headers: H
   return { status: response.status, body: await response.json(), headers: response.headers };
 }
 
-type Kind = 'card' | 'accessory' | 'event';
+type Kind = 'card' | 'accessory' | 'event' | 'song';
 const identity = (kind: Kind, object: any): number => (kind === 'card' ? object.ordinal : object.id);
 
 /** Every match of a query through the edge, following `next` links, as ordinals (cards) or ids. */
@@ -75,7 +77,7 @@ async function found(q: string, kind: Kind = 'card', params: Record<string, stri
 }
 
 /** The query's matches equal the published objects `test` keeps (at least one, and not every one). */
-async function expectMatches(q: string, test: (o: any) => boolean, kind: Kind = 'card') {
+async function expectMatches(q: string, test: (o: any) => boolean, kind: Exclude<Kind, 'song'> = 'card') {
   const all = { card: cards, accessory: accessories, event: events }[kind] as any[];
   const expected = all.filter(test).map((o) => identity(kind, o));
   expect(expected.length, `${q}: the sample has objects that match`).toBeGreaterThan(0);
@@ -175,6 +177,142 @@ describe('bare words that mean a field', () => {
   });
 });
 
+/**
+ * The words fans type, on the sample as a Japanese export (no English client) whose groups are
+ * named μ's and Aqours, with a UR perfect lock, a card titled "Little Helper" and one titled
+ * "Perfect Day", and a μ's song called Snow halation: rendered in memory, searched through the
+ * edge; what each query must find is computed from the rendered objects.
+ */
+describe('fan words: skills, school years, songs by group and difficulty, and their suggestions', () => {
+  let fanEdge: EdgeSite;
+  let fanCards: CardJson[];
+  let charts: (LiveJson & { groups: string[] })[];
+  let cardIndex: any;
+  const words = (text: string | null | undefined): string[] => (text ?? '').normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const skillOf = (c: CardJson) => c.skill?.effect_type;
+
+  beforeAll(async () => {
+    const input = await copySample();
+    await fs.rm(path.join(input, 'en'), { recursive: true });
+    const healer = 'SELECT MIN(u.unit_number) FROM unit_m u JOIN unit_skill_m s ON s.unit_skill_id = u.default_unit_skill_id WHERE s.skill_effect_type = 9';
+    await editDump(input, 'unit.sql', `
+      UPDATE member_tag_m SET name = 'μ''s', name_en = 'μ''s' WHERE member_tag_id = 4;
+      UPDATE member_tag_m SET name = 'Aqours', name_en = 'Aqours' WHERE member_tag_id = 5;
+      UPDATE unit_m SET default_unit_skill_id = (SELECT MIN(unit_skill_id) FROM unit_skill_m WHERE skill_effect_type IN (4, 5))
+        WHERE unit_number = (SELECT MIN(unit_number) FROM unit_m WHERE rarity = 4 AND default_unit_skill_id IS NOT NULL);
+      UPDATE unit_m SET eponym = 'お手伝いさん', eponym_en = 'Little Helper' WHERE unit_number = (SELECT MAX(unit_number) FROM unit_m WHERE rarity = 3 AND eponym IS NOT NULL);
+      UPDATE unit_m SET eponym = 'パーフェクト・デイ', eponym_en = 'Perfect Day' WHERE unit_number = (${healer});`);
+    await editDump(input, 'live.sql', `UPDATE live_track_m SET name = 'Snow halation', name_en = 'Snow halation'
+      WHERE live_track_id = (SELECT MIN(live_track_id) FROM live_setting_m WHERE difficulty = 6 AND live_track_id IN (SELECT live_track_id FROM live_track_m WHERE member_category = 1));`);
+    const { files, json, object } = renderInMemory(input);
+    fanEdge = { read: async (rel) => files.get(rel)?.toString('utf8') ?? null };
+    fanCards = json<{ stubs: { ordinal: number }[] }>('api/v1/card_list.json').stubs.map((stub) => json(`api/v1/card/${stub.ordinal}.json`).cards[0]);
+    charts = json<{ result: { id: number }[] }>('api/v1/list/live_t.json').result.map(({ id }) => {
+      const chart = object<LiveJson>('live_t', id)!;
+      const song = object<SongJson>('song_t', chart.song_id)!;
+      return { ...chart, groups: [song.group_name, song.group_name_en].flatMap(words) };
+    });
+    cardIndex = json('api/v1/search_index/card.json');
+  });
+
+  /** Every match of `q` through the edge, as ordinals (cards) or chart ids, and the suggestion when there is none. */
+  const answer = async (q: string, kind: 'card' | 'song' = 'card') => {
+    const response = (await handleRequest(new Request(`https://sif.test/api/v1/search/${kind}?${new URLSearchParams({ q, page_size: '100' })}`), fanEdge))!;
+    const body = await response.json();
+    expect(response.status, `${q}: ${body.error}`).toBe(200);
+    expect(body.total).toBeLessThanOrEqual(100);
+    return { found: body.result.map((o: any) => (kind === 'card' ? o.ordinal : o.id)) as number[], suggestion: body.suggestion as string | null };
+  };
+  const matches = async (q: string, kind: 'card' | 'song' = 'card') => (await answer(q, kind)).found;
+  /** The cards `test` keeps, at least one and not all. */
+  const ordinals = (test: (c: CardJson) => boolean) => {
+    const kept = fanCards.filter(test).map((c) => c.ordinal);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(fanCards.length);
+    return kept;
+  };
+  const chartIds = (test: (c: LiveJson & { groups: string[] }) => boolean) => {
+    const kept = charts.filter(test).map((c) => c.id).sort((a, b) => a - b);
+    expect(kept.length).toBeGreaterThan(0);
+    return kept;
+  };
+  const byPage = (index: any, q: string) => pageModule.search(index, { q, order: index.kind === 'card' ? 'ordinal' : 'id', dir: 'asc', seed: null })
+    .map((row: number) => index.columns[index.kind === 'card' ? 'ordinal' : 'id'][row] as number);
+  const titled = (word: string) => fanCards.find((c) => words(c.title_en).includes(word))!;
+
+  it('skill words: healer, perfect lock ur and score up mean skill:<word>; a phrase is one term before its words mean anything alone', async () => {
+    expect(await matches('healer')).toEqual(ordinals((c) => codesOf(EFFECTS, 'healer').includes(skillOf(c)!)));
+    expect(await matches('perfect lock ur')).toEqual(ordinals((c) => codesOf(EFFECTS, 'perfect lock').includes(skillOf(c)!) && c.rarity === 4));
+    expect(await matches('score up')).toEqual(ordinals((c) => codesOf(EFFECTS, 'score up').includes(skillOf(c)!)));
+    expect(await matches('PL')).toEqual(await matches('perfect lock'));
+    expect(await matches('perfect-locks')).toEqual(await matches('perfect lock'));
+    // "Perfect Day" is no perfect lock: "perfect" alone is a word of titles, "perfect lock" the skill.
+    const day = titled('perfect');
+    expect(codesOf(EFFECTS, 'perfect lock')).not.toContain(skillOf(day));
+    expect(await matches('perfect lock')).not.toContain(day.ordinal);
+    expect(await matches('perfect')).toEqual(ordinals((c) => words(c.title_en).includes('perfect')));
+    expect(await matches('"healer"')).toEqual([]); // quoted, a word of names and titles
+  });
+
+  it('every word of the skill table, and its plural, means skill:<word> bare', () => {
+    for (const word of new Set(EFFECTS.flatMap((e) => e.words))) {
+      const expected = fanCards.filter((c) => codesOf(EFFECTS, word).includes(skillOf(c)!)).map((c) => c.ordinal);
+      expect(byPage(cardIndex, word), word).toEqual(expected);
+      expect(byPage(cardIndex, `skill:"${word}"`), word).toEqual(expected);
+      if (!word.endsWith('s') && word.length > 1) expect(byPage(cardIndex, `${word}s`), `${word}s`).toEqual(expected);
+    }
+  });
+
+  it('school years: first year cool ur, 1st year, first years, 2nd years, second-year, third year, year 3 mean year:1..3; "first" alone stays a word of titles', async () => {
+    expect(await matches('first year cool ur')).toEqual(ordinals((c) => c.year === 1 && c.attribute === 3 && c.rarity === 4));
+    for (const [q, year] of [['1st year', 1], ['first years', 1], ['2nd years', 2], ['second-year', 2], ['third year', 3], ['year 3', 3], ['3年生', 3]] as const) {
+      expect(await matches(q), q).toEqual(ordinals((c) => c.year === year));
+    }
+    for (const { code, words: table } of SCHOOL_YEARS) for (const word of table) expect(byPage(cardIndex, word), word).toEqual(fanCards.filter((c) => c.year === code).map((c) => c.ordinal));
+    expect(await matches('first')).toEqual(ordinals((c) => words(c.title_en).includes('first')));
+    expect(await matches('a first step')).toEqual(ordinals((c) => ['a', 'first', 'step'].every((w) => words(c.title_en).includes(w))));
+  });
+
+  it('songs: a group and a difficulty (aqours master, μ\'s expert, muse hard), a name and a difficulty (snow halation master)', async () => {
+    const difficulty = (word: string) => codesOf(DIFFICULTIES, word)[0];
+    expect(await matches('aqours master', 'song')).toEqual(chartIds((c) => c.groups.includes('aqours') && c.difficulty === difficulty('master')));
+    expect(await matches('μ\'s expert', 'song')).toEqual(chartIds((c) => c.groups.includes('μ') && c.difficulty === difficulty('expert')));
+    expect(await matches('muse hard', 'song')).toEqual(chartIds((c) => c.groups.includes('μ') && c.difficulty === difficulty('hard')));
+    expect(await matches('snow halation master', 'song')).toEqual(chartIds((c) => words(c.name_en).join(' ') === 'snow halation' && c.difficulty === difficulty('master')));
+    expect(await matches('aqours master', 'song')).toEqual(await matches('group:aqours difficulty:master', 'song'));
+    expect(await matches('"snow halation" master', 'song')).toEqual(await matches('snow halation master', 'song'));
+    // A difficulty word alone, and a group alone.
+    expect(await matches('master', 'song')).toEqual(chartIds((c) => c.difficulty === difficulty('master')));
+    expect(await matches('aqours', 'song')).toEqual(chartIds((c) => c.groups.includes('aqours')));
+  });
+
+  it('suggestions: healer never suggests a title word; a word near a skill word is corrected to it, not to a title\'s; a phrase is left out whole; null when nothing plausible', async () => {
+    expect(titled('helper'), 'a title holds "helper"').toBeTruthy();
+    expect((await answer('healer')).suggestion).toBeNull();
+    // "helaer" is one edit from the title's "helper" and two from "healer": the skill word wins.
+    expect(await answer('helaer')).toEqual({ found: [], suggestion: 'healer' });
+    expect(await answer('heeler')).toEqual({ found: [], suggestion: 'healer' });
+    expect(await answer('perfct lock ur')).toEqual({ found: [], suggestion: 'perfect lock ur' });
+    expect(await answer('aqours masterr', 'song')).toEqual({ found: [], suggestion: 'aqours master' });
+    // Where no card heals, healer finds nothing and suggests nothing: no title word stands in for it.
+    const noHealer = structuredClone(cardIndex);
+    noHealer.columns.skill = noHealer.columns.skill.map((code: number | null) => (codesOf(EFFECTS, 'healer').includes(code!) ? null : code));
+    for (const q of ['healer', 'healers', 'heal']) {
+      expect(byPage(noHealer, q)).toEqual([]);
+      expect(pageModule.suggest(noHealer, q), q).toBeNull();
+    }
+    expect(pageModule.suggest(noHealer, 'healer ur')).toBe('ur');
+    // A phrase is one term: "perfect lock sr" where no SR locks suggests "perfect lock" or "sr", never "perfect sr" or "lock sr".
+    const noLockedSr = structuredClone(cardIndex);
+    noLockedSr.columns.rarity = noLockedSr.columns.rarity.map((r: number, row: number) => (r === 3 && codesOf(EFFECTS, 'perfect lock').includes(noLockedSr.columns.skill[row]) ? 2 : r));
+    expect(byPage(noLockedSr, 'perfect lock sr')).toEqual([]);
+    expect(pageModule.suggest(noLockedSr, 'perfect lock sr')).toBe('perfect lock');
+    expect(pageModule.suggest(noLockedSr, 'sr perfect lock')).toBe('sr');
+    // Filler words alone are never a suggestion.
+    expect((await answer('all zzzzzz')).suggestion).toBeNull();
+  });
+});
+
 describe('card fields', () => {
   it('each has its describe block in this file (field <name>)', () => {
     const tested = ['rarity', 'attribute', 'char', 'title', 'group', 'unit', 'year', 'skill', 'trigger', 'center', 'smile', 'pure', 'cool', 'hp', 'released', 'set', 'id', 'ordinal', ...REGION_FIELDS, 'is'];
@@ -246,6 +384,11 @@ describe('field year', () => {
   it('is the school year', async () => {
     await expectMatches('year:2', (c) => c.year === 2);
     await expectMatches('year>=2', (c) => c.year >= 2);
+  });
+  it('takes a word of the school year table', async () => {
+    await expectMatches('year:"first year"', (c) => c.year === 1);
+    await expectMatches('year>=2nd-year', (c) => c.year >= 2);
+    await expectError(`/api/v1/search/card?q=${encodeURIComponent('year:first')}`, /^query column 6: expected a number or a school year for year \(first year, /);
   });
 });
 
@@ -720,7 +863,7 @@ describe('worked examples', () => {
     const { status, body } = await get(`/api/v1/${exampleUrl(example)}`);
     expect(status, body.error).toBe(200);
     expect(body.total).toBeGreaterThanOrEqual(0);
-    if (example.same) expect(await found(example.q), `${example.q} = ${example.same}`).toEqual(await found(example.same));
+    if (example.same) expect(await found(example.q, example.kind), `${example.q} = ${example.same}`).toEqual(await found(example.same, example.kind));
   });
 });
 
@@ -736,6 +879,7 @@ const cardTerm = fc.oneof(
   fc.constantFrom('notes', '"star notes"', 'combo', 'time', 'perfects').map((v) => `trigger:${v}`),
   fc.constantFrom('smile', 'pure', 'cool', '112').map((v) => `center:${v}`),
   fc.constantFrom('promo', 'support', 'event', 'costume').map((v) => `is:${v}`),
+  fc.constantFrom('healer', 'perfect lock', 'score up', 'pl', 'skill up', 'first year', '2nd years', 'year 3', 'perfect', 'first', 'year:"third year"'),
   fc.constantFrom('2019', '2020-06', '2021-01-15').chain((v) => fc.constantFrom(`released:${v}`, `released>${v}`, `released<=${v}`)),
   fc.constantFrom('a', 'yu', 'star', 'ｓｔａｒ', '花', 'hanamura').chain((v) => fc.constantFrom(v, `char:${v}`, `title:${v}`, `"${v}"`)),
 );

@@ -5,7 +5,7 @@
  */
 import { KINDS, type Field, type Kind } from '../../runtime/search/kinds.js';
 import { orderNames } from '../../runtime/search/query.js';
-import { CENTERS, EFFECTS, TRIGGERS, type Word } from '../../runtime/search/words.js';
+import { CENTERS, DIFFICULTIES, EFFECTS, SCHOOL_YEARS, TRIGGERS, type Word } from '../../runtime/search/words.js';
 import { EXAMPLES, exampleUrl } from '../../runtime/search/examples.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
@@ -58,6 +58,8 @@ export function searchMarkdown(): string {
     ...wordRows('Skill effects', 'skill', EFFECTS),
     ...wordRows('Skill triggers', 'trigger', TRIGGERS),
     ...wordRows('Center skill effects', 'center', CENTERS),
+    ...wordRows('School years', 'year', SCHOOL_YEARS),
+    ...wordRows('Chart difficulties', 'difficulty', DIFFICULTIES),
     '### Worked examples',
     '',
     ...examplesMarkdown(),

@@ -3,10 +3,12 @@
 // as they were typed; `resolveBare` gives them their meaning against one index, whose names
 // (characters, groups, sub-units) come from the data:
 //
-//   - a run of bare words is read left to right, the longest known phrase first: a rarity
-//     (n r sr ssr ur), an attribute (smile pure cool), a year (2013-2023: the release year), a
-//     group or sub-unit name ("guilty kiss", "μ's"), a character's name or a word of it (given or
-//     family, romanized or original) each mean that field;
+//   - a run of bare words is read left to right, the longest known phrase first: the kind's field
+//     words (cards: a rarity, n r sr ssr ur; an attribute, smile pure cool; a year, 2013-2023, the
+//     release year; a skill word, "healer", "perfect lock", "score up"; a school year, "first
+//     year", "year 3"; songs: a difficulty, "master"), a group or sub-unit name ("guilty kiss",
+//     "μ's"), a character's name or a word of it (given or family, romanized or original) each mean
+//     that field, so "perfect lock" is one term before "perfect" and "lock" are words;
 //   - filler words (FILLERS: "all", "from", ...) are skipped: alone they match everything;
 //     quoted, they are text ("the");
 //   - any other word matches whole words of names and titles (`maki` does not match "Your");
@@ -56,10 +58,17 @@ export function phraseTest(index, columns, phrase) {
 }
 
 /**
+ * @typedef {object} Known the words a bare word may be corrected to (for suggestions)
+ * @property {string[]} fields words of the known phrases (field words, group and character names; the words of 3 letters or more of a phrase of several)
+ * @property {string[]} texts the other words of the texts bare words search (titles; a song's name)
+ * @property {Set<string>} all every word of the known phrases and of those texts: a bare word that is one is never corrected
+ */
+
+/**
  * @typedef {object} Lexicon what bare words can mean in one index
  * @property {Map<string, () => Test>} phrases known phrases (words joined by one space), each with the maker of its test
  * @property {number} longest the most words of a known phrase
- * @property {() => string[]} known every word a bare word may be corrected to (for suggestions), made on first use
+ * @property {() => Known} known the words a bare word may be corrected to, made on first use
  */
 
 /** @type {WeakMap<SearchIndex, Lexicon>} */
@@ -69,9 +78,10 @@ const lexicons = new WeakMap();
 const ROMANIZED = new Map(CHARACTER_NAMES.map(([japanese, ...romanized]) => [wordsOf(japanese).join(''), romanized]));
 
 /**
- * The lexicon of an index: the kind's field words (rarity, attribute, year), then the names in
- * its name columns (group, sub-unit, character), the first meaning of a phrase winning. Tests
- * are made when a query uses them, so a query pays only for the words it holds.
+ * The lexicon of an index: the kind's field words (cards: rarity, attribute, release year, skill,
+ * school year; songs: difficulty), then the names in its name columns (group, sub-unit,
+ * character), the first meaning of a phrase winning. Tests are made when a query uses them, so a
+ * query pays only for the words it holds (a field word's test is its field term's).
  * @param {Kind} kind @param {SearchIndex} index
  */
 export function lexiconOf(kind, index) {
@@ -85,8 +95,9 @@ export function lexiconOf(kind, index) {
     if (!f) throw new Error(`no ${kind.name} field ${field}`);
     for (const word of words) {
       const test = () => f.compile(':', word, (m) => new Error(m));
-      add(word, test);
-      if (plurals && word.length > 1) add(`${word}s`, test);
+      const phrase = wordsOf(word).join(' '); // as a query's words read: "μ's" is "μ s"
+      add(phrase, test);
+      if (plurals && word.length > 1 && !word.endsWith('s')) add(`${phrase}s`, test);
     }
   }
   /** Romanized names and their words (the table's), with the Japanese names they stand for. @type {Map<string, string[][]>} */
@@ -107,11 +118,17 @@ export function lexiconOf(kind, index) {
     for (const [key, names] of romanized) add(key, () => phraseTest(index, [column], names));
     romanized.clear();
   }
-  // Index texts are normalized already: their words need no second normalization. Known phrases come first, then names and titles.
+  // Index texts are normalized already: their words need no second normalization. The words of
+  // known phrases (field words and names) come first, so a correction prefers them to a title's.
+  // A word of a phrase of several is a correction only when it says something alone ("perfct" ->
+  // "perfect", not "sp" -> the "s" of "μ's"), but each is known: never corrected itself.
   const known = once(() => {
-    const words = new Set([...phrases.keys()].filter((w) => !w.includes(' ')));
-    for (const column of [...(kind.bare?.names ?? []), ...kind.words]) for (const text of textsOf(index, column)) for (const w of text.match(WORD) ?? []) words.add(w);
-    return [...words];
+    const all = new Set([...phrases.keys()].flatMap((p) => p.split(' ')));
+    const fields = [...phrases.keys()].flatMap((p) => (p.includes(' ') ? p.split(' ').filter((w) => w.length >= 3) : [p]));
+    const texts = new Set();
+    for (const column of kind.words) for (const text of textsOf(index, column)) for (const w of text.match(WORD) ?? []) if (!all.has(w)) texts.add(w);
+    for (const w of texts) all.add(w);
+    return { fields: [...new Set(fields)], texts: [...texts], all };
   });
   const longest = Math.max(1, ...[...phrases.keys()].map((p) => p.split(' ').length));
   lexicon = { phrases, longest, known };
@@ -127,37 +144,49 @@ function once(make) {
 }
 
 /**
+ * @typedef {object} Part one meaning in a run of bare words
+ * @property {'known' | 'filler' | 'text'} type a known phrase (a field word or a name), a filler word, or words of names and titles
+ * @property {string[]} words its words
+ * @property {number} from the position in the run of the bare word it starts in
+ * @property {number} to the position of the bare word it ends in
+ * @property {() => Test} [test] a known phrase's test
+ */
+
+/**
+ * A run of bare words read left to right: known phrases, longest first ("perfect lock" before
+ * "perfect"); fillers; the other words of one bare word together as text.
+ * @param {{ text: string }[]} run @param {Lexicon} lexicon @returns {Part[]}
+ */
+export function readRun(run, lexicon) {
+  const tokens = run.flatMap((word, at) => wordsOf(word.text).map((w) => ({ w, at })));
+  const words = tokens.map((t) => t.w);
+  /** @type {Part[]} */
+  const parts = [];
+  for (let i = 0; i < tokens.length;) {
+    const found = knownAt(words, i, lexicon);
+    const at = tokens[i].at;
+    const last = parts.at(-1);
+    if (found) {
+      parts.push({ type: 'known', words: words.slice(i, i + found.length), from: at, to: tokens[i + found.length - 1].at, test: found.test });
+      i += found.length;
+    } else if (FILLERS.includes(words[i])) parts.push({ type: 'filler', words: [words[i++]], from: at, to: at });
+    else if (last?.type === 'text' && last.from === at) last.words.push(words[i++]);
+    else parts.push({ type: 'text', words: [words[i++]], from: at, to: at });
+  }
+  return parts;
+}
+
+/**
  * The tests a run of bare words stands for (ANDed; none matches everything): known phrases,
  * longest first; fillers skipped; the remaining words of one bare word as one text phrase.
  * @param {{ text: string }[]} run @param {Lexicon} lexicon @param {SearchIndex} index @param {string[]} textColumns
  * @returns {Test[]}
  */
 export function runTests(run, lexicon, index, textColumns) {
-  const tokens = run.flatMap((word, at) => wordsOf(word.text).map((w) => ({ w, at })));
-  /** @type {Test[]} */
-  const tests = [];
-  /** @type {{ w: string, at: number }[]} */
-  let text = [];
-  const flush = () => {
-    if (text.length) tests.push(phraseTest(index, textColumns, text.map((t) => t.w)));
-    text = [];
-  };
-  for (let i = 0; i < tokens.length;) {
-    const found = knownAt(tokens.map((t) => t.w), i, lexicon);
-    if (found) {
-      flush();
-      tests.push(found.test());
-      i += found.length;
-    } else if (FILLERS.includes(tokens[i].w)) {
-      flush();
-      i++;
-    } else {
-      if (text.length && text[0].at !== tokens[i].at) flush();
-      text.push(tokens[i++]);
-    }
-  }
-  flush();
-  return tests;
+  return readRun(run, lexicon).flatMap((part) => {
+    if (part.type === 'filler') return [];
+    return [part.test ? part.test() : phraseTest(index, textColumns, part.words)];
+  });
 }
 
 /** The longest known phrase starting at word `i`. @param {string[]} words @param {number} i @param {Lexicon} lexicon */
@@ -184,21 +213,24 @@ function distance(/** @type {string} */ a, /** @type {string} */ b, /** @type {n
 
 /**
  * The known word closest to a word nothing knows: one it starts (`hono` -> `honoka`), else one
- * within an edit or two (`kotory` -> `kotori`); null when none is close.
+ * within an edit or two (`kotory` -> `kotori`); null when none is close. The words of field
+ * words and names are looked at before the other words of titles, so a word close to a skill
+ * word (`healr`) is corrected to it, not to a title's word as close or closer (`helper`).
  * @param {string} word @param {Lexicon} lexicon
  */
 export function correction(word, lexicon) {
   const w = normalize(word);
-  if (w.length >= 3) {
-    const longer = lexicon.known().find((k) => k.length > w.length && k.startsWith(w));
-    if (longer) return longer;
-  }
   const limit = w.length <= 4 ? 1 : 2;
-  let best = null;
-  let bestDistance = limit + 1;
-  for (const k of lexicon.known()) {
-    const d = distance(w, k, limit);
-    if (d < bestDistance) [best, bestDistance] = [k, d];
+  for (const words of [lexicon.known().fields, lexicon.known().texts]) {
+    const longer = w.length >= 3 ? words.find((k) => k.length > w.length && k.startsWith(w)) : undefined;
+    if (longer) return longer;
+    let best = null;
+    let bestDistance = limit + 1;
+    for (const k of words) {
+      const d = distance(w, k, limit);
+      if (d < bestDistance) [best, bestDistance] = [k, d];
+    }
+    if (best !== null) return best;
   }
-  return best;
+  return null;
 }

@@ -3,7 +3,7 @@
 // it reads from the published object, the values it takes, and the compact index column it
 // is evaluated on. The build makes the index from the published objects with `indexRows`;
 // the edge and the browse page evaluate queries on it (query.js).
-import { BARE_YEARS, CENTERS, DIFFICULTIES, EFFECTS, RARITIES, TRIGGERS, codesOf } from './words.js';
+import { BARE_YEARS, CENTERS, DIFFICULTIES, EFFECTS, RARITIES, SCHOOL_YEARS, TRIGGERS, codesOf } from './words.js';
 
 /** @typedef {(columns: Record<string, unknown[]>, row: number) => boolean} Test */
 /** @typedef {(message: string) => Error} Problem */
@@ -35,9 +35,10 @@ import { BARE_YEARS, CENTERS, DIFFICULTIES, EFFECTS, RARITIES, TRIGGERS, codesOf
 
 /**
  * @typedef {object} BareWords
- * @property {{ field: string, words: string[], plurals?: boolean }[]} values field values a bare word means (`ur` is rarity:ur; with `plurals`, `urs` too)
+ * @property {{ field: string, words: string[], plurals?: boolean }[]} values field values a bare word means, `field:<word>`
+ *   (`ur` is rarity:ur, `healer` skill:healer; with `plurals`, `urs` and `healers` too)
  * @property {string[]} names list columns whose texts, said as bare words, mean their field (group and character names)
- * @property {string} person the names column whose single words mean it too (a given or family name)
+ * @property {string} [person] the names column whose single words mean it too (a given or family name)
  */
 
 /**
@@ -90,9 +91,11 @@ function compare(op, x, y) {
   }
 }
 
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
 /** @param {string} value @param {string} name @param {Problem} problem */
 function numberValue(value, name, problem) {
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value)) throw problem(`expected a number for ${name}, found "${value.slice(0, 20)}"`);
+  if (!NUMBER.test(value)) throw problem(`expected a number for ${name}, found "${value.slice(0, 20)}"`);
   return Number(value);
 }
 
@@ -101,20 +104,33 @@ const field = (field) => ({ aliases: [], ops: EQUALITY, sortKey: undefined, ...f
 
 const asNumber = (/** @type {unknown} */ v) => (typeof v === 'number' ? v : null);
 
+/** The test of a number field: its column's value compared with `n`; an object without a value matches no comparison. */
+function numberTest(/** @type {string} */ name, /** @type {string} */ op, /** @type {number} */ n) {
+  return /** @type {Test} */ ((cols, row) => {
+    const v = cols[name][row];
+    return typeof v === 'number' && compare(op, v, n);
+  });
+}
+
 /** A number compared with = and > >= < <=; an object without it matches no comparison. */
 function numberField(/** @type {string} */ name, /** @type {string} */ about, /** @type {Partial<Field>} */ more = {}) {
   return field({
     name, about, values: 'a number', column: name, ops: COMPARISONS, sortKey: asNumber,
-    compile: (op, value, problem) => {
-      const n = numberValue(value, name, problem);
-      return (cols, row) => {
-        const v = cols[name][row];
-        return typeof v === 'number' && compare(op, v, n);
-      };
-    },
+    compile: (op, value, problem) => numberTest(name, op, numberValue(value, name, problem)),
     ...more,
   });
 }
+
+/** The school year: a number, or a word of its table (`year:"first year"`, `year>=2nd-year`: the year it names). */
+const yearField = numberField('year', 'school year (1-3; 0 when the character has none)', {
+  values: 'a number, or a word of its table (below)',
+  compile: (op, value, problem) => {
+    const [code] = codesOf(SCHOOL_YEARS, wordForm(value));
+    if (code !== undefined) return numberTest('year', op, code);
+    if (!NUMBER.test(value)) throw problem(`expected a number or a school year for year (first year, 2nd years, year 3, ...), found "${value.slice(0, 20)}"`);
+    return numberTest('year', op, Number(value));
+  },
+});
 
 /** Substring of any of the texts in `column` (each already normalized). */
 function textTest(/** @type {string} */ column, /** @type {string} */ value) {
@@ -308,6 +324,8 @@ const CARD = {
       { field: 'rarity', words: RARITIES.map(([, word]) => word.toLowerCase()), plurals: true },
       { field: 'attribute', words: ['smile', 'pure', 'cool'] },
       { field: 'released', words: BARE_YEARS },
+      { field: 'skill', words: [...new Set(EFFECTS.flatMap((e) => e.words))], plurals: true },
+      { field: 'year', words: SCHOOL_YEARS.flatMap((e) => e.words) },
     ],
     names: ['group_names', 'unit_names', 'char'],
     person: 'char',
@@ -319,7 +337,7 @@ const CARD = {
     textField('title', 'title or title_en'),
     namedCodeField('group', 'the character\'s group: its display tags that are neither a school year nor its sub-unit (char_t tags)', 'affiliation (1 μ\'s, 2 Aqours, ...)'),
     namedCodeField('unit', 'the character\'s sub-unit (the char_t tag of sub_affiliation)', 'sub_affiliation, the tag id'),
-    numberField('year', 'school year (1-3; 0 when the character has none)'),
+    yearField,
     codeField('skill', 'skill.effect_type', EFFECTS),
     codeField('trigger', 'skill.trigger_type', TRIGGERS),
     codeField('center', 'center_skill.effect_type (the main effect, not the extra one)', CENTERS),
@@ -449,6 +467,11 @@ const SONG = {
   name: 'song',
   identity: 'id',
   words: ['name'],
+  // `aqours master`, `μ's expert`, `snow halation master`: a group and a difficulty mean those fields, other words the song's name.
+  bare: {
+    values: [{ field: 'difficulty', words: [...new Set(DIFFICULTIES.flatMap((e) => e.words))] }],
+    names: ['group_names'],
+  },
   fields: [
     textField('name', 'the song\'s name, name_en or name_kana'),
     namedCodeField('group', 'the song\'s group: group_name or group_name_en (the group tag of its characters)', 'member_category (1 μ\'s, 2 Aqours, ...)'),

@@ -14,7 +14,7 @@
 // searched (bare.js: a rarity, a name, a year, else whole words of names and titles); "#12" is
 // the ordinal (cards) or id. Errors name the column (1-based, in characters) and what was expected.
 import { KINDS, indexColumns, normalize, textsOf } from './kinds.js';
-import { FILLERS, correction, lexiconOf, phraseTest, runTests, wordsOf } from './bare.js';
+import { correction, lexiconOf, phraseTest, readRun, runTests, wordsOf } from './bare.js';
 
 export { normalize };
 
@@ -282,8 +282,8 @@ function resolveAnd(items, kind, index) {
   };
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    if (item.type === 'bare' && !item.quoted && wordsOf(item.text).length) {
-      run.push(item);
+    if (isBareWord(item)) {
+      run.push(/** @type {{ text: string }} */ (item));
       continue;
     }
     flush();
@@ -298,6 +298,9 @@ function resolveAnd(items, kind, index) {
   flush();
   return out;
 }
+
+/** A bare word read with the bare words beside it (a word of letters or digits, not quoted). @param {Node} item */
+const isBareWord = (item) => item.type === 'bare' && !item.quoted && wordsOf(item.text).length > 0;
 
 /**
  * A text field's term with the bare words after it taken into its value while the longer value
@@ -480,9 +483,50 @@ export function searchParameters(params, kind) {
 const MAX_TRIES = 12;
 
 /**
- * A query near `q` that finds something in `index`, or null: first its unknown bare words
- * corrected (`hono` -> `honoka`, `kotory` -> `kotori`, a number `12` -> `#12`), then one term
- * left out (the last one first). For a query that finds nothing; a malformed one gets none.
+ * @typedef {object} Unit a term of a query as a suggestion rewrites it: the items it spans
+ * (`from`, `to`, positions among the terms side by side) and what it is: a filler word, one bare
+ * word of text (`word`: the one a correction may replace), or anything else (a known phrase, a field term)
+ * @property {number} from @property {number} to @property {'filler' | 'text' | 'other'} type @property {string} [word]
+ */
+
+/**
+ * The units of terms side by side, as `resolveAnd` reads them: a field term with the bare words
+ * its value takes (`unit:guilty kiss`), a phrase of known words however many bare words it spans
+ * (`perfect lock`, `first year`), so a suggestion leaves a phrase out whole and never keeps a
+ * word of it to mean something else ("perfect" of "perfect lock" in a title).
+ * @param {Node[]} items @param {SearchIndex} index @param {import('./bare.js').Lexicon} lexicon @returns {Unit[]}
+ */
+function unitsOf(items, index, lexicon) {
+  /** @type {Unit[]} */
+  const units = [];
+  for (let i = 0; i < items.length;) {
+    const item = items[i];
+    if (isBareWord(item)) {
+      let end = i;
+      while (end < items.length && isBareWord(items[end])) end++;
+      for (const part of readRun(/** @type {{ text: string }[]} */ (items.slice(i, end)), lexicon)) {
+        const [from, to] = [i + part.from, i + part.to];
+        const last = units.at(-1);
+        if (last && from <= last.to) Object.assign(last, { to: Math.max(last.to, to), type: 'other', word: undefined }); // two meanings in one bare word ("ur-healer")
+        else units.push({ from, to, type: part.type === 'known' ? 'other' : part.type, word: part.words.length === 1 ? part.words[0] : undefined });
+      }
+      i = end;
+      continue;
+    }
+    const negated = item.type === 'not' ? item.item : null;
+    const taken = item.type === 'term' || negated?.type === 'term' ? extendedTerm(/** @type {Node} */ (negated ?? item), items.slice(i + 1), index)[1] : 0;
+    units.push({ from: i, to: i + taken, type: 'other' });
+    i += taken + 1;
+  }
+  return units;
+}
+
+/**
+ * A query near `q` that finds what its words most likely meant in `index`, or null: first its
+ * unknown bare words corrected (`hono` -> `honoka`, `kotory` -> `kotori`, `healr` -> `healer`
+ * before any title word; a number `12` -> `#12`), then one term left out (the last one first;
+ * a phrase of several words, `perfect lock`, is one term). A query of filler words alone is never
+ * one. For a query that finds nothing; a malformed one gets none.
  * @param {SearchIndex} index @param {string} q @returns {string | null}
  */
 export function suggest(index, q) {
@@ -494,27 +538,33 @@ export function suggest(index, q) {
     return null;
   }
   const items = node.type === 'and' ? node.items : [node];
-  const chars = Array.from(q);
-  const written = (/** @type {Map<Node, string>} */ rewrites) => items.map((item) => rewrites.get(item) ?? chars.slice(item.start, item.end).join('')).filter(Boolean).join(' ');
   const lexicon = lexiconOf(kind, index);
-  /** @type {Map<Node, string>} */
+  const units = unitsOf(items, index, lexicon);
+  const chars = Array.from(q);
+  const source = (/** @type {Unit} */ unit) => items.slice(unit.from, unit.to + 1).map((item) => chars.slice(item.start, item.end).join('')).join(' ');
+  /** The query with units rewritten ('' leaves one out); null when only filler words would be left. @param {Map<Unit, string>} rewrites */
+  const written = (rewrites) => {
+    const kept = units.filter((unit) => rewrites.get(unit) !== '');
+    return kept.some((unit) => unit.type !== 'filler') ? kept.map((unit) => rewrites.get(unit) ?? source(unit)).join(' ') : null;
+  };
+  /** @type {Map<Unit, string>} */
   const fixes = new Map();
-  for (const item of items) {
-    if (item.type !== 'bare' || item.quoted) continue;
-    const words = wordsOf(item.text);
-    if (words.length !== 1 || FILLERS.includes(words[0]) || lexicon.known().includes(words[0])) continue;
+  for (const unit of units) {
+    // A bare word of one word that nothing knows (a text unit of a bare word holding more, "kotory-ur", is no text unit).
+    if (unit.type !== 'text' || !unit.word || lexicon.known().all.has(unit.word)) continue;
     // A number that is no year is most likely an ordinal (or id): "1725" -> "#1725".
-    const fixed = /^\d+$/.test(words[0]) ? `#${words[0]}` : correction(words[0], lexicon);
-    if (fixed) fixes.set(item, fixed);
+    const fixed = /^\d+$/.test(unit.word) ? `#${unit.word}` : correction(unit.word, lexicon);
+    if (fixed) fixes.set(unit, fixed);
   }
+  const leftOut = (/** @type {Unit[]} */ some, /** @type {Map<Unit, string>} */ rewrites) => some.map((unit) => written(new Map([...rewrites, [unit, '']]))).reverse();
   const candidates = [
     ...(fixes.size ? [written(fixes)] : []),
-    ...(items.length > 1 ? items.map((item) => written(new Map([[item, '']]))).reverse() : []),
-    ...(fixes.size && items.length > 1 ? items.filter((item) => !fixes.has(item)).map((item) => written(new Map([...fixes, [item, '']]))).reverse() : []),
+    ...(units.length > 1 ? leftOut(units, new Map()) : []),
+    ...(fixes.size && units.length > 1 ? leftOut(units.filter((unit) => !fixes.has(unit)), fixes) : []),
   ];
   const tried = new Set([normalize(q).trim()]);
   for (const candidate of candidates) {
-    if (!candidate.trim() || tried.has(normalize(candidate)) || tried.size > MAX_TRIES) continue;
+    if (candidate === null || !candidate.trim() || tried.has(normalize(candidate)) || tried.size > MAX_TRIES) continue;
     tried.add(normalize(candidate));
     if (search(index, { q: candidate, order: kind.identity, dir: 'asc', seed: null }).length) return candidate;
   }

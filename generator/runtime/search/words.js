@@ -79,25 +79,61 @@ export const TRIGGERS = [
   },
 ];
 
-/** Skill effects (`effect_type`). @type {EffectWord[]} */
+/**
+ * Skill effects (`effect_type`). The first word of each is the one the browse page shows; the
+ * others are what players call the effect ("healer", "PL", "scorer", "combo fever", "amplify":
+ * the names of the game's English version and of its players). Each word is also a bare word of
+ * card searches (`healer` is `skill:healer`), so none may be a word players use for another thing.
+ * @type {EffectWord[]}
+ */
 export const EFFECTS = [
-  { code: 4, words: ['perfect lock', 'pl', 'great lock'], about: 'greats become perfects', text: (_v, s) => `greats become perfects${forSeconds(s)}` },
-  { code: 5, words: ['perfect lock', 'pl', 'good lock'], about: 'greats and goods become perfects', text: (_v, s) => `greats and goods become perfects${forSeconds(s)}` },
-  { code: 9, words: ['heal', 'healer', 'stamina'], about: 'restores stamina', text: (v) => `restores ${v} stamina` },
-  { code: 11, words: ['score', 'scorer', 'score up'], about: 'adds score', text: (v) => `score +${v}` },
   {
-    code: 2000, words: ['skill chance up', 'skill up', 'chance up'], about: 'raises other skills\' activation chance',
+    code: 4, words: ['perfect lock', 'pl', 'great lock', 'perfect support'], about: 'greats become perfects',
+    text: (_v, s) => `greats become perfects${forSeconds(s)}`,
+  },
+  {
+    code: 5, words: ['perfect lock', 'pl', 'good lock', 'perfect support'], about: 'greats and goods become perfects',
+    text: (_v, s) => `greats and goods become perfects${forSeconds(s)}`,
+  },
+  { code: 9, words: ['heal', 'healer', 'stamina', 'healing', 'recovery'], about: 'restores stamina', text: (v) => `restores ${v} stamina` },
+  { code: 11, words: ['score', 'scorer', 'score up', 'scoreup'], about: 'adds score', text: (v) => `score +${v}` },
+  {
+    code: 2000, words: ['skill chance up', 'skill up', 'chance up', 'skill rate up', 'rate up'], about: 'raises other skills\' activation chance',
     text: (v, s) => `other skills' activation chance +${v}%${forSeconds(s)}`,
   },
-  { code: 2100, words: ['repeat', 'encore', 'mimic'], about: 'repeats the last skill activated by another member', text: () => 'repeats the last skill activated by another member' },
-  { code: 2200, words: ['perfect bonus', 'perfect score up'], about: 'perfect score bonus (%)', text: (v, s) => `perfect score bonus +${v}%${forSeconds(s)}` },
-  { code: 2201, words: ['perfect bonus', 'perfect score up'], about: 'perfect score bonus (fixed)', text: (v, s) => `each perfect scores +${v}${forSeconds(s)}` },
-  { code: 2300, words: ['combo bonus'], about: 'combo bonus (%)', text: (v, s) => `combo bonus +${v}%${forSeconds(s)}` },
-  { code: 2301, words: ['combo bonus'], about: 'combo bonus (fixed)', text: (v, s) => `each note's combo bonus +${v}${forSeconds(s)}` },
-  { code: 2400, words: ['sync'], about: 'copies the stats of another member', text: (_v, s) => `copies the stats of another member${forSeconds(s)}` },
-  { code: 2500, words: ['skill level up', 'level up'], about: 'the next skill activates at a higher level', text: (v) => `the next skill activates ${v} levels higher` },
-  { code: 2600, words: ['stat up', 'appeal up'], about: 'raises stats', text: (v, s) => `stats +${v}%${forSeconds(s)}` },
+  {
+    code: 2100, words: ['repeat', 'encore', 'mimic', 'skill repeat'], about: 'repeats the last skill activated by another member',
+    text: () => 'repeats the last skill activated by another member',
+  },
+  { code: 2200, words: ['perfect bonus', 'perfect score up', 'perfect score', 'psu'], about: 'perfect score bonus (%)', text: (v, s) => `perfect score bonus +${v}%${forSeconds(s)}` },
+  { code: 2201, words: ['perfect bonus', 'perfect score up', 'perfect score', 'psu'], about: 'perfect score bonus (fixed)', text: (v, s) => `each perfect scores +${v}${forSeconds(s)}` },
+  { code: 2300, words: ['combo bonus', 'combo fever'], about: 'combo bonus (%)', text: (v, s) => `combo bonus +${v}%${forSeconds(s)}` },
+  { code: 2301, words: ['combo bonus', 'combo fever'], about: 'combo bonus (fixed)', text: (v, s) => `each note's combo bonus +${v}${forSeconds(s)}` },
+  {
+    code: 2400, words: ['sync', 'synchro'], about: 'copies the stats of another member',
+    text: (_v, s) => `copies the stats of another member${forSeconds(s)}`,
+  },
+  {
+    code: 2500, words: ['skill level up', 'level up', 'amplify', 'skill level boost'], about: 'the next skill activates at a higher level',
+    text: (v) => `the next skill activates ${v} levels higher`,
+  },
+  { code: 2600, words: ['stat up', 'appeal up', 'appeal boost', 'stat boost', 'stats up'], about: 'raises stats', text: (v, s) => `stats +${v}%${forSeconds(s)}` },
 ];
+
+/**
+ * School years (the card field `year`, the character's school year), as players say them: a
+ * bare `first year`, `1st years`, `second-year`, `year 3` or `3年生` means `year:3`. Every word
+ * holds "year" (or 年生), so "first" alone stays a word of titles ("A First Step").
+ * @type {Word[]}
+ */
+export const SCHOOL_YEARS = [['first', '1st', 'one', '一'], ['second', '2nd', 'two', '二'], ['third', '3rd', 'three', '三']].map(([word, short, number, kanji], i) => ({
+  code: i + 1,
+  words: [
+    `${word} year`, `${word} years`, `${short} year`, `${short} years`, `year ${i + 1}`, `year ${number}`, `${word} year student`, `${word} year students`,
+    `${i + 1}年生`, `${kanji}年生`,
+  ],
+  about: `${word}-years (school year ${i + 1})`,
+}));
 
 /** Attribute names by code, as the game's attribute ids (5: all). */
 export const ATTRIBUTE_NAMES = /** @type {const} */ ({ 1: 'Smile', 2: 'Pure', 3: 'Cool', 5: 'All' });
