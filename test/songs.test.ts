@@ -210,8 +210,25 @@ describe('the forms and generations of the live database', () => {
     const twelve = site.object('live_t', 12);
     const stored = sampleRows('live_setting_m').find((r) => r.live_setting_id === 12)!;
     expect([twelve.stars, twelve.s_rank_combo, twelve.attribute, twelve.c_rank_combo]).toEqual([null, null, null, stored.c_rank_combo]);
+    // Text where a number belongs is said, naming the row and column ('None' and NULL are plain missing values).
+    expect(site.report.warnings.join('\n')).toMatch(/live_setting_m: live_setting_id 12: attribute_icon_id is "abc", not a number; published as null/);
+    expect(site.report.warnings.join('\n')).not.toMatch(/stage_level is/);
     const two = site.object('song_t', 2);
     expect([two.name, two.name_en, two.member_category, two.group_name]).toEqual(['', 'Starry Step', null, null]);
+  });
+
+  it('a number in another notation (0x4) is no number: null, with a warning, never read as 4', async () => {
+    // SQLite itself stores '1e3' and ' 12 ' in an INTEGER column as the numbers 1000 and 12 (type affinity); '0x4' stays text.
+    const site = await editedSample((input) => editDump(input, 'live.sql', [
+      "UPDATE live_setting_m SET difficulty = '0x4', b_rank_score = '1e3', c_rank_score = ' 12 ' WHERE live_setting_id = 13",
+      "UPDATE special_live_m SET capital_value = 'x' WHERE live_setting_id = 16",
+    ].join(';')));
+    const chart = site.object('live_t', 13);
+    expect([chart.difficulty, chart.b_rank_score, chart.c_rank_score]).toEqual([null, 1000, 12]);
+    const warnings = site.report.warnings.join('\n');
+    expect(warnings).toMatch(/difficulty is "0x4", not a number/);
+    expect(warnings).toMatch(/special_live_m: live_difficulty_id \d+: capital_value is "x", not a number/);
+    expect(site.object('live_t', 16).plays.find((p: { kind: string }) => p.kind === 'special').capital_value).toBeNull();
   });
 
   it('without a live database no song type is published, and the report says so once', async () => {

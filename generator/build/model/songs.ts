@@ -15,8 +15,35 @@ import { groupBy, numOrNull } from './values.ts';
 /** The tables of the ways a chart is played, by the kind each gives. */
 const PLAY_TABLES = { normal: 'normal_live_m', special: 'special_live_m', free: 'free_live_m' } as const;
 
-/** A column's number, null when the table lacks the column or the value is none. */
-const column = (row: DbRow, name: string): number | null => numOrNull(row[name]);
+/** A number as a database stores one: a number, or its decimal text ("12", "2.5"); '0x4', '1e3' or 'abc' are none. */
+const DECIMAL = /^\s*-?\d+(\.\d+)?\s*$/;
+const isNumber = (value: unknown): boolean => typeof value === 'number' || (typeof value === 'string' && DECIMAL.test(value));
+
+/** A column's number, null when the table lacks the column, the value is none, or it is not a number (numericColumnsChecked warns of those). */
+const column = (row: DbRow, name: string): number | null => (isNumber(row[name]) ? numOrNull(row[name]) : null);
+
+/** The numeric columns the songs read, by table. */
+const NUMERIC_COLUMNS: Record<string, readonly string[]> = {
+  live_track_m: ['member_category'],
+  live_time_m: ['live_time'],
+  live_setting_m: ['difficulty', 'stage_level', 'attribute_icon_id', 'swing_flag', 'ac_flag', 'lane_count',
+    ...['c', 'b', 'a', 's'].flatMap((rank) => [`${rank}_rank_score`, `${rank}_rank_combo`])],
+  ...Object.fromEntries(Object.values({ normal: 'normal_live_m', special: 'special_live_m', free: 'free_live_m' }).map((table) => [table, ['capital_type', 'capital_value', 'swing_flag', 'ac_flag']])),
+};
+
+/** Warns of every numeric cell that holds text (published as null), one grouped line per table. */
+function warnNonNumeric(db: MasterDb, findings: Findings): void {
+  for (const [table, columns] of Object.entries(NUMERIC_COLUMNS)) {
+    for (const row of db.rows(table)) {
+      for (const name of columns) {
+        const value = row[name];
+        if (value === null || value === undefined || value === '' || isNumber(value)) continue;
+        const id = Object.entries(row)[0];
+        findings.warn(`${table}: ${id[0]} ${String(id[1])}: ${name} is ${JSON.stringify(value).slice(0, 40)}, not a number; published as null`, `${table}: text in a numeric column (published as null)`);
+      }
+    }
+  }
+}
 
 const thresholds = (row: DbRow, what: 'score' | 'combo'): RankThresholds => ({
   c: column(row, `c_rank_${what}`), b: column(row, `b_rank_${what}`), a: column(row, `a_rank_${what}`), s: column(row, `s_rank_${what}`),
@@ -116,6 +143,7 @@ export function buildSongs(db: MasterDb | null, sources: SongSources, findings: 
     findings.warn(db ? `${db.file}: no live_track_m table; no songs are published (song_t, live_t)` : 'no live database (live.db_, live.sql, ...): no songs are published (song_t, live_t)');
     return null;
   }
+  warnNonNumeric(db, findings);
   const lengths = groupBy(db.rows('live_time_m'), (row) => idOf(row.live_track_id));
   const songs = new Map(db.keyedRows('live_track_m', 'live_track_id').map((row) => {
     const song = readSong(row, sources, lengths);
