@@ -298,6 +298,27 @@ describe('npm run mirror: bad input, one clear line', () => {
     expect(await fs.pathExists(out)).toBe(false);
   });
 
+  it('options that are not numbers, or not in range: one line each, exit 1, nothing started', async () => {
+    const out = await newCopy();
+    const cli = await compiled('generator/build/mirrorCli.ts');
+    const cases: [string[], string][] = [
+      [['--concurrency', '0'], "error: option '-j, --concurrency <n>' argument '0' is invalid. expected a whole number of at least 1"],
+      [['--concurrency', '-2'], "error: option '-j, --concurrency <n>' argument '-2' is invalid. expected a whole number of at least 1"],
+      [['--concurrency', 'many'], "error: option '-j, --concurrency <n>' argument 'many' is invalid. expected a whole number of at least 1"],
+      [['--idle-timeout', 'abc'], "error: option '--idle-timeout <seconds>' argument 'abc' is invalid. expected a number of seconds above 0 and at most 86400, such as 30 or 0.5"],
+      [['--deadline', '-1'], "error: option '--deadline <seconds>' argument '-1' is invalid. expected a number of seconds above 0 and at most 86400, such as 30 or 0.5"],
+    ];
+    await Promise.all(cases.map(async ([args, line]) => {
+      // An address nothing listens on: the options are refused before any request.
+      const child = spawn(process.execPath, [cli, '--from', 'http://127.0.0.1:9/', '--out', out, ...args], { cwd: ROOT });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const code = await new Promise((resolve) => child.on('exit', resolve));
+      expect([code, stderr], args.join(' ')).toEqual([1, `${line}\n`]);
+    }));
+    expect(await fs.pathExists(out)).toBe(false);
+  });
+
   it('a site that stops answering', async () => {
     const silent = createServer(() => undefined).listen(0, '127.0.0.1'); // takes connections, never answers
     await new Promise((resolve) => silent.once('listening', resolve));

@@ -1,5 +1,5 @@
 /** `npm run mirror -- --from <site URL> --out <dir>`: a local copy of a deployed site, downloading only what changed (generator/build/mirror/). */
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { mirror, type MirrorResult } from './mirror/mirror.ts';
 import { failureLines } from './errors.ts';
 import { progressDisplay } from './progress.ts';
@@ -18,13 +18,31 @@ function summary(result: MirrorResult, out: string): string {
   ].join('\n');
 }
 
+/** A whole number of at least 1 (`--concurrency`); anything else is one line from commander, exit 1. */
+function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return Number(value);
+}
+
+/** The longest wait a timer takes (Node fires a longer one at once). */
+const MAX_SECONDS = 86_400;
+
+/** A number of seconds above 0 and at most a day (`--idle-timeout`, `--deadline`), such as 30 or 0.5. */
+function seconds(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0 || number > MAX_SECONDS) {
+    throw new InvalidArgumentError(`expected a number of seconds above 0 and at most ${MAX_SECONDS}, such as 30 or 0.5`);
+  }
+  return number;
+}
+
 const program = new Command('mirror')
   .description('Copy a deployed site of this API into a folder, fetching only missing or changed files')
   .requiredOption('--from <url>', 'the site\'s address')
   .requiredOption('-o, --out <dir>', 'the copy (replaced atomically; only a folder this tool or the build published)')
-  .option('-j, --concurrency <n>', 'downloads at once', (value) => Number.parseInt(value, 10), 8)
-  .option('--idle-timeout <seconds>', 'give up when the site sends nothing for this long', Number, 60)
-  .option('--deadline <seconds>', 'give up when one file takes longer than this (plus a second per 64 KiB of it)', Number, 300)
+  .option('-j, --concurrency <n>', 'downloads at once', wholeNumber, 8)
+  .option('--idle-timeout <seconds>', 'give up when the site sends nothing for this long', seconds, 60)
+  .option('--deadline <seconds>', 'give up when one file takes longer than this (plus a second per 64 KiB of it)', seconds, 300)
   .action(async ({ idleTimeout, deadline, ...options }: { from: string; out: string; concurrency: number; idleTimeout: number; deadline: number }) => {
     const { out } = publishLayout(options.out);
     try {
