@@ -402,6 +402,20 @@ describe('POST /api/v1/read_tl', () => {
     await fails('/api/v1/read_tl', 400, /array of strings/, post('["a", 1]'));
   });
 
+  it('refuses a nested or crowded body before parsing it: a megabyte of [ costs no parse', async () => {
+    const nested = /must be a JSON array of strings, with no array or object inside it/;
+    for (const body of ['['.repeat(1024 * 1024), `${'['.repeat(512 * 1024)}${']'.repeat(512 * 1024)}`, '["a", ["b"]]', '[{}]']) {
+      const started = performance.now();
+      await fails('/api/v1/read_tl', 400, nested, post(body));
+      // A parse of the first two took 0.5 s of CPU; one pass over the bytes, a few milliseconds.
+      expect(performance.now() - started, body.slice(0, 12)).toBeLessThan(150);
+    }
+    const crowded = `[${'"",'.repeat(300_000)}""]`;
+    await fails('/api/v1/read_tl', 400, /too many strings: 300001 \(at most 1000\)/, post(crowded));
+    // Brackets and quotes inside strings are text, escaped quotes too.
+    expect(await ok('/api/v1/read_tl', post(JSON.stringify(['[[{', 'a "quoted" [x]', '\\'])))).toEqual({});
+  });
+
   it('is a 405 for other methods, naming the allowed ones', async () => {
     const response = await fails('/api/v1/read_tl', 405, /method GET is not allowed/);
     expect(response.headers.get('allow')).toBe('POST, OPTIONS');
