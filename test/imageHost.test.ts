@@ -140,6 +140,9 @@ describe('--image-base and malformed options', () => {
     expect(problem({ imageUrl: 'pics/{id}.png' })).toBe('--image-url: "pics/{id}.png" is not an absolute URL');
     expect(problem({ imageUrl: 'ftp://host/{id}.png' })).toBe('--image-url: "ftp://host/{id}.png" is not an http or https URL');
     expect(problem({ imageUrl: 'https://host/card.png' })).toBe('--image-url: "https://host/card.png" names no card: it needs {id} or {ordinal}');
+    // Every picture the template names is checked, not only the first: {t} in the scheme names httpts:// for idolized ones.
+    expect(problem({ imageUrl: 'http{t}s://host/{id}.png' })).toBe('--image-url: "http{t}s://host/{id}.png" is not an http or https URL for every picture (it names "httpts://host/1.png")');
+    expect(problem({ imageUrl: 'https://{kind}.host/{id}.png' })).toBe('--image-url: "https://{kind}.host/{id}.png" names pictures on several hosts: put its placeholders in the path');
     expect(problem({ imageBase: 'nowhere' })).toBe('--image-base: "nowhere/card/{kind}/{id}{t}.png" is not an absolute URL');
     expect(problem({ imageUrl: 'https://a/{id}', imageBase: 'https://b' })).toBe('--image-url and --image-base name the same thing: give one');
   });

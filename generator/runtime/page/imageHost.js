@@ -20,17 +20,25 @@ export const baseTemplate = (/** @type {string} */ base) => `${base.replace(/\/*
 
 /**
  * What is wrong with a template, or null: it must be an absolute http(s) URL naming the card
- * by `{id}` or `{ordinal}`.
+ * by `{id}` or `{ordinal}`, for every picture it names (icon and art, idolized or not: a
+ * placeholder in the scheme, `http{t}s://`, would name `httpts://` for some), with the same
+ * host for all (placeholders belong in the path).
  * @param {string} template
  */
 export function templateProblem(template) {
-  let url;
-  try {
-    url = new URL(hostUrl(template, { id: 1, ordinal: 1, kind: 'icon', idolized: false }));
-  } catch {
-    return `"${template}" is not an absolute URL`;
+  const pictures = [false, true].flatMap((idolized) => ['icon', 'art'].map((kind) => hostUrl(template, { id: 1, ordinal: 1, kind, idolized })));
+  /** @type {URL[]} */
+  const urls = [];
+  for (const picture of pictures) {
+    try {
+      urls.push(new URL(picture));
+    } catch {
+      return `"${template}" is not an absolute URL`;
+    }
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `"${template}" is not an http or https URL`;
+  const scheme = urls.find((url) => url.protocol !== 'http:' && url.protocol !== 'https:');
+  if (scheme) return `"${template}" is not an http or https URL${scheme === urls[0] ? '' : ` for every picture (it names "${scheme.href}")`}`;
+  if (new Set(urls.map((url) => url.origin)).size > 1) return `"${template}" names pictures on several hosts: put its placeholders in the path`;
   if (!template.includes('{id}') && !template.includes('{ordinal}')) return `"${template}" names no card: it needs {id} or {ordinal}`;
   return null;
 }
