@@ -139,12 +139,14 @@ class Parser {
 
   /** @returns {Node} */
   parseUnary() {
-    if (++this.depth > MAX_DEPTH) throw this.fail(`expected at most ${MAX_DEPTH} nested groups and negations`);
+    // Groups and negations count toward the limit, not the term they end in: 64 of them are taken.
+    const nests = this.roles[this.pos] === '-' || this.roles[this.pos] === '(';
+    if (nests && ++this.depth > MAX_DEPTH) throw this.fail(`expected at most ${MAX_DEPTH} nested groups and negations`);
     const start = this.pos;
     try {
       return { ...this.unary(), start, end: this.pos };
     } finally {
-      this.depth--;
+      if (nests) this.depth--;
     }
   }
 
