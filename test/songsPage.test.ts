@@ -43,13 +43,31 @@ afterAll(async () => {
 });
 
 describe('index.html: Songs', () => {
-  it('lists every song with a chip per chart, by English name where it has one', async () => {
+  it('lists every song with every chart (difficulty, stars, attribute in word and colour), by English name where it has one', async () => {
     expect(await page.locator('#songs').isVisible()).toBe(true);
     expect(await shownSongs()).toEqual(songs.map((s) => `#song/${s.id}`));
     expect(await page.locator('#song-list > li .name').allTextContents()).toEqual(songs.map((s) => s.name_en || s.name));
-    const chips = await page.locator('#song-list > li').first().locator('.song-chart').allTextContents();
-    const charts = await Promise.all(songs[0].live_ids.map(liveOf));
-    expect(chips).toEqual(charts.map((c) => `${['', 'Easy', 'Normal', 'Hard', 'Expert', 'Expert random', 'Master'][c.difficulty!]} ${c.stars}★`));
+    // Every tile, every chart: what fans choose a chart by.
+    const shown = await page.locator('#song-list > li').evaluateAll((lis) => lis.map((li) => Array.from(li.querySelectorAll('.song-chart'), (chart) => ({
+      id: Number((chart as HTMLElement).dataset.chart),
+      words: [chart.querySelector('.difficulty')!.textContent, chart.querySelector('.stars')!.textContent, chart.querySelector('.chart-attribute')!.textContent],
+      edge: getComputedStyle(chart).borderLeftColor,
+    }))));
+    const colour = await page.evaluate(() => Object.fromEntries(['smile', 'pure', 'cool'].map((name) => {
+      const probe = document.body.appendChild(document.createElement('i'));
+      probe.style.color = `var(--${name})`;
+      const value = getComputedStyle(probe).color;
+      probe.remove();
+      return [name, value];
+    })));
+    const charts = await Promise.all(songs.map((s) => Promise.all(s.live_ids.map(liveOf))));
+    const attribute = ['', 'Smile', 'Pure', 'Cool'];
+    expect(shown).toEqual(charts.map((own) => own.map((c) => ({
+      id: c.id,
+      words: [['', 'Easy', 'Normal', 'Hard', 'Expert', 'Expert random', 'Master'][c.difficulty!], `${c.stars}★ stars`, attribute[c.attribute!]],
+      edge: colour[attribute[c.attribute!].toLowerCase()],
+    }))));
+    expect(shown.flat().length).toBeGreaterThan(songs.length);
     expect(errors).toEqual([]);
   });
 

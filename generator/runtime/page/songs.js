@@ -22,12 +22,22 @@ const chartLabel = (chart) => `${difficultyName(chart.difficulty)} ${chart.stars
 /** `<select>` options from [value, label] pairs, after an "all" option. */
 const fillSelect = (select, pairs) => select.replaceChildren(el('option', { value: '' }, 'all'), ...pairs.map(([value, label]) => el('option', { value: String(value) }, label)));
 
+/**
+ * One chart on a song's tile: difficulty, stars and attribute, which fans choose a chart by; the
+ * attribute is a word as well as the colour of the chart's edge (never the colour alone).
+ */
+const chartItem = (chart) => el('li', { class: `song-chart attr-${chart.attribute} difficulty-${chart.difficulty}`, dataset: { chart: chart.id } },
+  el('span', { class: 'difficulty' }, difficultyName(chart.difficulty)), ' ',
+  el('span', { class: 'stars' }, chart.stars === null ? '?' : String(chart.stars), el('span', { 'aria-hidden': 'true' }, '★'), el('span', { class: 'sr-only' }, ' stars')), ' ',
+  el('span', { class: 'chart-attribute' }, attributeName.get(chart.attribute) ?? (chart.attribute === null ? 'no attribute' : `attribute ${chart.attribute}`)));
+
+/** A song's tile: name, group and length, and every chart shown (all of them unless a filter chooses some). */
 function songTile([song, charts]) {
   return el('li', {},
     el('a', { href: `#song/${song.id}` },
       el('span', { class: 'name' }, nameOf(song)),
       el('span', { class: 'title' }, [groupOf(song), minutes(song.length)].filter(Boolean).join(' · ')),
-      el('span', { class: 'song-charts' }, charts.map((c) => el('span', { class: `song-chart difficulty-${c.difficulty}` }, chartLabel(c))))));
+      charts.length ? el('ul', { class: 'song-charts' }, charts.map(chartItem)) : null));
 }
 
 /** The ids of the charts `query` matches on the song index, null (with the error shown) when it is malformed. */
