@@ -109,6 +109,20 @@ describe('--image-url: a card\'s pictures on an image host', () => {
       return [img.currentSrc, img.naturalWidth];
     });
     expect(tile).toEqual([`${host.url}pics/icon/${missing.id}.png`, 20]);
+    // A card that is always idolized, whose icon the export lacks: its stub names no icon, and its one picture is the idolized one.
+    const promo = list.stubs.find((s) => s.is_pre_transformed)!;
+    await page.route('**/api/v1/card_list.json', async (route) => {
+      const json = await (await route.fetch()).json() as CardListJson;
+      json.stubs.find((s) => s.ordinal === promo.ordinal)!.icon = null;
+      await route.fulfill({ json });
+    });
+    await page.goto(`${site.url}?q=%23${promo.ordinal}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const promoTile = await page.locator('#card-grid img').evaluate(async (img: HTMLImageElement) => {
+      await img.decode();
+      return [img.currentSrc, img.naturalWidth];
+    });
+    expect(promoTile).toEqual([`${host.url}pics/icon/${promo.id}t.png`, 21]);
     await page.close();
   });
 

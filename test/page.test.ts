@@ -598,6 +598,14 @@ describe('set, pair, accessory and event views', () => {
     expect(await p.locator('#view h1').textContent()).toBe('No such card');
   });
 
+  it('a card view shows the pictures of the states the card has: one for a card that is always idolized', async () => {
+    const promo = list.stubs.find((s) => s.is_pre_transformed && s.icon !== null)!;
+    await show(p, `#card/${promo.ordinal}`);
+    expect(await p.locator('.view-head .icons img').evaluateAll((imgs) => imgs.map((img) => img.getAttribute('alt')))).toEqual([`${promo.char_name}, idolized`]);
+    await show(p, `#card/${list.stubs[0].ordinal}`);
+    expect(await p.locator('.view-head .icons img').count()).toBe(2);
+  });
+
   it('a malformed escape in the hash (#%E0%A4%A, #card/%) shows the card list, not a blank page', async () => {
     const errors: string[] = [];
     const fresh = await newPage({ failed: [], errors });

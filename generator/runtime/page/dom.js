@@ -43,10 +43,13 @@ export function pictureAt(png, alt, text = '?') {
 /** An icon by its published name (card_list `icon`, set previews, accessory_list `icon`). */
 export const icon = (templates, name, alt, text) => pictureAt(name === null || name === undefined ? null : fill(templates.png, name), alt, text);
 
-/** A card stub's icon: the site's own (its `icon` name), else the image host's when the build names one, else a placeholder. */
+/**
+ * A card stub's icon: the site's own (its `icon` name), else the image host's when the build names
+ * one (the idolized picture for a card that is always idolized, the only one it has), else a placeholder.
+ */
 export function stubIcon(stub, alt, text) {
   if (stub?.icon || !config.imageHost || !stub) return icon(config.cardIcon, stub?.icon, alt, text);
-  return pictureAt(hostUrl(config.imageHost, { id: stub.id, ordinal: stub.ordinal, kind: 'icon', idolized: false }), alt, text);
+  return pictureAt(hostUrl(config.imageHost, { id: stub.id, ordinal: stub.ordinal, kind: 'icon', idolized: Boolean(stub.is_pre_transformed) }), alt, text);
 }
 
 /** A URL inside a response (relative to that response's file) as a URL relative to the page. */

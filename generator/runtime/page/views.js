@@ -146,9 +146,10 @@ export async function cardView(ordinal) {
   const names = card.char_name === card.original_char_name ? card.char_name : `${card.char_name} (${card.original_char_name})`;
   return [
     el('header', { class: 'view-head' },
+      // The states the card has: an always-idolized card has no unidolized picture, one that cannot be idolized no idolized one.
       el('div', { class: 'icons' },
-        pictureAt(fromFile(file, card.images?.icon), `${card.char_name}, not idolized`, '—'),
-        pictureAt(fromFile(file, card.images?.icon_idolized), `${card.char_name}, idolized`, '—')),
+        card.is_pre_transformed ? null : pictureAt(fromFile(file, card.images?.icon), `${card.char_name}, not idolized`, '—'),
+        card.is_transform_disabled && !card.is_pre_transformed ? null : pictureAt(fromFile(file, card.images?.icon_idolized), `${card.char_name}, idolized`, '—')),
       el('div', {},
         el('h1', { tabindex: '-1' }, title ? `${title}: ${card.char_name}` : card.char_name),
         el('p', { class: 'names' }, [card.title && card.title_en && card.title !== card.title_en ? `${card.title} · ` : '', names]),
