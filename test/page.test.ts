@@ -644,6 +644,10 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     await edit('api/v1/card_list.json', (json) => { json.stubs.find((s: any) => s.ordinal === 22).title_en = HOSTILE; });
     await edit('api/v1/card/22.json', (json) => { json.cards[0].title_en = HOSTILE; json.cards[0].char_name = HOSTILE; });
     await edit('api/v1/card/set_list.json', (json) => { json.sets[0].display_name = HOSTILE; });
+    // The same two cards under a second pair id of another rank (unit_pair_m), as a real export lists them.
+    await edit('api/v1/pair_list.json', (json) => {
+      json.pairs.push(...json.pairs.map((pair: any) => ({ ...pair, pair: pair.pair + 100, members: pair.members.map((m: any) => ({ ...m, rank: 3 - m.rank })) })));
+    });
     await edit(objectEndpoint.event_t.pack.file(packOf(1)), (json) => { json.objects[1].name_en = HOSTILE; });
     const empty = { added: [], removed: [], changed: [] };
     await fs.writeJson(path.join(dir, CHANGES), {
@@ -709,6 +713,16 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     await p.waitForSelector('#view:not([aria-busy]) .skill-text, #view:not([aria-busy]) h1');
     expect(await p.locator('#view h1').textContent()).toContain((await card(2)).char_name);
     await p.goBack();
+  });
+
+  it('lists each pair of cards once, however many pair ids the game gives it; its view links them all', async () => {
+    const pairs = (await readJson(out, 'api/v1/pair_list.json')).pairs;
+    expect(await p.locator('#pair-list > li a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(pairs.map((pair: any) => `#pair/${pair.pair}`));
+    expect(await p.locator('#pair-list > li code').first().textContent()).toBe(`${pairs[0].ordinals.map((o: number) => `#${o}`).join(' + ')} · pairs ${pairs[0].pair}, ${pairs[0].pair + 100}`);
+    await show(p, `#pair/${pairs[0].pair + 100}`);
+    expect(await p.locator('#view .pair-ids a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual([`#pair/${pairs[0].pair}`, `#pair/${pairs[0].pair + 100}`]);
+    expect(await p.locator('#view .cards a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(pairs[0].ordinals.map((o: number) => `#card/${o}`));
+    await changeHash(p, '#pairs');
   });
 
   it('shows text from the data as text and never runs it', async () => {

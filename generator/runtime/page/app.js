@@ -3,7 +3,7 @@
 // (#card/<ordinal>, ...), so they are deep links and the back button works without a server.
 'use strict';
 import { ATTRIBUTES, RARITIES, cardTile, config, day, el, icon, load, pagedList, stubIcon } from './dom.js';
-import { accessoryTile, accessoryView, cardView, eventView, pairView, setView } from './views.js';
+import { accessoryTile, accessoryView, cardView, eventView, pairGroups, pairView, setView } from './views.js';
 import { renderChanges } from './changes.js';
 import { renderDownloads } from './downloads.js';
 import { renderSongs, songView } from './songs.js';
@@ -226,13 +226,14 @@ function renderSets(list) {
       el('code', {}, set.id))));
 }
 
+/** One tile per two cards, however many pair ids the game gives them: it opens the first. */
 async function renderPairs(list) {
   const stubs = new Map((await load(config.cardList)).stubs.map((c) => [c.ordinal, c]));
-  return pagedList($('pair-list'), list.pairs, (pair) => el('li', {},
+  return pagedList($('pair-list'), pairGroups(list.pairs), ([pair, ...others]) => el('li', {},
     el('a', { href: `#pair/${pair.pair}` },
       strip(pair.ordinals.map((ordinal) => stubIcon(stubs.get(ordinal), stubs.get(ordinal)?.char_name ?? '', '?'))),
       el('span', { class: 'name' }, pair.ordinals.map((o) => stubs.get(o)?.char_name ?? `#${o}`).join(' + ')),
-      el('code', {}, pair.ordinals.map((o) => `#${o}`).join(' + ')))));
+      el('code', {}, pair.ordinals.map((o) => `#${o}`).join(' + '), others.length ? ` · pairs ${[pair, ...others].map((p) => p.pair).join(', ')}` : ''))));
 }
 
 const renderAccessories = (list) => pagedList($('accessory-list'), list.accessories, accessoryTile);

@@ -115,12 +115,31 @@ function centerSection(center) {
     el('p', { class: 'center-text' }, centerSkillText(center)));
 }
 
+/**
+ * The game can list the same two cards under several pair ids (unit_pair_m rows of another `rank`):
+ * pair_list's entries grouped by their cards, each group once, in the order of its first entry.
+ */
+export function pairGroups(pairs) {
+  const groups = new Map();
+  for (const pair of pairs) {
+    const key = [...pair.ordinals].sort((a, b) => a - b).join(',');
+    groups.set(key, [...(groups.get(key) ?? []), pair]);
+  }
+  return [...groups.values()];
+}
+
+/** A pair's `rank` (unit_pair_m), which tells apart the entries of the same two cards: "rank 2", "rank 1 and 2". */
+const pairArt = (pair) => `rank ${[...new Set(pair.members.map((m) => m.rank))].join(' and ')}`;
+
+/** Links to the pair ids of one group: "Pair 1 (rank 2), pair 101 (rank 1)". */
+const pairLinks = (group) => group.flatMap((pair, i) => [i ? ', ' : '', el('a', { href: `#pair/${pair.pair}` }, `${i ? 'pair' : 'Pair'} ${pair.pair}`), ` (${pairArt(pair)})`]);
+
 async function pairSection(card, stubs) {
-  const pair = (await load(config.pairList).catch(() => ({ pairs: [] }))).pairs.find((p) => p.ordinals.includes(card.ordinal));
-  if (!pair) return null;
-  const partner = stubs.get(pair.ordinals.find((o) => o !== card.ordinal));
+  const group = pairGroups((await load(config.pairList).catch(() => ({ pairs: [] }))).pairs).find((g) => g[0].ordinals.includes(card.ordinal));
+  if (!group) return null;
+  const partner = stubs.get(group[0].ordinals.find((o) => o !== card.ordinal));
   return section('Pair',
-    el('p', {}, el('a', { href: `#pair/${pair.pair}` }, `Pair ${pair.pair}`), ': this card\'s art forms one picture with its partner.'),
+    el('p', {}, pairLinks(group), ': this card\'s art forms one picture with its partner.'),
     tiles([partner]));
 }
 
@@ -194,14 +213,17 @@ export async function setView(id) {
 }
 
 export async function pairView(id) {
-  const pair = (await load(config.pairList)).pairs.find((p) => String(p.pair) === id);
+  const pairs = (await load(config.pairList)).pairs;
+  const pair = pairs.find((p) => String(p.pair) === id);
   if (!pair) throw Object.assign(new Error(`pair ${id} is not in ${config.pairList}`), { status: 404 });
+  const group = pairGroups(pairs).find((g) => g.includes(pair));
   const stubs = await stubsByOrdinal();
   return [
     el('header', { class: 'view-head' }, el('div', { class: 'icons' }, pair.ordinals.map((o) => stubIcon(stubs.get(o), `card #${o}`, '?'))),
-      el('div', {}, el('h1', { tabindex: '-1' }, `Pair ${pair.pair}`), el('p', { class: 'names' }, 'Two cards whose art forms one picture.'))),
+      el('div', {}, el('h1', { tabindex: '-1' }, `Pair ${pair.pair}`), el('p', { class: 'names' }, `Two cards whose art forms one picture (${pairArt(pair)}).`))),
+    group.length > 1 ? section('The same cards', el('p', { class: 'pair-ids' }, pairLinks(group))) : null,
     section('Cards', tiles(pair.ordinals.map((o) => stubs.get(o)))),
-    section('JSON', jsonLinks([['Pair', fill(config.pair, pair.pair)]])),
+    section('JSON', jsonLinks(group.map((p) => [`Pair ${p.pair}`, fill(config.pair, p.pair)]))),
   ];
 }
 
