@@ -3,7 +3,7 @@ import fs from 'fs-extra';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSample, readJson, SAMPLE_INPUT } from './helpers.ts';
+import { buildSample, copySample, readJson, renderInMemory, SAMPLE_INPUT } from './helpers.ts';
 import { CARDS, unitIdOf } from '../generator/build/sample/data.ts';
 import type { CardJson, CardListJson } from '../generator/contract/schemas.ts';
 
@@ -167,7 +167,17 @@ describe('/api/v1/card_list.json', () => {
 });
 
 describe('/api/v1/info', () => {
-  it('names the API version and the truth version from meta.json', async () => {
-    expect(await readJson(out, 'api/v1/info.json')).toEqual({ api_major: 1, api_revision: expect.any(Number), truth_version: 'sample-2026.11' });
+  it('names the API version, the truth version from meta.json, and the timezone of its region', async () => {
+    expect(await readJson(out, 'api/v1/info.json')).toEqual({ api_major: 1, api_revision: expect.any(Number), truth_version: 'sample-2026.11', timezone: '+09:00' });
+  });
+
+  it('names the timezone meta.json gives, else its region\'s: the calendar the browse page shows dates in', async () => {
+    const input = await copySample();
+    const timezoneOf = async (meta: object) => {
+      await fs.writeJson(path.join(input, 'meta.json'), meta);
+      return renderInMemory(input).json('api/v1/info.json').timezone;
+    };
+    expect(await timezoneOf({ truth_version: 'cn-1', region: 'cn' })).toBe('+08:00');
+    expect(await timezoneOf({ truth_version: 'x-1', timezone: '-03:30' })).toBe('-03:30');
   });
 });

@@ -19,6 +19,8 @@ import { EXAMPLES } from '../generator/runtime/search/examples.js';
 import { patchBetween } from '../generator/build/changes/history.ts';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { REGION_TIMEZONES } from '../generator/build/input/curated.ts';
+import { parseOffset } from '../generator/build/input/time.ts';
 
 const SCREENSHOT = '/tmp/sif-index-page.png';
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -36,6 +38,8 @@ const pageErrors: string[] = [];
 type Card = any;
 const card = async (ordinal: number): Promise<Card> => (await readJson(out, `api/v1/card/${ordinal}.json`)).cards[0];
 const tiles = (p: Page, list = '#card-grid') => p.locator(`${list} > li`);
+/** Unix seconds as the calendar day in Japan (the sample is a JP export: the page shows its dates in JST). */
+const jstDay = (seconds: number) => new Date((seconds + 9 * 3600) * 1000).toISOString().slice(0, 10);
 const texts = (p: Page, selector: string) => p.locator(selector).allTextContents();
 
 /** A page of its own that records failed requests and script errors. */
@@ -243,7 +247,7 @@ describe('card view (#card/<ordinal>)', () => {
     expect(facts.Character).toContain(character.name_en);
     expect(facts.Year).toBe(character.tags.find((t: any) => t.id === subject.year).name_en);
     expect(facts['Sub-unit']).toBe(character.tags.find((t: any) => t.id === subject.sub_affiliation).name_en);
-    expect(facts.Released).toBe(`${new Date(subject.extra_data.release_date * 1000).toISOString().slice(0, 10)} (estimated)`);
+    expect(facts.Released).toBe(`${jstDay(subject.extra_data.release_date)} (estimated)`);
   });
 
   it('says "unknown (after <date>)" for a card after the last one with a known date', async () => {
@@ -254,7 +258,7 @@ describe('card view (#card/<ordinal>)', () => {
     // On the card view's page, which shows the subject again for the tests below.
     await show(view, `#card/${undated.ordinal}`);
     const released = await view.locator('.facts dt', { hasText: 'Released' }).evaluate((dt) => dt.nextElementSibling!.textContent);
-    expect(released).toBe(`unknown (after ${new Date(lastBefore.release_date! * 1000).toISOString().slice(0, 10)})`);
+    expect(released).toBe(`unknown (after ${jstDay(lastBefore.release_date!)})`);
     await show(view, `#card/${subject.ordinal}`);
   });
 
@@ -521,9 +525,24 @@ describe('index.html: the search box takes the API\'s query language', () => {
 
 describe('skill words: only confirmed codes get words', () => {
   beforeAll(async () => {
-    // The page's own module, loaded the way the page loads it.
-    await page.addScriptTag({ type: 'module', content: "import * as words from './site/words.js'; window.words = words;" });
-    await page.waitForFunction(() => (window as any).words);
+    // The page's own modules, loaded the way the page loads them (the same instances as the page's).
+    await page.addScriptTag({ type: 'module', content: "import * as words from './site/words.js'; import * as dom from './site/dom.js'; window.words = words; window.dom = dom;" });
+    await page.waitForFunction(() => (window as any).words && (window as any).dom);
+  });
+
+  it('dates on the game\'s clock: the site\'s (info.json\'s timezone), a region\'s on its own', async () => {
+    expect((await readJson(out, 'api/v1/info.json')).timezone).toBe('+09:00');
+    const said = await page.evaluate(() => {
+      const { day, zoneText, siteZone, REGION_OFFSETS, offsetMinutes } = (window as any).dom;
+      // jp-2019-01-30 at midnight in Japan: 15:00 the day before in UTC.
+      const midnight = Date.UTC(2019, 0, 29, 15) / 1000;
+      return { site: [day(midnight), day(midnight - 1), zoneText(siteZone.offset)], cst: day(midnight - 1800, 480), utc: day(midnight, 0), offsets: REGION_OFFSETS,
+        zones: [zoneText(480), zoneText(330), zoneText(-210), zoneText(0)], parsed: [offsetMinutes('-03:30'), offsetMinutes('nine')] };
+    });
+    expect(said).toEqual({ site: ['2019-01-30', '2019-01-29', 'JST (UTC+9)'], cst: '2019-01-29', utc: '2019-01-29', offsets: expect.any(Object),
+      zones: ['CST (UTC+8)', 'UTC+5:30', 'UTC-3:30', 'UTC'], parsed: [-210, null] });
+    // The page's table of the regions' clocks is the build's.
+    expect(said.offsets).toEqual(Object.fromEntries(Object.entries(REGION_TIMEZONES).map(([region, zone]) => [region, parseOffset(zone, 'test')])));
   });
 
   it('words each confirmed trigger and effect, and shows unknown codes as numbers', async () => {
@@ -652,7 +671,8 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     const empty = { added: [], removed: [], changed: [] };
     await fs.writeJson(path.join(dir, CHANGES), {
       from: { truth_version: 'abc', date: 1700000000 },
-      to: { truth_version: 'def', date: 1710000000 },
+      // A JP version dated by its day: midnight in Japan, 15:00 the day before in UTC.
+      to: { truth_version: 'jp-2019-01-30', date: Date.UTC(2019, 0, 29, 15) / 1000 },
       types: {
         cards: { added: [changed.id], removed: [999], added_ordinals: [22], removed_ordinals: [998],
           changed: [{ id: 1006, ordinal: 2, fields: [{ field: 'skill.probability', from: [30, 35], to: [31, 36] }] }] },
@@ -664,7 +684,11 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     // Card 2, accessory 1 and song 3 (and its charts) as an archive site gives them: a regions member.
     const entry = (present: boolean, first_seen: string | null, released: number | null = null) => ({ present, first_seen, first_seen_version: first_seen && `x-${first_seen}`, released });
     await edit('api/v1/card/2.json', (json) => {
-      json.cards[0].regions = { cn: entry(false, null), jp: entry(true, '2017-07-08'), kr: entry(false, '2018-01-01'), ww: entry(true, '2016-08-05', Date.UTC(2016, 7, 5) / 1000) };
+      json.cards[0].regions = {
+        cn: entry(false, null), jp: entry(true, '2017-07-08'), kr: entry(false, '2018-01-01'), ww: entry(true, '2016-08-05', Date.UTC(2016, 7, 5) / 1000),
+        // 23:30 in Taiwan (UTC+8), already the next day in Japan: a region's release reads on its own clock.
+        tw: entry(true, '2018-08-11', Date.UTC(2018, 7, 10, 15, 30) / 1000),
+      };
     });
     await edit('api/v1/accessory/1.json', (json) => { json.accessories[0].regions = { jp: entry(true, '2017-07-08'), ww: entry(false, null) }; });
     song = await packedObject(out, 'song_t', 3);
@@ -695,7 +719,9 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
 
   it("shows What's new with each entry linked to its object's view", async () => {
     expect(await p.locator('#new').isVisible()).toBe(true);
-    expect(await p.locator('.change-versions').textContent()).toBe('From abc (2023-11-14) to def (2024-03-09).');
+    // Dates as the game showed them in the export's region (JST, info.json's timezone), said once on the page.
+    expect(await p.locator('.change-versions').textContent()).toBe('From abc (2023-11-15) to jp-2019-01-30 (2019-01-30).');
+    expect(await p.locator('#version').textContent()).toMatch(/ Dates in JST \(UTC\+9\), as the game showed them\.$/);
     // A summary first: counts per kind, the newest cards as named tiles; the full list behind one click.
     expect(await texts(p, '.change-counts li')).toEqual(['Cards: 1 added, 1 changed, 1 removed', 'Skills: 1 changed', 'Accessories: 1 added', 'Events: 1 added', 'Sets: 1 added']);
     expect(await p.locator('#new .newest > li a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(['#card/22']);
@@ -742,7 +768,7 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     /** The text of the About fact named `term` on the view shown, null without one. */
     const fact = (term: string) => p.evaluate((name) => Array.from(document.querySelectorAll('#view .facts dt')).find((dt) => dt.textContent === name)?.nextElementSibling?.textContent ?? null, term);
     await show(p, '#card/2');
-    expect(await fact('Regions')).toBe('JP (first seen 2017-07-08), WW (released 2016-08-05); not in CN; no longer in KR (first seen 2018-01-01)');
+    expect(await fact('Regions')).toBe('JP (first seen 2017-07-08), WW (released 2016-08-05), TW (released 2018-08-10 CST); not in CN; no longer in KR (first seen 2018-01-01)');
     await show(p, '#card/3');
     expect(await fact('Released')).not.toBeNull();
     expect(await fact('Regions')).toBeNull();
@@ -817,8 +843,8 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     const v1 = await card(2);
     expect(await texts(p, '.card-history .history-entry')).toEqual([
       '2024-07-03 ghi: removed',
-      expect.stringMatching(/^2024-03-09 def: changed/),
-      '2023-11-14 abc: added',
+      expect.stringMatching(/^2024-03-10 def: changed/), // 2024-03-09T16:00Z: 01:00 in Japan
+      '2023-11-15 abc: added',
     ]);
     // Each changed field before -> after, replayed from the patches.
     const fields = await texts(p, '.card-history .field-changes li');
@@ -829,7 +855,7 @@ describe("a site with a change list and hostile texts (a copy of the sample's bu
     // The sample's own build: every card's history starts with its first version.
     await show(p, '#card/1');
     await p.waitForSelector('.card-history');
-    expect(await texts(p, '.card-history .history-entry')).toEqual([`${new Date((await readJson(out, 'api/v1/versions.json')).versions[0].date * 1000).toISOString().slice(0, 10)} ${(await readJson(out, 'api/v1/info.json')).truth_version}: added`]);
+    expect(await texts(p, '.card-history .history-entry')).toEqual([`${jstDay((await readJson(out, 'api/v1/versions.json')).versions[0].date)} ${(await readJson(out, 'api/v1/info.json')).truth_version}: added`]);
     expect(errors.errors).toEqual([]);
   });
 });

@@ -226,7 +226,12 @@ export const AccessoryList = named('AccessoryList', obj({
   }, 'An accessory list element.')),
 }));
 
-export const Info = named('Info', obj({ api_major: Int, api_revision: Int, truth_version: Str }, 'Instance information.'));
+export const Info = named('Info', obj({
+  api_major: Int,
+  api_revision: Int,
+  truth_version: Str,
+  timezone: extra(Type.String({ pattern: '^[+-]\\d{2}:\\d{2}$' }), 'the offset from UTC of the game\'s clock in the export\'s region, e.g. "+09:00" (JP, WW, KR) or "+08:00" (CN, TW): meta.json\'s timezone, else its region\'s (docs/input.md); the calendar the game showed its dates in, which the browse page shows them in'),
+}, 'Instance information.'));
 
 export const Character = named('Character', obj({
   id: Int,

@@ -22,6 +22,8 @@ import { attachRegions } from './regions.ts';
 
 export interface Model {
   readonly truthVersion: string;
+  /** Minutes east of UTC of the game's clock in the export's region (meta.json's timezone or region): the calendar its dates were shown in. */
+  readonly timezoneOffset: number;
   readonly tags: ReadonlyMap<number, MemberTag>;
   readonly characters: ReadonlyMap<number, Character>;
   readonly skills: ReadonlyMap<number, Skill>;
@@ -89,7 +91,7 @@ export function buildModel(game: GameExport, findings: Findings): Model {
   const songs = buildSongs(game.live, { english: new EnglishTexts(game.englishLive, game.translations), characters, tags }, findings);
   attachRegions(game.regions, { cards, accessories, songs });
   return {
-    truthVersion: game.meta.truthVersion ?? game.inputHash, tags, characters, skills, centerSkills, cards, sets, pairs, accessories,
+    truthVersion: game.meta.truthVersion ?? game.inputHash, timezoneOffset: game.meta.timezoneOffset, tags, characters, skills, centerSkills, cards, sets, pairs, accessories,
     removableSkills, events, gachas, songs, translations: game.translations,
   };
 }

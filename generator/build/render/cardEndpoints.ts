@@ -1,4 +1,4 @@
-/** /api/v1/card/<ordinal>.json, /api/v1/card_list.json and /api/v1/info. */
+/** /api/v1/card/<ordinal>.json, /api/v1/card_list.json and /api/v1/info (with the export's timezone, which the browse page shows dates in). */
 import type { Card } from '../model/types.ts';
 import { highestKizuna, highestLevel } from '../model/cards.ts';
 import { API_MAJOR, API_REVISION } from '../../contract/format.ts';
@@ -22,5 +22,11 @@ export function renderCardEndpoints({ model, cards }: RenderContext, files: Site
     },
     stubs: model.cards.map(cards.stub),
   });
-  emit(files, endpoints.info, [], { api_major: API_MAJOR, api_revision: API_REVISION, truth_version: model.truthVersion });
+  emit(files, endpoints.info, [], { api_major: API_MAJOR, api_revision: API_REVISION, truth_version: model.truthVersion, timezone: offsetText(model.timezoneOffset) });
+}
+
+/** Minutes east of UTC as an offset like "+09:00". */
+function offsetText(minutes: number): string {
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }

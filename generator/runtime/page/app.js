@@ -2,7 +2,7 @@
 // static host; the paths come from the build (site-config in index.html). Views are hash routes
 // (#card/<ordinal>, ...), so they are deep links and the back button works without a server.
 'use strict';
-import { ATTRIBUTES, RARITIES, cardTile, config, day, el, icon, load, pagedList, stubIcon } from './dom.js';
+import { ATTRIBUTES, RARITIES, cardTile, config, day, el, icon, load, pagedList, siteTime, siteZone, stubIcon, zoneText } from './dom.js';
 import { accessoryTile, accessoryView, cardView, eventView, pairGroups, pairView, setView } from './views.js';
 import { renderChanges } from './changes.js';
 import { renderDownloads } from './downloads.js';
@@ -242,7 +242,7 @@ const renderEvents = (list) => pagedList($('event-list'), list.result, (event) =
   el('a', { href: `#event/${event.id}` }, el('span', { class: 'name' }, event.name_en || event.name), el('code', {}, `event ${event.id}`))));
 
 async function renderChangeList(list) {
-  const stubs = new Map((await load(config.cardList)).stubs.map((c) => [c.ordinal, c]));
+  const [stubs] = await Promise.all([load(config.cardList).then((l) => new Map(l.stubs.map((c) => [c.ordinal, c]))), siteTime]);
   $('new-content').replaceChildren(...renderChanges(list, stubs));
   $('new').hidden = false;
   $('new-link').hidden = false;
@@ -293,6 +293,7 @@ async function showView(route, render, kind) {
   view.replaceChildren(el('p', { class: 'loading' }, 'Loading…'));
   let content;
   try {
+    await siteTime; // dates on the site's clock
     content = await render(route);
   } catch (error) {
     content = [el('h1', { tabindex: '-1' }, error.status === 404 ? `No such ${kind}` : 'Could not load this view'), el('p', { class: 'notice' }, error.message)];
@@ -342,11 +343,13 @@ async function main() {
   renderFiles();
   window.addEventListener('hashchange', route);
   const viewShown = route();
-  load(config.info).then((info) => {
-    $('version').textContent = `Data version ${info.truth_version}, API v${info.api_major}.${info.api_revision}.`;
+  Promise.all([load(config.info), siteTime]).then(([info]) => {
+    // Once for the whole page: whose calendar its dates are.
+    const zone = typeof info.timezone === 'string' ? `Dates in ${zoneText(siteZone.offset)}, as the game showed them.` : 'Dates in UTC.';
+    $('version').textContent = `Data version ${info.truth_version}, API v${info.api_major}.${info.api_revision}. ${zone}`;
   }).catch(showError);
   try {
-    const [list, index] = await Promise.all([load(config.cardList), load(config.searchIndex.replace('{}', 'card'))]);
+    const [list, index] = await Promise.all([load(config.cardList), load(config.searchIndex.replace('{}', 'card')), siteTime]);
     renderCards(list, index);
     performance.mark('cards-interactive');
   } catch (error) {

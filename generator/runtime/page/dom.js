@@ -75,8 +75,37 @@ export function shortValue(value, max = 80) {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** Unix seconds as a calendar date (UTC, so every visitor reads the same day). */
-export const day = (seconds) => (seconds === null || seconds === undefined ? 'unknown' : new Date(seconds * 1000).toISOString().slice(0, 10));
+// ---- dates: the game's calendar ------------------------------------------------
+// The game showed its dates on its region's clock (JST for JP, WW and KR; CST for CN and TW), so
+// the page shows each date as that calendar day, whoever reads it and wherever: the site's offset
+// from info.json's `timezone` (the export's meta.json timezone or region), else UTC.
+
+/** Minutes east of UTC of each region's clock (generator/build/input/curated.ts REGION_TIMEZONES; test/page.test.ts checks they agree). */
+export const REGION_OFFSETS = { jp: 540, ww: 540, kr: 540, cn: 480, tw: 480 };
+const ZONE_NAMES = new Map([[540, 'JST'], [480, 'CST'], [0, 'UTC']]);
+
+/** Minutes east of UTC for "+09:00", null for anything else. */
+export function offsetMinutes(text) {
+  const m = /^([+-])(\d{2}):(\d{2})$/.exec(typeof text === 'string' ? text : '');
+  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : null;
+}
+
+/** "UTC+9", "UTC+5:30", "UTC". */
+const utcName = (minutes) => (minutes === 0 ? 'UTC'
+  : `UTC${minutes < 0 ? '-' : '+'}${Math.floor(Math.abs(minutes) / 60)}${Math.abs(minutes) % 60 ? `:${String(Math.abs(minutes) % 60).padStart(2, '0')}` : ''}`);
+
+/** A zone's short name: "JST", "CST", else its offset ("UTC+5:30"). */
+export const zoneName = (minutes) => ZONE_NAMES.get(minutes) ?? utcName(minutes);
+
+/** The zone in words, once on the page: "JST (UTC+9)". */
+export const zoneText = (minutes) => (ZONE_NAMES.has(minutes) && minutes !== 0 ? `${zoneName(minutes)} (${utcName(minutes)})` : utcName(minutes));
+
+/** The site's clock; `siteTime` settles once info.json has said it (UTC when it says nothing or fails to load). */
+export const siteZone = { offset: 0 };
+export const siteTime = load(config.info).then((info) => { siteZone.offset = offsetMinutes(info.timezone) ?? 0; }, () => {});
+
+/** Unix seconds as the calendar date of a clock `offset` minutes east of UTC (the site's unless given): every visitor reads the day the game showed. */
+export const day = (seconds, offset = siteZone.offset) => (seconds === null || seconds === undefined ? 'unknown' : new Date((seconds + offset * 60) * 1000).toISOString().slice(0, 10));
 
 export const badges = (item) => [
   el('span', { class: `badge rarity r${item.rarity}` }, rarityName.get(item.rarity) ?? `rarity ${item.rarity}`),

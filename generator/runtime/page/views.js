@@ -1,7 +1,7 @@
 // The detail views behind the hash routes (#card/<ordinal>, #set/<id>, #pair/<id>,
 // #accessory/<id>, #event/<id>). Each reads only published static files.
 'use strict';
-import { badges, cardTile, config, day, el, facts, fill, fromFile, icon, load, pictureAt, stubIcon, table } from './dom.js';
+import { REGION_OFFSETS, badges, cardTile, config, day, el, facts, fill, fromFile, icon, load, pictureAt, siteZone, stubIcon, table, zoneName } from './dom.js';
 import { statChart } from './chart.js';
 import { historySection } from './history.js';
 import { centerSkillText, num, skillText } from './words.js';
@@ -10,6 +10,12 @@ export const jsonLinks = (files) => el('ul', { class: 'json-links' },
   files.filter(Boolean).map(([label, file]) => el('li', {}, el('a', { href: file }, label, ' ', el('code', {}, file)))));
 
 export const section = (title, ...children) => el('section', { class: 'panel' }, el('h2', {}, title), ...children);
+
+/** A release date in a region, on that region's clock: "2016-08-05", with the zone when it is not the site's ("2018-08-10 CST"). */
+function regionDay(code, seconds) {
+  const offset = REGION_OFFSETS[code] ?? siteZone.offset;
+  return offset === siteZone.offset ? day(seconds) : `${day(seconds, offset)} ${zoneName(offset)}`;
+}
 
 /**
  * Where an object of an archive site is (its `regions` member), in words: the regions holding it,
@@ -22,7 +28,7 @@ export function regionsText(regions) {
   const entries = Object.entries(regions);
   const name = (code) => code.toUpperCase();
   const held = entries.filter(([, r]) => r.present)
-    .map(([code, r]) => `${name(code)}${typeof r.released === 'number' ? ` (released ${day(r.released)})` : r.first_seen ? ` (first seen ${r.first_seen})` : ''}`);
+    .map(([code, r]) => `${name(code)}${typeof r.released === 'number' ? ` (released ${regionDay(code, r.released)})` : r.first_seen ? ` (first seen ${r.first_seen})` : ''}`);
   const never = entries.filter(([, r]) => !r.present && !r.first_seen).map(([code]) => name(code));
   const gone = entries.filter(([, r]) => !r.present && r.first_seen).map(([code, r]) => `no longer in ${name(code)} (first seen ${r.first_seen})`);
   return [held.join(', '), never.length ? `not in ${never.join(' or ')}` : '', ...gone].filter(Boolean).join('; ') || null;
