@@ -152,6 +152,21 @@ describe('index.html: the card list', () => {
     expect(await page.locator('#event-list a').count()).toBe(events.length);
   });
 
+  it('links in its nav only to the sections it shows: none to an empty one', async () => {
+    const errors = { failed: [] as string[], errors: [] as string[] };
+    const fresh = await newPage(errors);
+    // A site without sets and accessories (an older export): their lists are empty.
+    await fresh.route('**/api/v1/card/set_list.json', (route) => route.fulfill({ json: { sets: [] } }));
+    await fresh.route('**/api/v1/accessory_list.json', (route) => route.fulfill({ json: { accessories: [] } }));
+    await open(fresh, site.url);
+    expect(await fresh.locator('.top nav a[href^="#"]:visible').evaluateAll((as) => as.map((a) => a.getAttribute('href'))))
+      .toEqual(['#cards', '#pairs', '#events', '#songs', '#api', '#downloads']);
+    expect(await fresh.locator('#sets').isHidden()).toBe(true);
+    expect(await fresh.locator('#accessories').isHidden()).toBe(true);
+    expect(errors.errors).toEqual([]);
+    await fresh.close();
+  });
+
   it("hides What's new when the site has no changes.json, and fails no other request", async () => {
     expect(await page.locator('#new').isHidden()).toBe(true);
     expect(await page.locator('#new-link').isHidden()).toBe(true);

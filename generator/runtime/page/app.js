@@ -259,7 +259,7 @@ function renderFiles() {
   $('downloads-index').href = config.bulkIndex;
 }
 
-/** Optional sections disappear when the export lacks their file or the file lists nothing. */
+/** Optional sections disappear when the export lacks their file or the file lists nothing; so do their nav links. */
 async function optional(id, path, render) {
   try {
     if (!(await render(await load(path)))) $(id).hidden = true;
@@ -267,6 +267,59 @@ async function optional(id, path, render) {
     $(id).hidden = true;
     if (error.status !== 404) console.warn(error);
   }
+  fitSections();
+}
+
+// ---- jumps to a section ------------------------------------------------------
+// A jump (a nav link, any #<section> link, a URL with one, on load too) brings the section's
+// heading to the top, just below the header where the header stays on screen (scroll-padding-top),
+// and holds it there while the page changes size around it (sections filling in as their files
+// load or hiding when empty; a list growing above it), until the reader scrolls, types or clicks:
+// then the reader leads, and lists that grow keep what is on screen in place (dom.js pagedList).
+
+/** The id of the element a jump holds at the top, or null. */
+let held = null;
+
+function placeHeld() {
+  const target = held === null ? null : document.getElementById(held);
+  if (target && !$('home').hidden && target.getClientRects().length) target.scrollIntoView({ block: 'start' });
+}
+
+function hold(id) {
+  held = id;
+  placeHeld();
+}
+
+/** The header's height where it stays on screen (a wide screen's; a phone's scrolls away): what a jump lands below. */
+function fitHeader() {
+  const header = document.querySelector('.top');
+  const height = getComputedStyle(header).position === 'sticky' ? header.getBoundingClientRect().height : 0;
+  document.documentElement.style.scrollPaddingTop = `${height}px`;
+  document.documentElement.style.setProperty('--top-height', `${height}px`);
+}
+
+/** Nav links only to sections shown; the last section shown at least a screen tall, so its heading can reach the top. */
+function fitSections() {
+  for (const link of document.querySelectorAll('.top nav a[href^="#"]')) {
+    const section = document.getElementById(link.getAttribute('href').slice(1));
+    if (section) link.hidden = section.hidden;
+  }
+  const shown = [...$('home').children].filter((node) => node.tagName === 'SECTION' && !node.hidden);
+  for (const section of shown) section.classList.toggle('last', section === shown.at(-1));
+}
+
+function watchJumps() {
+  fitHeader();
+  fitSections();
+  const release = () => { held = null; };
+  for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown']) window.addEventListener(type, release, { capture: true, passive: true });
+  // A link to the section already in the URL changes no hash: it jumps (and holds) all the same.
+  document.addEventListener('click', (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href^="#"]') : null;
+    if (link && link.getAttribute('href') === location.hash && $('home').contains(document.getElementById(decodedHash()))) hold(decodedHash());
+  });
+  new ResizeObserver(() => { fitHeader(); placeHeld(); }).observe(document.querySelector('.top'));
+  new ResizeObserver(placeHeld).observe($('home'));
 }
 
 // ---- routes ----------------------------------------------------------------
@@ -286,6 +339,7 @@ let routeCount = 0;
 async function showView(route, render, kind) {
   const view = $('view');
   const mine = ++routeCount;
+  held = null;
   if (!$('home').hidden) homeScroll = window.scrollY;
   $('home').hidden = true;
   view.hidden = false;
@@ -316,8 +370,14 @@ function showHome(hash) {
   document.title = 'SIF static data API: card browser';
   delete document.body.dataset.view;
   const target = hash && document.getElementById(hash);
-  if (target && !target.hidden) target.scrollIntoView();
-  else if (wasHidden) window.scrollTo(0, homeScroll);
+  // A section hidden until its file loads (What's new) is held too: it comes to the top when it shows.
+  if (target && $('home').contains(target)) {
+    if (wasHidden && !target.getClientRects().length) window.scrollTo(0, homeScroll);
+    hold(hash);
+  } else {
+    held = null;
+    if (wasHidden) window.scrollTo(0, homeScroll);
+  }
 }
 
 /** The hash decoded; a malformed escape (`#%E0`) is taken as written instead of stopping the page. */
@@ -341,6 +401,7 @@ function route() {
 
 async function main() {
   renderFiles();
+  watchJumps();
   window.addEventListener('hashchange', route);
   const viewShown = route();
   Promise.all([load(config.info), siteTime]).then(([info]) => {
@@ -365,6 +426,8 @@ async function main() {
     config.songList ? optional('songs', config.songList, renderSongs) : hideSongs(),
     optional('downloads', config.bulkIndex, (index) => renderDownloads(index, $('downloads-content'))),
   ]);
+  fitSections();
+  placeHeld();
   document.body.dataset.ready = 'true';
 }
 

@@ -128,25 +128,39 @@ export function cardTile(stub, shown = null) {
         shown ? el('span', { class: 'order-value' }, shown) : null)));
 }
 
+/** The top of what the reader sees: below the header where it stays on screen (the page's scroll-padding-top, app.js). */
+export const visibleTop = () => parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+
 /**
- * Fills `list` with the first items and puts a "Show more" button after it (also pressed when it
- * scrolls into view), so a long list costs only what is on screen. Calling it again on the same
+ * Fills `list` with the first items and puts a "Show more" button after it, also pressed when it
+ * comes near the screen, so a long list costs only what is on screen. Calling it again on the same
  * list replaces the items and the button. Returns the number of items.
+ *
+ * Loading more never moves what the reader sees: when the button comes near from above (the reader
+ * is below the list: scrolling up, or jumped past it to a later section), the page scrolls by what
+ * the new items add, so the content below stays where it was (the browser's own scroll anchoring,
+ * which some browsers lack and Chromium applies unevenly, is off: style.css). From below (the reader
+ * scrolling down to the list's end) the items take the button's place, as a click on it does.
  */
 export function pagedList(list, items, tile, pageSize = 60) {
   list.pagedStop?.();
   let shown = 0;
   const more = el('button', { type: 'button', class: 'more' });
-  const observer = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) showMore(); }, { rootMargin: '400px' });
-  function showMore() {
+  const after = list.closest('section') ?? list.parentElement;
+  const observer = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) showMore(true); }, { rootMargin: '400px' });
+  function showMore(near = false) {
+    // Above what the reader sees: what follows the list keeps its place on screen.
+    const above = near && more.getBoundingClientRect().bottom <= visibleTop();
+    const before = above ? after.getBoundingClientRect().bottom : 0;
     const next = items.slice(shown, shown + pageSize);
     shown += next.length;
     list.append(...next.map(tile));
     more.textContent = `Show more (${items.length - shown} left)`;
     more.hidden = shown >= items.length;
     if (more.hidden) observer.disconnect();
+    if (above) window.scrollBy(0, after.getBoundingClientRect().bottom - before);
   }
-  more.addEventListener('click', showMore);
+  more.addEventListener('click', () => showMore());
   list.replaceChildren();
   list.after(more);
   list.pagedStop = () => { observer.disconnect(); more.remove(); };
