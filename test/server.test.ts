@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import fs from 'fs-extra';
@@ -137,6 +138,16 @@ describe('static files', () => {
     expect(response.headers.get('content-type')).toBe(JSON_TYPE);
     expect(await response.text()).toBe('');
   });
+
+  it('answers HEAD with the Content-Length of its GET: a file, an edge answer, a bulk file joined from its parts', async () => {
+    for (const p of ['/api/v1/card/1.json', '/api/v1/info', '/api/v1/card/1,2.json', '/api/v1/char_t/101', '/api/v1/bulk/cards.jsonl', '/api/v1/nothing']) {
+      const got = await get(p);
+      const length = (await got.arrayBuffer()).byteLength;
+      expect(got.headers.get('content-length'), p).toBe(String(length));
+      const head = await get(p, { method: 'HEAD' });
+      expect([head.status, head.headers.get('content-length')], p).toEqual([got.status, String(length)]);
+    }
+  });
 });
 
 describe('edge routes', () => {
@@ -245,6 +256,10 @@ describe('POST /api/v1/read_tl', () => {
     await fails('/api/v1/read_tl', 413, /larger than/, post(ofSize(4 * 1024 * 1024)));
   });
 
+  it('takes its body on the path form of the query too (/api/v1;name=value/read_tl), as every host does', async () => {
+    expect(await ok('/api/v1;stubs=yes/read_tl', post('["はじまりの朝"]'))).toEqual({ 'はじまりの朝': 'First Morning' });
+  });
+
   it('is a 400 for a malformed body', async () => {
     await fails('/api/v1/read_tl', 400, /not JSON/, post('nope'));
     await fails('/api/v1/read_tl', 400, /array of strings/, post('[1, 2]'));
@@ -291,6 +306,64 @@ describe('slow uploads hold no place in the queue', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('slow readers hold no place in the queue', () => {
+  /**
+   * A site of one bulk file, `sif.sqlite`, of `parts` parts of 1 MiB of zeros (one file, linked):
+   * larger than what the sockets of a client that reads nothing take in.
+   */
+  async function bigBulkSite(parts: number): Promise<string> {
+    const dir = await tempDir();
+    const partBytes = Buffer.alloc(1024 * 1024);
+    const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+    const first = path.join(dir, 'api/v1/bulk/parts/sif.sqlite/0000.part');
+    await fs.outputFile(first, partBytes);
+    const listed = [];
+    for (let i = 0; i < parts; i++) {
+      const rel = `api/v1/bulk/parts/sif.sqlite/${String(i).padStart(4, '0')}.part`;
+      if (i) await fs.link(first, path.join(dir, rel));
+      listed.push({ path: `/${rel}`, bytes: partBytes.length, sha256: sha256(partBytes) });
+    }
+    const whole = createHash('sha256');
+    for (let i = 0; i < parts; i++) whole.update(partBytes);
+    const file = { name: 'sif.sqlite', path: '/api/v1/bulk/sif.sqlite', type: 'all', format: 'sqlite', count: 0, bytes: parts * partBytes.length, sha256: whole.digest('hex'), updated_in: 'x', parts: listed };
+    await fs.outputJson(path.join(dir, 'api/v1/bulk/index.json'), { truth_version: 'x', date: null, files: [file] });
+    await fs.outputJson(path.join(dir, 'api/v1/info.json'), { truth_version: 'x' });
+    return dir;
+  }
+
+  /**
+   * A client that asks for `target` and reads nothing until `read()` is called; then it reads, and
+   * resolves with the bytes it received once the server closed its connection.
+   */
+  function neverReading(url: URL, target: string): { read(): Promise<number> } {
+    const socket = net.connect(Number(url.port), url.hostname);
+    socket.on('error', () => {}); // a reset: 'close' tells
+    socket.pause();
+    socket.write(`GET ${target} HTTP/1.1\r\nHost: ${url.hostname}\r\n\r\n`);
+    started.push({ stop: async () => void socket.destroy() });
+    let received = 0;
+    socket.on('data', (chunk: Buffer) => (received += chunk.length));
+    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(received)));
+    return { read: () => (socket.resume(), closed) };
+  }
+
+  it('clients that never read a large answer leave every other request answered, and their writes end once stalled', async () => {
+    const bytes = 24 * 1024 * 1024;
+    const server = await startServer(await bigBulkSite(bytes / (1024 * 1024)), 0, { writeStallSeconds: 0.5 });
+    started.push({ stop: () => server.close() });
+    const url = new URL(server.url);
+    const stalled = Array.from({ length: RUNNING_REQUESTS + 2 }, () => neverReading(url, '/api/v1/bulk/sif.sqlite'));
+    await new Promise((resolve) => setTimeout(resolve, 200)); // their answers under way, then stalled
+    const plain = await fetch(new URL('api/v1/info.json', url), { signal: AbortSignal.timeout(3000) });
+    expect(await plain.json()).toEqual({ truth_version: 'x' });
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // past the stall time
+    // Each write that made no progress for 0.5 s ended its connection: reading now, a client gets what was sent before, then the end.
+    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('a stalled write was never ended')), 5000));
+    const received = await Promise.race([Promise.all(stalled.map((client) => client.read())), timeout]);
+    for (const count of received) expect(count).toBeLessThan(bytes);
   });
 });
 

@@ -13,6 +13,7 @@ import { HttpError, errorResponse, methodNotAllowed } from '../edge/http.ts';
 import { staticApiFile } from '../edge/staticHost.ts';
 import { edgeKept } from '../edge/kept.ts';
 import { checkSitePath } from '../edge/guard.ts';
+import { withPathQuery } from '../edge/pathQuery.ts';
 import { staticHeaders } from '../edge/rewrites.ts';
 import { endpoints } from '../../contract/endpoints.ts';
 import { MAX_READ_TL_BYTES } from '../../contract/limits.ts';
@@ -56,6 +57,18 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const BODY_SECONDS = 30;
 const RECEIVING_BODIES = 256;
 
+/**
+ * An answer is written after its request has left its place among the 4 + 128: a client that
+ * never reads (four of them asking for a large bulk file once stalled every /api/ request) holds
+ * no place. Writing has its limits instead: a write that makes no progress for this many seconds
+ * ends the connection (the status is sent by then), and at most this many answers are written at
+ * once (beyond them a request is refused at once with a 503).
+ */
+const WRITE_STALL_SECONDS = 30;
+const WRITING_ANSWERS = 256;
+/** Bytes handed to the socket at a time: each must be taken within the stall time, so a slow reader that reads is never cut off. */
+const WRITE_SLICE = 64 * 1024;
+
 /** A body that did not arrive in time: refused, and the connection closed (the rest may never come). */
 const tooSlow = (seconds: number) => new HttpError(408, `request body not received within ${seconds} s`, { connection: 'close' });
 
@@ -97,50 +110,78 @@ function webRequest(req: UnionRequest, body: Blob | null): Request {
   return new Request(new URL(req.url, 'http://127.0.0.1'), { method: req.method, headers, body });
 }
 
-/** Resolves once `res` may take more bytes, or the client has gone away. */
-const drained = (res: ServerResponse) => new Promise<void>((resolve) => {
+/** How an answer is written: released when it stops taking a place among the running requests; `stallMs` without progress ends it. */
+interface Writing {
+  /** Called once the answer is computed and about to be written: frees its place among the running requests. */
+  release?: () => void;
+  stallMs: number;
+}
+
+/**
+ * Resolves once `res` has taken what it was given (`event`: drain, or finish after the end) or the
+ * client has gone away; a socket that takes nothing for `stallMs` is destroyed, and resolves too.
+ */
+const progressed = (res: ServerResponse, event: 'drain' | 'finish', stallMs: number) => new Promise<void>((resolve) => {
+  if (res.destroyed || (event === 'finish' && res.writableFinished)) return resolve();
   const done = () => {
-    res.off('drain', done);
+    clearTimeout(timer);
+    res.off(event, done);
     res.off('close', done);
     resolve();
   };
-  res.on('drain', done);
+  const timer = setTimeout(() => {
+    res.destroy(); // 'close' follows: done
+  }, stallMs);
+  res.on(event, done);
   res.on('close', done);
 });
+
+/** Writes `chunk` a slice at a time, each taken by the socket within the stall time; false once the connection is gone. */
+async function write(res: ServerResponse, chunk: Uint8Array, stallMs: number): Promise<boolean> {
+  for (let at = 0; at < chunk.length && !res.destroyed; at += WRITE_SLICE) {
+    if (!res.write(chunk.subarray(at, at + WRITE_SLICE))) await progressed(res, 'drain', stallMs);
+  }
+  return !res.destroyed;
+}
 
 /**
  * Writes a Web response to Node's: a short body with its Content-Length, a long one (a
  * streamed answer) chunk by chunk as the socket takes it, so no more than a chunk or two of
- * it is in memory; a client that goes away cancels the rest.
+ * it is in memory; a client that goes away cancels the rest. An answer to HEAD says the
+ * Content-Length its GET would (the response's own, else the body's when it is short, else none).
  */
-async function send(res: ServerResponse, response: Response, head: boolean): Promise<void> {
+async function send(res: ServerResponse, response: Response, head: boolean, { release, stallMs }: Writing): Promise<void> {
   const headers: Record<string, string | number> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   const reader = response.body?.getReader();
   const start: Uint8Array[] = [];
   let size = 0;
-  let ended = !reader || head;
+  let ended = !reader;
   while (!ended && size <= BUFFERED_BODY) {
     const { done, value } = await reader!.read();
     if (done) ended = true;
     else size += start[start.push(value) - 1].length;
   }
-  // 204 and 304 have no body, and a Content-Length would describe one.
-  if (ended && response.status !== 204 && response.status !== 304) headers['content-length'] = size;
+  // 204 and 304 have no body, and a Content-Length would describe one; a HEAD keeps the length its response declares.
+  const declared = head && response.headers.has('content-length');
+  if (ended && !declared && response.status !== 204 && response.status !== 304) headers['content-length'] = size;
+  release?.();
   res.writeHead(response.status, headers);
   if (head) {
     await reader?.cancel();
-    return void res.end();
+    res.end();
+    return progressed(res, 'finish', stallMs);
   }
-  for (const chunk of start) res.write(chunk);
+  for (const chunk of start) if (!(await write(res, chunk, stallMs))) break;
   while (!ended && !res.destroyed) {
-    if (res.writableNeedDrain) await drained(res);
     const { done, value } = await reader!.read();
     if (done) ended = true;
-    else res.write(value);
+    else await write(res, value, stallMs);
   }
   if (!ended) await reader!.cancel();
+  if (res.destroyed) return;
   res.end();
+  await progressed(res, 'finish', stallMs);
 }
 
 /** The site as one request sees it: the version published when it began (a build that publishes meanwhile never mixes in). */
@@ -173,52 +214,85 @@ function bodyReceiver(bodySeconds: number): (req: UnionRequest, res: ServerRespo
   };
 }
 
-function siteMiddleware(siteNow: () => Promise<EdgeSite>, admission: Admission, bodySeconds: number): Middleware {
+/** The route a URL asks for, with a query in the path (/api/v1;a=b/read_tl) read as the edge reads it; a malformed one is the handler's to refuse. */
+function askedPath(url: URL): string {
+  try {
+    return withPathQuery(url).pathname;
+  } catch {
+    return url.pathname;
+  }
+}
+
+/** How long a server waits for a client: a read_tl body to arrive, a write to make progress (docs/limits.md). */
+interface Patience {
+  bodySeconds: number;
+  writeStallSeconds: number;
+}
+
+function siteMiddleware(siteNow: () => Promise<EdgeSite>, admission: Admission, { bodySeconds, writeStallSeconds }: Patience): Middleware {
   const receive = bodyReceiver(bodySeconds);
+  const stallMs = writeStallSeconds * 1000;
+  /** Answers being written (each after its place among the running requests was freed). */
+  let writing = 0;
+  const refuse = (res: ServerResponse, error: HttpError, head: boolean) => send(res, errorResponse(error), head, { stallMs });
   const respond = async (req: UnionRequest, res: UnionResponse, next: () => void) => {
     const head = req.method === 'HEAD';
+    let pathname: string;
+    let asked: string;
     try {
       // Checked before URL parsing, which would silently resolve `..` segments.
       checkSitePath(req.url.split('?')[0]);
       if (FORBIDDEN_METHODS.has(req.method)) throw methodNotAllowed(req.method, 'GET, HEAD, POST, OPTIONS');
+      const url = new URL(req.url, 'http://127.0.0.1');
+      pathname = url.pathname;
+      asked = askedPath(url);
     } catch (error) {
       req.buffer = false;
-      return send(res.response, errorResponse(error as HttpError), head);
+      return refuse(res.response, error as HttpError, head);
     }
-    const pathname = new URL(req.url, 'http://127.0.0.1').pathname;
     if (!pathname.startsWith('/api/')) {
       req.buffer = false; // a body sent with a static file's request is drained, never kept
       return next();
     }
     let body: Blob | null = null;
     try {
-      if (req.method === BODY_ROUTE.method && pathname === BODY_ROUTE.path) body = await receive(req, res.response);
+      if (req.method === BODY_ROUTE.method && asked === BODY_ROUTE.path) body = await receive(req, res.response);
     } catch (error) {
       if (res.response.destroyed) return; // the client went away while sending
-      return send(res.response, errorResponse(error as HttpError), head);
+      return refuse(res.response, error as HttpError, head);
     }
     const request = webRequest(req, body);
+    if (writing >= WRITING_ANSWERS) {
+      return refuse(res.response, new HttpError(503, `server busy: ${WRITING_ANSWERS} answers being written at once; retry after ${RETRY_AFTER_SECONDS} s`, { 'retry-after': String(RETRY_AFTER_SECONDS) }), head);
+    }
     const leave = await admission.enter((leave) => res.response.once('close', leave));
     if (!leave) {
       if (res.response.destroyed) return;
-      const busy = new HttpError(503, `server busy: more than ${admission.running + admission.waiting} requests at once; retry after ${RETRY_AFTER_SECONDS} s`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
-      return send(res.response, errorResponse(busy), head);
+      return refuse(res.response, new HttpError(503, `server busy: more than ${admission.running + admission.waiting} requests at once; retry after ${RETRY_AFTER_SECONDS} s`, { 'retry-after': String(RETRY_AFTER_SECONDS) }), head);
     }
     res.response.once('close', leave);
+    let written = false;
     try {
       const site = await siteNow();
       const response = (await handleRequest(request, site))
         // Static API files get validators too, as Netlify's static files do.
         ?? await staticApiFile(site, request, pathname);
-      return await send(res.response, response, head);
+      // Once computed, the answer is written outside the running requests' places: a client that does not read holds none.
+      const release = () => {
+        leave();
+        writing++;
+        written = true;
+      };
+      return await send(res.response, response, head, { release, stallMs });
     } finally {
       leave();
+      if (written) writing--;
     }
   };
   return (req, res, next) => {
     respond(req, res, next).catch((error) => {
       console.error(error);
-      if (!res.response.headersSent) void send(res.response, errorResponse(new HttpError(500, 'internal error')), false);
+      if (!res.response.headersSent) void refuse(res.response, new HttpError(500, 'internal error'), false);
       else res.response.destroy();
     });
   };
@@ -249,12 +323,15 @@ export function shadowLegacyHeaderFields(_request: unknown, response: ServerResp
   for (const name of ['_headers', '_headerNames']) Object.defineProperty(response, name, { value: undefined, writable: true });
 }
 
-/** Serves `dir` on 127.0.0.1:`port` (0: any free port); `bodySeconds`: the time a read_tl body may take to arrive. */
-export function startServer(dir: string, port: number, { bodySeconds = BODY_SECONDS } = {}): Promise<RunningServer> {
+/**
+ * Serves `dir` on 127.0.0.1:`port` (0: any free port); `bodySeconds`: the time a read_tl body may
+ * take to arrive; `writeStallSeconds`: the time a write of an answer may make no progress.
+ */
+export function startServer(dir: string, port: number, { bodySeconds = BODY_SECONDS, writeStallSeconds = WRITE_STALL_SECONDS } = {}): Promise<RunningServer> {
   const root = path.resolve(dir);
   const server = createServer({
     root,
-    before: [siteMiddleware(siteReader(root), new Admission(RUNNING_REQUESTS, WAITING_REQUESTS), bodySeconds)],
+    before: [siteMiddleware(siteReader(root), new Admission(RUNNING_REQUESTS, WAITING_REQUESTS), { bodySeconds, writeStallSeconds })],
     // http-server adds these to every file it serves; only the site-wide rule matches outside /api/.
     headers: staticHeaders('/'),
     cache: 0,
