@@ -11,7 +11,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import fs from 'fs-extra';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mirror } from '../generator/build/mirror/mirror.ts';
-import { findBlocks, piecesOf } from '../generator/build/mirror/blockSync.ts';
+import { MatchBudget, findBlocks, piecesOf } from '../generator/build/mirror/blockSync.ts';
 import { BlockSums, RollingSum, blockSums } from '../generator/build/blockSums.ts';
 import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES } from '../generator/contract/format.ts';
 import { startServer } from '../generator/runtime/server/server.ts';
@@ -103,6 +103,31 @@ describe('block sums', () => {
     // Rebuilt from the pieces, the bytes are the new file's.
     const rebuilt = Buffer.concat(pieces.map((p) => (p.from === 'site' ? next.subarray(p.start, p.end) : old.subarray(p.from, p.from + p.end - p.start))));
     expect(rebuilt.equals(next)).toBe(true);
+  });
+
+  it('sums that lie about the old file\'s zero runs cost a bounded scan, per file and over a mirror', async () => {
+    const file = path.join(await tempDir(), 'old');
+    await fs.writeFile(file, Buffer.alloc(2 * 1024 * 1024)); // zeros, as SQLite pages hold
+    // Every block said to have the weak sum of an all-zero window (0), with strong sums no window has.
+    const blocks = 64;
+    const lying = Buffer.alloc(blocks * 12);
+    for (let i = 0; i < blocks; i++) randomBytes(8).copy(lying, i * 12 + 4);
+    const sums = BlockSums.parse(lying.toString('base64'), blocks * BLOCK_SIZE)!;
+    const started = performance.now();
+    const budget = new MatchBudget();
+    expect(findBlocks(file, sums, budget).every((offset) => offset < 0)).toBe(true);
+    // A strong sum at each of 2 Mi positions took 20 s and more; one per block and 64 more, milliseconds.
+    expect(budget.spent).toBeLessThanOrEqual((blocks + 64) * BLOCK_SIZE);
+    expect(performance.now() - started).toBeLessThan(1000);
+    // Over a mirror: once its bytes are spent, no old file is scanned.
+    const small = new MatchBudget(BLOCK_SIZE * 10);
+    findBlocks(file, sums, small);
+    expect(small.spent).toBe(BLOCK_SIZE * 10);
+    findBlocks(file, sums, small);
+    expect(small.spent).toBe(BLOCK_SIZE * 10);
+    // An honest file is still found whole.
+    const honest = BlockSums.parse(blockSums(Buffer.alloc(blocks * BLOCK_SIZE)), blocks * BLOCK_SIZE)!;
+    expect(findBlocks(file, honest, new MatchBudget()).every((offset) => offset >= 0)).toBe(true);
   });
 
   it('a list that is not the sums of that many bytes is refused', () => {

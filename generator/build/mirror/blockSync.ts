@@ -65,10 +65,43 @@ export type FetchRange = (start: number, end: number) => Promise<RangeAnswer>;
 /** Bytes of the old file held at once while scanning, beyond one block. */
 const WINDOW = CHUNK;
 
-/** The offset in the old file of each block of the new one, -1 for a block it lacks. */
-export function findBlocks(old: string, sums: BlockSums): number[] {
+/**
+ * Weak matches the strong sum refuses, allowed per file beyond one per block: each costs a block's
+ * SHA-256. An honest site's sums meet a handful; a hostile one's, each set to the weak sum of the
+ * all-zero window (0), met one at every byte of the old file's zero runs (the SQLite parts have
+ * many), a SHA-256 of 8 KiB per byte: 81 s per 1,000 entries, hours at a site's size cap.
+ */
+const REFUSED_PER_FILE = 64;
+/** Bytes hashed for refused weak matches over a whole mirror: past them, no old file is scanned (its blocks are fetched). */
+const REFUSED_BYTES = 256 * 1024 * 1024;
+
+/**
+ * What scanning old files may spend on weak matches that prove false, per file (one per block of
+ * the new file, and `perFile` more) and over every file of a mirror (`totalBytes` hashed). A scan
+ * that reaches either stops; the blocks it has not found are fetched, which costs bytes, never
+ * correctness (the assembled file's SHA-256 is checked in any case).
+ */
+export class MatchBudget {
+  /** Bytes hashed so far for weak matches the strong sum refused. */
+  spent = 0;
+
+  constructor(readonly totalBytes = REFUSED_BYTES, readonly perFile = REFUSED_PER_FILE) {}
+
+  get exhausted(): boolean {
+    return this.spent >= this.totalBytes;
+  }
+}
+
+/**
+ * The offset in the old file of each block of the new one, -1 for a block it lacks (or that the
+ * scan did not reach within `budget`).
+ */
+export function findBlocks(old: string, sums: BlockSums, budget = new MatchBudget()): number[] {
   const found = new Array<number>(sums.count).fill(-1);
+  if (budget.exhausted) return found;
   const { blockSize } = sums;
+  /** Refused weak matches this file may still have. */
+  let refusals = sums.count + budget.perFile;
   /** Full blocks not found yet, by weak sum. */
   const wanted = new Map<number, number[]>();
   for (let i = 0; i < sums.count; i++) if (sums.length(i) === blockSize) (wanted.get(sums.weak(i)) ?? wanted.set(sums.weak(i), []).get(sums.weak(i))!).push(i);
@@ -105,6 +138,8 @@ export function findBlocks(old: string, sums: BlockSums): number[] {
           [pos, fresh] = [pos + blockSize, true];
           continue;
         }
+        budget.spent += blockSize;
+        if (--refusals <= 0 || budget.exhausted) break;
       }
       if (pos + blockSize >= size) break;
       sum.roll(buffer[at], buffer[at + blockSize], blockSize);
@@ -157,11 +192,12 @@ async function copyOld(old: fs.promises.FileHandle, from: number, length: number
 }
 
 /**
- * Writes the new file into `sink` from the blocks the old file at `old` holds and byte ranges
- * of the others (`url` names it in messages). The caller checks the result (sink.mismatch).
+ * Writes the new file into `sink` from the blocks the old file at `old` holds (as far as `budget`
+ * lets the scan look) and byte ranges of the others (`url` names it in messages). The caller
+ * checks the result (sink.mismatch).
  */
-export async function syncBlocks(old: string, sums: BlockSums, sink: Assembly, fetchRange: FetchRange, url: URL): Promise<void> {
-  const pieces = piecesOf(findBlocks(old, sums), sums);
+export async function syncBlocks(old: string, sums: BlockSums, sink: Assembly, fetchRange: FetchRange, url: URL, budget?: MatchBudget): Promise<void> {
+  const pieces = piecesOf(findBlocks(old, sums, budget), sums);
   const file = await fs.promises.open(old, 'r');
   try {
     for (const { start, end, from } of pieces) {

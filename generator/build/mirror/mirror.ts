@@ -19,7 +19,7 @@ import type { FileManifestJson } from '../../contract/schemas.ts';
 import { digestFile, sha256, type FileDigest } from '../digest.ts';
 import { BlockSums, blockCount } from '../blockSums.ts';
 import { MANIFEST_BLOCK_SIZE } from '../../contract/format.ts';
-import { Assembly, syncBlocks, type RangeAnswer, type Store } from './blockSync.ts';
+import { Assembly, MatchBudget, syncBlocks, type RangeAnswer, type Store } from './blockSync.ts';
 import { isListed } from '../derive/fileManifest.ts';
 import { hostConfigFiles, renderHostRules } from '../render/hostRules.ts';
 import { truthVersionFault } from '../input/curated.ts';
@@ -132,11 +132,12 @@ interface Fetched {
   idle: IdleTimeout;
 }
 
-/** Where a mirror reads: the site's root URL, how long it waits for the site to send something, and for one file. */
+/** Where a mirror reads: the site's root URL, how long it waits for the site to send something, and for one file; what scanning old files may spend. */
 interface Source {
   base: URL;
   idleSeconds: number;
   deadlineSeconds: number;
+  matching: MatchBudget;
 }
 
 /**
@@ -377,7 +378,7 @@ async function getRange(source: Source, url: URL, start: number, end: number, to
 async function fetchInto(sink: Assembly, sums: BlockSums | null, source: Source, url: URL, old: string, whole: () => Promise<Fetched>): Promise<void> {
   const { expected } = sink;
   if (sums && fs.statSync(old, { throwIfNoEntry: false })?.isFile()) {
-    await syncBlocks(old, sums, sink, (start, end) => getRange(source, url, start, end, expected.bytes), url);
+    await syncBlocks(old, sums, sink, (start, end) => getRange(source, url, start, end, expected.bytes), url, source.matching);
     if (!sink.mismatch()) return;
     sink.restart();
   }
@@ -493,6 +494,7 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
     base: siteUrl(options.from),
     idleSeconds: options.idleSeconds ?? DEFAULT_IDLE_SECONDS,
     deadlineSeconds: options.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS,
+    matching: new MatchBudget(),
   };
   const out = path.resolve(options.out);
   const report = new BuildReport(options.progress);
