@@ -15,7 +15,7 @@ import { handleRequest, type EdgeSite } from '../generator/runtime/edge/handler.
 import { diskReader } from '../generator/runtime/server/diskSite.ts';
 import { EXAMPLES, exampleUrl } from '../generator/runtime/search/examples.js';
 import { CENTERS, DIFFICULTIES, EFFECTS, SCHOOL_YEARS, TRIGGERS } from '../generator/runtime/search/words.js';
-import { kindOf } from '../generator/runtime/search/query.js';
+import { kindOf, MAX_CORRECTED, MAX_LEFT_OUT_TERMS } from '../generator/runtime/search/query.js';
 import type { AccessoryJson, CardJson, CharacterJson, EventJson, LiveJson, RegionsJson, SetListJson, SongJson } from '../generator/contract/schemas.ts';
 import { objectEndpoint } from '../generator/contract/endpoints.ts';
 import { packOf } from '../generator/contract/format.ts';
@@ -913,5 +913,29 @@ describe('properties', () => {
       expect(yes.filter((o) => no.includes(o))).toEqual([]);
       expect([...yes, ...no].sort((a, b) => a - b)).toEqual(all);
     }), { numRuns: 300 });
+  });
+  it('AND is the intersection and OR the union of what each side finds (the whole-mask evaluation)', async () => {
+    const index = await readJson(out, 'api/v1/search_index/card.json');
+    const ordinals = (text: string) => new Set<number>(pageModule.search(index, { q: text, order: 'ordinal', dir: 'asc', seed: null }).map((row: number) => index.columns.ordinal[row] as number));
+    await fc.assert(fc.property(query, query, (a, b) => {
+      const [left, right] = [ordinals(`(${a})`), ordinals(`(${b})`)];
+      expect([...ordinals(`(${a}) (${b})`)].sort()).toEqual([...left].filter((o) => right.has(o)).sort());
+      expect([...ordinals(`(${a}) or (${b})`)].sort()).toEqual([...new Set([...left, ...right])].sort());
+    }), { numRuns: 200 });
+  });
+});
+
+describe('the work of a query that finds nothing is bounded', () => {
+  const suggestion = async (q: string) => (await get(`/api/v1/search/card?q=${encodeURIComponent(q)}`)).body.suggestion;
+  it('corrects at most MAX_CORRECTED unknown words, and suggests nothing for a query of more', async () => {
+    expect(await suggestion('hanamra')).toBe('hanamura');
+    const unknown = Array.from({ length: MAX_CORRECTED + 2 }, (_, i) => `zq${i}x`);
+    expect(await suggestion(['hanamra', ...unknown].join(' '))).toBeNull();
+  });
+  it('leaves a term out only of a query of at most MAX_LEFT_OUT_TERMS terms', async () => {
+    // One unknown word among rarity words: left out, the rest finds cards, up to the limit of terms.
+    const query = (n: number) => [...Array.from({ length: n - 1 }, () => 'ur'), 'zzqqxx'].join(' ');
+    expect(await suggestion(query(MAX_LEFT_OUT_TERMS))).toBe(Array.from({ length: MAX_LEFT_OUT_TERMS - 1 }, () => 'ur').join(' '));
+    expect(await suggestion(query(MAX_LEFT_OUT_TERMS + 1))).toBeNull();
   });
 });

@@ -22,7 +22,11 @@ import { CHARACTER_NAMES, FILLERS } from './words.js';
 export { FILLERS };
 
 /** @typedef {import('./kinds.js').Kind} Kind @typedef {import('./kinds.js').SearchIndex} SearchIndex */
-/** @typedef {(columns: Record<string, unknown[]>, row: number) => boolean} Test */
+/**
+ * A term's test of one row; `rows`, where a test has it, gives every row it matches at once (a 0/1
+ * mask), which costs what it matches rather than a call per row.
+ * @typedef {((columns: Record<string, unknown[]>, row: number) => boolean) & { rows?: () => Uint8Array }} Test
+ */
 
 /** A text as its words: runs of letters and digits (so "μ's" is "μ s", "cyaron!" is "cyaron"). */
 export const wordsOf = (/** @type {string} */ text) => normalize(text).match(WORD) ?? [];
@@ -42,21 +46,102 @@ function phraseRegex(phrases) {
 }
 
 /**
+ * Each word of a dictionary's texts (its entries: lists of normalized texts) with the entries
+ * holding it, built once per dictionary: a phrase of whole words is looked up, not matched
+ * against every entry (a query of 200 words, or negated ones, would test every entry 200 times).
+ * @type {WeakMap<unknown[], Map<string, number[]>>}
+ */
+const WORD_ENTRIES = new WeakMap();
+function wordEntries(/** @type {unknown[]} */ dictionary) {
+  const kept = WORD_ENTRIES.get(dictionary);
+  if (kept) return kept;
+  /** @type {Map<string, number[]>} */
+  const map = new Map();
+  dictionary.forEach((texts, entry) => {
+    for (const text of /** @type {string[]} */ (texts)) {
+      for (const word of text.match(WORD) ?? []) {
+        const holders = map.get(word) ?? [];
+        if (holders.at(-1) !== entry) holders.push(entry);
+        map.set(word, holders);
+      }
+    }
+  });
+  WORD_ENTRIES.set(dictionary, map);
+  return map;
+}
+
+/**
+ * The entries of `dictionary` holding one of `phrases` whole: looked up by their words (the
+ * entries holding every word of a phrase, then the phrase's own test on those alone); a word in
+ * a script written without spaces, which may be part of a longer word, is matched on every entry.
+ * @param {unknown[]} dictionary @param {string[][]} phrases @param {(texts: unknown) => boolean} has
+ */
+function entriesHolding(dictionary, phrases, has) {
+  if (phrases.some((phrase) => phrase.some((w) => UNSPACED.test(w)))) return new Set(dictionary.flatMap((texts, entry) => (has(texts) ? [entry] : [])));
+  const map = wordEntries(dictionary);
+  const found = new Set();
+  for (const phrase of phrases) {
+    const lists = phrase.map((w) => map.get(w) ?? []).sort((a, b) => a.length - b.length);
+    const candidates = lists[0].filter((entry) => lists.every((list) => list === lists[0] || list.includes(entry)));
+    for (const entry of candidates) if (phrase.length === 1 || has(dictionary[entry])) found.add(entry);
+  }
+  return found;
+}
+
+/**
  * A test: some text of one of `columns` (list columns of `index`) holds `phrase` as whole words
- * (or one of several phrases, given as a list of them). Each distinct list of texts (a
- * dictionary entry) is looked at once, not once per row.
+ * (or one of several phrases, given as a list of them). Each column's entries holding it are
+ * found when the test is first asked about a row (entriesHolding), not before: a term that an
+ * AND never reaches (the terms before it matched nothing) costs nothing.
  * @param {SearchIndex} index @param {string[]} columns @param {string[] | string[][]} phrase @returns {Test}
  */
 export function phraseTest(index, columns, phrase) {
-  const re = phraseRegex(Array.isArray(phrase[0]) ? /** @type {string[][]} */ (phrase) : [/** @type {string[]} */ (phrase)]);
-  const has = (/** @type {unknown} */ texts) => /** @type {string[]} */ (texts).some((t) => re.test(t));
-  const found = columns.map((c) => /** @type {unknown[][] | undefined} */ (index.dictionaries[c])?.map(has) ?? null);
-  return (cols, row) => columns.some((c, i) => {
-    const byEntry = found[i];
-    return byEntry ? byEntry[/** @type {number} */ (index.columns[c][row])] : has(cols[c][row]);
+  const phrases = Array.isArray(phrase[0]) ? /** @type {string[][]} */ (phrase) : [/** @type {string[]} */ (phrase)];
+  /** @type {RegExp | undefined} */
+  let re;
+  const has = (/** @type {unknown} */ texts) => /** @type {string[]} */ (texts).some((t) => (re ??= phraseRegex(phrases)).test(t));
+  /** @type {(Set<number> | null | undefined)[]} */
+  const found = columns.map(() => undefined);
+  const entries = (/** @type {number} */ i) => {
+    if (found[i] === undefined) {
+      const dictionary = /** @type {unknown[] | undefined} */ (index.dictionaries[columns[i]]);
+      found[i] = dictionary ? entriesHolding(dictionary, phrases, has) : null;
+    }
+    return found[i];
+  };
+  /** @type {Test} */
+  const test = (cols, row) => columns.some((c, i) => {
+    const byEntry = entries(i);
+    return byEntry ? byEntry.has(/** @type {number} */ (index.columns[c][row])) : has(cols[c][row]);
   });
+  // Where every column has a dictionary, the rows it matches come from the entries' rows at once.
+  if (columns.every((c) => index.dictionaries[c])) {
+    test.rows = () => {
+      const mask = new Uint8Array(index.count);
+      columns.forEach((c, i) => {
+        const rowsOf = entryRows(/** @type {number[]} */ (index.columns[c]), index.dictionaries[c].length);
+        for (const entry of /** @type {Set<number>} */ (entries(i))) for (const row of rowsOf[entry]) mask[row] = 1;
+      });
+      return mask;
+    };
+  }
+  return test;
 }
 
+/**
+ * The rows of each entry of a dictionary column (the column holds each row's entry), built once per column.
+ * @type {WeakMap<number[], number[][]>}
+ */
+const ENTRY_ROWS = new WeakMap();
+function entryRows(/** @type {number[]} */ column, /** @type {number} */ entries) {
+  let rows = ENTRY_ROWS.get(column);
+  if (!rows) {
+    rows = Array.from({ length: entries }, () => /** @type {number[]} */ ([]));
+    column.forEach((entry, row) => rows?.[entry]?.push(row));
+    ENTRY_ROWS.set(column, rows);
+  }
+  return rows;
+}
 /**
  * @typedef {object} Known the words a bare word may be corrected to (for suggestions)
  * @property {string[]} fields words of the known phrases (field words, group and character names; the words of 3 letters or more of a phrase of several)
@@ -201,12 +286,20 @@ function knownAt(words, i, lexicon) {
 /** Edits (insert, delete, replace) between two words, counted up to `limit` + 1 (it stops once a row passes the limit). */
 function distance(/** @type {string} */ a, /** @type {string} */ b, /** @type {number} */ limit) {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  // Two rows of the table, reused: no array per row (a correction compares a word with every known word).
+  let previous = new Uint16Array(b.length + 1);
+  let current = new Uint16Array(b.length + 1);
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    if (Math.min(...current) > limit) return limit + 1;
-    previous = current;
+    current[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current[j] = cost;
+      if (cost < rowMin) rowMin = cost;
+    }
+    if (rowMin > limit) return limit + 1;
+    [previous, current] = [current, previous];
   }
   return previous[b.length];
 }

@@ -19,7 +19,7 @@ import { correction, lexiconOf, phraseTest, readRun, runTests, wordsOf } from '.
 export { normalize };
 
 /** @typedef {import('./kinds.js').Kind} Kind @typedef {import('./kinds.js').Field} Field @typedef {import('./kinds.js').SearchIndex} SearchIndex */
-/** @typedef {(columns: Record<string, unknown[]>, row: number) => boolean} Test */
+/** @typedef {import('./bare.js').Test} Test */
 /**
  * A term on a text field keeps what it was written with, so the bare words after it may extend
  * its value (`unit:guilty kiss`); a node of the parsed query knows where it was written
@@ -333,14 +333,50 @@ function textTest(/** @type {Kind} */ kind, /** @type {SearchIndex} */ index, /*
   return /** @type {Test} */ ((cols, row) => kind.words.some((c) => /** @type {string[][]} */ (cols[c])[row].some((t) => t.includes(text))));
 }
 
-/** @param {Node} node @param {Record<string, unknown[]>} columns @param {number} row @returns {boolean} */
-function matches(node, columns, row) {
+/**
+ * The rows among `alive` (a 0/1 mask) that `node` matches, as a new mask. Whole masks, not a walk
+ * of the tree per row: an AND stops once no row is left, a term that gives its rows at once (a
+ * phrase: bare.js phraseTest) costs what it matches, and every other step is a pass over the
+ * mask, so a query of 200 negated or ORed words costs 200 passes, not 200 tests per row.
+ * @param {Node} node @param {Record<string, unknown[]>} columns @param {Uint8Array} alive @returns {Uint8Array}
+ */
+function matching(node, columns, alive) {
   switch (node.type) {
-    case 'all': return true;
-    case 'term': return node.test(columns, row);
-    case 'not': return !matches(node.item, columns, row);
-    case 'and': return node.items.every((item) => matches(item, columns, row));
-    case 'or': return node.items.some((item) => matches(item, columns, row));
+    case 'all': return alive.slice();
+    case 'term': {
+      const { test } = node;
+      if (test.rows) {
+        const rows = test.rows();
+        for (let row = 0; row < alive.length; row++) rows[row] &= alive[row];
+        return rows;
+      }
+      const out = new Uint8Array(alive.length);
+      for (let row = 0; row < alive.length; row++) if (alive[row] && test(columns, row)) out[row] = 1;
+      return out;
+    }
+    case 'not': {
+      const inner = matching(node.item, columns, alive);
+      for (let row = 0; row < alive.length; row++) inner[row] = alive[row] & (inner[row] ^ 1);
+      return inner;
+    }
+    case 'and': {
+      let left = alive;
+      for (const item of node.items) {
+        left = matching(item, columns, left);
+        if (!left.includes(1)) break;
+      }
+      return left === alive ? alive.slice() : left;
+    }
+    case 'or': {
+      const out = new Uint8Array(alive.length);
+      for (const item of node.items) {
+        const rest = alive.map((live, row) => live & (out[row] ^ 1));
+        if (!rest.includes(1)) break;
+        const found = matching(item, columns, rest);
+        for (let row = 0; row < out.length; row++) out[row] |= found[row];
+      }
+      return out;
+    }
     case 'bare': throw new Error('a bare word is tested only once resolved');
   }
 }
@@ -403,8 +439,9 @@ export function search(index, options) {
   const kind = kindOf(index.kind);
   const node = resolve(parseQuery(options.q, kind), kind, index);
   const columns = indexColumns(index);
+  const matched = matching(node, columns, new Uint8Array(index.count).fill(1));
   const rows = [];
-  for (let row = 0; row < index.count; row++) if (matches(node, columns, row)) rows.push(row);
+  for (let row = 0; row < index.count; row++) if (matched[row]) rows.push(row);
   if (options.order === 'random') return shuffle(rows, options.seed ?? 0);
   const field = orderField(kind, options.order);
   const key = field.sortKey;
@@ -483,6 +520,18 @@ export function searchParameters(params, kind) {
 
 /** At most this many queries are tried for a suggestion, so a query that finds nothing costs a bounded number of searches. */
 const MAX_TRIES = 12;
+/**
+ * At most this many unknown words are corrected (each is compared with every known word). A
+ * suggestion corrects them all and leaves out one more at most, so a query with more unknown
+ * words than that has none, and costs no correction at all.
+ */
+export const MAX_CORRECTED = 3;
+/**
+ * Leaving one term out is tried for queries of at most this many terms: each try is a search of
+ * all the others, and a query of dozens of terms that finds nothing is not one term away from
+ * what someone meant.
+ */
+export const MAX_LEFT_OUT_TERMS = 8;
 
 /**
  * @typedef {object} Unit a term of a query as a suggestion rewrites it: the items it spans
@@ -549,20 +598,23 @@ export function suggest(index, q) {
     const kept = units.filter((unit) => rewrites.get(unit) !== '');
     return kept.some((unit) => unit.type !== 'filler') ? kept.map((unit) => rewrites.get(unit) ?? source(unit)).join(' ') : null;
   };
+  // A bare word of one word that nothing knows (a text unit of a bare word holding more, "kotory-ur", is no text unit).
+  const unknown = units.filter((unit) => unit.type === 'text' && unit.word && !lexicon.known().all.has(unit.word));
+  if (unknown.length > MAX_CORRECTED + 1) return null;
   /** @type {Map<Unit, string>} */
   const fixes = new Map();
-  for (const unit of units) {
-    // A bare word of one word that nothing knows (a text unit of a bare word holding more, "kotory-ur", is no text unit).
-    if (unit.type !== 'text' || !unit.word || lexicon.known().all.has(unit.word)) continue;
+  for (const unit of unknown.slice(0, MAX_CORRECTED)) {
+    const word = /** @type {string} */ (unit.word);
     // A number that is no year is most likely an ordinal (or id): "1725" -> "#1725".
-    const fixed = /^\d+$/.test(unit.word) ? `#${unit.word}` : correction(unit.word, lexicon);
+    const fixed = /^\d+$/.test(word) ? `#${word}` : correction(word, lexicon);
     if (fixed) fixes.set(unit, fixed);
   }
   const leftOut = (/** @type {Unit[]} */ some, /** @type {Map<Unit, string>} */ rewrites) => some.map((unit) => written(new Map([...rewrites, [unit, '']]))).reverse();
+  const leaving = units.length > 1 && units.length <= MAX_LEFT_OUT_TERMS;
   const candidates = [
     ...(fixes.size ? [written(fixes)] : []),
-    ...(units.length > 1 ? leftOut(units, new Map()) : []),
-    ...(fixes.size && units.length > 1 ? leftOut(units.filter((unit) => !fixes.has(unit)), fixes) : []),
+    ...(leaving ? leftOut(units, new Map()) : []),
+    ...(fixes.size && leaving ? leftOut(units.filter((unit) => !fixes.has(unit)), fixes) : []),
   ];
   const tried = new Set([normalize(q).trim()]);
   for (const candidate of candidates) {
