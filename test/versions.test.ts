@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../generator/build/build.ts';
 import { StageError, UserError } from '../generator/build/errors.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
-import type { HistoryJson, VersionsJson } from '../generator/contract/schemas.ts';
+import type { BulkIndexJson, HistoryJson, VersionsJson } from '../generator/contract/schemas.ts';
 import { readJson, tempDir, writeSite } from './helpers.ts';
 import { editDump } from './exportEdits.ts';
 import { successiveVersions, writeVersion } from './versionSteps.ts';
@@ -84,6 +84,43 @@ describe('versions of one site, --since a copy of it', () => {
     await fs.writeJson(card3, history);
     await build({ input, out: fresh, since: copy });
     expect(await readJson(fresh, endpoints.history.file('card', 3))).toEqual(history);
+  }, 60_000);
+
+  it('holds every truth version it carries from a --since site to a new one\'s rules: refused in one line, or (a bulk file\'s updated_in) not carried', async () => {
+    const copy = await siteCopy();
+    const fresh = path.join(await tempDir(), 'public');
+    await editDump(input, 'unit.sql', 'UPDATE unit_m SET hp_max = 51 WHERE unit_number = 4;');
+    await writeVersion(input, 'v4', 1600000000);
+    const file = (rel: string) => path.join(copy, rel);
+    const failure = () => build({ input, out: fresh, since: copy }).then(() => null, (e: unknown) => (e as StageError).cause as Error);
+    /** Writes `value` over the copy's `rel`, expects the build to fail with `message`, and puts the file back. */
+    const refused = async (rel: string, value: unknown, message: RegExp) => {
+      const before = await fs.readFile(file(rel));
+      await fs.writeJson(file(rel), value);
+      const error = await failure();
+      expect(error, rel).toBeInstanceOf(UserError);
+      expect(error!.message, rel).toMatch(message);
+      expect(error!.message.split('\n'), rel).toHaveLength(1);
+      await fs.writeFile(file(rel), before);
+    };
+    const versions = await fs.readJson(file(endpoints.versions.file())) as VersionsJson;
+    await refused(endpoints.versions.file(), { versions: [{ ...versions.versions[0], truth_version: '../../../../tmp/PWN' }, ...versions.versions.slice(1)] },
+      /versions\.json: the previous site's versions\.json is not one this builder publishes \(its truth_version "\.\.\/\.\.\/\.\.\/\.\.\/tmp\/PWN" cannot be one: /);
+    const card3 = await fs.readJson(file(endpoints.history.file('card', 3))) as HistoryJson;
+    await refused(endpoints.history.file('card', 3), { ...card3, versions: [{ ...card3.versions[0], truth_version: 'v1\u001b[2J' }, ...card3.versions.slice(1)] },
+      /history\/card\/3\.json: the previous site's history is not one this builder publishes \(its truth_version "v1\\u001b\[2J" cannot be one: /);
+    const list = await fs.readJson(file(endpoints.changes.file('v3')));
+    await refused(endpoints.changes.file('v3'), { ...list, from: { ...list.from, truth_version: 'CON' } },
+      /changes\/v3\.json: the previous site's v3\.json cannot be carried: its truth_version "CON" cannot be one: /);
+    const info = await fs.readJson(file(endpoints.info.file()));
+    await refused(endpoints.info.file(), { ...info, truth_version: 'a/b' }, /info\.json: the previous site's info\.json cannot be carried: its truth_version "a\/b" cannot be one: /);
+    expect(await fs.pathExists(fresh)).toBe(false);
+    // A bulk file's updated_in that a build would refuse is not carried: the file is then updated in this version.
+    const index = await fs.readJson(file(endpoints.bulkIndex.file())) as BulkIndexJson;
+    await fs.writeJson(file(endpoints.bulkIndex.file()), { ...index, files: index.files.map((f) => ({ ...f, updated_in: '../../PWN' })) });
+    await build({ input, out: fresh, since: copy });
+    const carried = await readJson<BulkIndexJson>(fresh, endpoints.bulkIndex.file());
+    expect(carried.files.map((f) => f.updated_in)).toEqual(carried.files.map(() => 'v4'));
   }, 60_000);
 
   it('reads only regular files of a --since site: a named pipe or a device is refused in one line, never waited on or read without end', async () => {

@@ -19,6 +19,7 @@ import { isJsonObject, noObjects, type Json, type JsonObject } from './published
 import { parseText, sameText, type Snapshot } from './snapshot.ts';
 import { UserError } from '../errors.ts';
 import type { PreviousSite } from '../input/previousSite.ts';
+import { carriedVersionFault } from '../input/curated.ts';
 
 type Entry = HistoryJson['versions'][number];
 type Version = VersionsJson['versions'][number];
@@ -233,14 +234,19 @@ function checkedHistory(site: PreviousSite, type: HistoryType, id: string, liste
     listed,
     invalid: (h) => {
       if (h.type !== type || String(h.id) !== id) return `it is the history of ${String(h.type).slice(0, 40)} ${h.id}, not of ${type} ${id.slice(0, 40)}`;
-      return replayFault(h);
+      return firstFault(h.versions.map((v) => v.truth_version)) ?? replayFault(h);
     },
   });
 }
 
-/** The versions a previous site published (none when it has no versions.json: an older builder). */
+/** The first of `names` that cannot be carried (input/curated.ts carriedVersionFault), or null. */
+const firstFault = (names: unknown[]): string | null => names.reduce<string | null>((fault, name) => fault ?? carriedVersionFault(name), null);
+
+/** The versions a previous site published (none when it has no versions.json: an older builder), each name checked as a new one is. */
 async function previousVersions(site: PreviousSite | null): Promise<Version[]> {
-  const read = site && (await readPrevious<VersionsJson>(site, endpoints.versions.file(), 'versions.json', VersionsSchema));
+  const read = site && (await readPrevious<VersionsJson>(site, endpoints.versions.file(), 'versions.json', VersionsSchema, {
+    invalid: (v) => firstFault(v.versions.map((version) => version.truth_version)),
+  }));
   return read?.value.versions ?? [];
 }
 

@@ -4,6 +4,7 @@ import { endpoints } from '../../contract/endpoints.ts';
 import { CHANGE_TYPES, SONG_CHANGE_TYPES, type ChangeIndexJson, type ChangeListJson } from '../../contract/schemas.ts';
 import { UserError } from '../errors.ts';
 import type { PreviousSite } from '../input/previousSite.ts';
+import { carriedVersionFault } from '../input/curated.ts';
 import { isJsonObject } from './published.ts';
 import { snapshotOf, type Snapshot, type SiteReader } from './snapshot.ts';
 
@@ -37,8 +38,15 @@ function jsonReader(site: PreviousSite): SiteReader {
 export async function siteSnapshot(site: PreviousSite): Promise<Snapshot> {
   const read = jsonReader(site);
   const truthVersion = ((await read(endpoints.info.file())) as { truth_version: string }).truth_version;
+  requireCarried(site, endpoints.info.file(), truthVersion);
   const last = ((await read(endpoints.latestChanges.file(), true)) as ChangeListJson | undefined)?.to;
   return snapshotOf(read, last?.truth_version === truthVersion ? last.date : null);
+}
+
+/** Refuses, in one line, a truth version of the previous site's file `rel` that a build would refuse as a new one. */
+function requireCarried(site: PreviousSite, rel: string, name: unknown): void {
+  const fault = carriedVersionFault(name);
+  if (fault) throw new UserError(`${site.where(rel)}: the previous site's ${rel.split('/').pop()} cannot be carried: ${fault}`);
 }
 
 /**
@@ -68,9 +76,12 @@ export async function siteHistory(site: PreviousSite): Promise<{ lists: Map<stri
   const lists = new Map<string, ChangeListJson>();
   const warnings: string[] = [];
   for (const version of new Set([...indexed.filter((v) => versions.includes(v)), ...versions])) {
-    const list = changeListOf(await read(endpoints.changes.file(version)), version);
+    const rel = endpoints.changes.file(version);
+    requireCarried(site, rel, version);
+    const list = changeListOf(await read(rel), version);
+    if (list) requireCarried(site, rel, list.from.truth_version);
     if (list) lists.set(version, list);
-    else warnings.push(`${site.where(endpoints.changes.file(version))} is not a change list: not carried into the new site`);
+    else warnings.push(`${site.where(rel)} is not a change list: not carried into the new site`);
   }
   return { lists, warnings };
 }

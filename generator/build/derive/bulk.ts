@@ -21,6 +21,7 @@ import { emit, jsonBytes, type MovableFiles } from '../render/files.ts';
 import type { Rendered } from '../render/renderSite.ts';
 import { bulkSqlite, type SqliteKind } from './bulkSqlite.ts';
 import type { PreviousSite } from '../input/previousSite.ts';
+import { carriedVersionFault } from '../input/curated.ts';
 
 export interface BulkOptions {
   truthVersion: string;
@@ -49,11 +50,15 @@ function bulkKinds({ objects, objectTypes, sets, pairs }: Rendered): { name: Bul
   return BULK_KINDS.filter(published).map((name) => ({ name, objects: byKind[name], viewOf: views[name] }));
 }
 
-/** The `updated_in` of each file of the previous site's bulk index, by name; none when it has no readable index. */
+/**
+ * The `updated_in` of each file of the previous site's bulk index, by name; none when it has no
+ * readable index. One that a build would refuse as a truth version is not carried (the file is
+ * then updated in this build's version).
+ */
 async function previousVersions(site: PreviousSite): Promise<Map<string, BulkEntry>> {
   try {
     const index = JSON.parse((await site.read(endpoints.bulkIndex.file())) ?? 'null') as BulkIndexJson;
-    return new Map(index.files.filter((f) => typeof f.sha256 === 'string' && typeof f.updated_in === 'string').map((f) => [f.name, f]));
+    return new Map(index.files.filter((f) => typeof f.sha256 === 'string' && carriedVersionFault(f.updated_in) === null).map((f) => [f.name, f]));
   } catch {
     return new Map();
   }

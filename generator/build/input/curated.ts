@@ -172,6 +172,17 @@ export function truthVersionFault(name: string): string | null {
   return unportableFileName(name) ?? (taken && `its change list ${endpoints.changes.file(name)} would be the site's ${taken} on a case-insensitive file system`);
 }
 
+/**
+ * Why a truth version carried from the previous site into this one (its versions.json, its histories,
+ * its change lists, its info.json) cannot be published, or null: it passes the same check as a new
+ * one, since a --since site may come from anywhere. Quoted as JSON: nothing raw reaches a terminal.
+ */
+export function carriedVersionFault(name: unknown): string | null {
+  if (typeof name !== 'string') return `its truth_version ${String(JSON.stringify(name)).slice(0, 80)} is not text`;
+  const fault = truthVersionFault(name);
+  return fault && `its truth_version ${JSON.stringify(name.slice(0, 80))} cannot be one: ${fault}`;
+}
+
 /** The paths of the change lists of `site`, relative to its root (none when it has no such folder). */
 async function changeListFiles(site: PreviousSite): Promise<string[]> {
   const folder = path.posix.dirname(endpoints.changes.file('x'));
