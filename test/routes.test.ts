@@ -278,6 +278,18 @@ describe('Cloudflare Pages (wrangler pages dev)', () => {
       expect(await response.json(), p).toEqual({ error: 'not found' });
     }
   }, 60_000);
+
+  it('answers a missing file in a folder _routes.json keeps from the worker with the JSON 404 too (api/404.html)', async () => {
+    const host = await pages!;
+    const folders = pagesRoutes(EDGE_PATH).exclude.filter((glob) => glob.endsWith('/*')).map((glob) => glob.slice(0, -1));
+    expect(folders.length).toBeGreaterThan(2);
+    for (const folder of folders) {
+      const p = `${folder}missing-file.json`;
+      const response = await host.fetch(p);
+      expect(response.status, p).toBe(404);
+      expect(await response.json(), p).toEqual({ error: 'not found' });
+    }
+  }, 60_000);
 });
 
 describe('a plain static host (no rules, no edge)', () => {
