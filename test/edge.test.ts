@@ -10,7 +10,7 @@ import { handleRequest, type EdgeSite } from '../generator/runtime/edge/handler.
 import { checkSitePath } from '../generator/runtime/edge/guard.ts';
 import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
 import { objectList } from '../generator/runtime/edge/objects.ts';
-import type { CardJson, CardListJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
+import type { BulkIndexJson, CardJson, CardListJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
 import { MAX_IDS } from '../generator/contract/limits.ts';
 import { objectEndpoint } from '../generator/contract/endpoints.ts';
 import { PACK_SIZE, packOf } from '../generator/contract/format.ts';
@@ -443,6 +443,80 @@ describe('methods and unknown paths', () => {
     for (const path of ['/', '/index.html', '/images/card/icon/1003.png', '/api/v1/info', '/api/v1/nothing']) {
       expect(await call(path), path).toBeNull();
     }
+  });
+});
+
+describe('docs/edge.md', () => {
+  it('gives the pack size the code uses', () => {
+    const doc = fs.readFileSync(new URL('../docs/edge.md', import.meta.url), 'utf8');
+    expect(doc).toContain(`pack of its block of ${PACK_SIZE} ids`);
+    expect(doc).toContain(`\`block = floor(id / ${PACK_SIZE})\``);
+    expect(doc).not.toMatch(/2,048|2048/);
+  });
+});
+
+describe('damaged published files are never served as answers', () => {
+  /** The sample as the edge reads it, but the files `swap` gives other bytes for (null: absent). */
+  const damaged = (swap: Record<string, () => Promise<Uint8Array | null>>): EdgeSite => {
+    const readBytes = diskBytesReader(out);
+    return { read: diskReader(out), readBytes: (path) => (Object.hasOwn(swap, path) ? swap[path]() : readBytes(path)) };
+  };
+  const ask = (path: string, on: EdgeSite) => handleRequest(new Request(`https://sif.test${path}`), on).then((response) => response!);
+  const bytesOf = (rel: string) => fs.promises.readFile(path.join(out, rel)).then((bytes) => new Uint8Array(bytes));
+  const partsOf = async (name: string) => (await readJson<BulkIndexJson>(out, 'api/v1/bulk/index.json')).files.find((f) => f.name === name)!.parts!.map((p) => p.path.slice(1));
+  const refusedAs502 = async (response: Response) => {
+    expect([response.status, await response.json()]).toEqual([502, { error: 'a published file this answer is made from is damaged; the site must be built and deployed again' }]);
+  };
+
+  it('a bulk file whose first part is missing, of another size or other bytes of the same size is a JSON 502, before any byte', async () => {
+    const [first] = await partsOf('cards.jsonl');
+    const bytes = await bytesOf(first);
+    const other = bytes.slice();
+    other[10] ^= 1;
+    for (const swap of [async () => null, async () => bytes.subarray(1), async () => other]) {
+      await refusedAs502(await ask('/api/v1/bulk/cards.jsonl', damaged({ [first]: swap })));
+    }
+  });
+
+  it('a later part missing, or swapped for another of the same size, aborts the stream: never a short or wrong file under the file\'s ETag', async () => {
+    const parts = await partsOf('sif.sqlite');
+    expect(parts.length).toBeGreaterThan(2);
+    for (const swap of [{ [parts[1]]: async () => null }, { [parts[1]]: () => bytesOf(parts[2]) }]) {
+      const response = await ask('/api/v1/bulk/sif.sqlite', damaged(swap));
+      expect(response.status).toBe(200); // sent with the first part, which is whole
+      await expect(response.arrayBuffer()).rejects.toThrow();
+    }
+  });
+
+  it('a bulk index whose parts do not add up to the file is a JSON 502', async () => {
+    const index = await readJson<BulkIndexJson>(out, 'api/v1/bulk/index.json');
+    const shortened = { ...index, files: index.files.map((f) => ({ ...f, parts: f.parts!.slice(0, -1) })) };
+    const site = damaged({});
+    const text = JSON.stringify(shortened);
+    await refusedAs502(await ask('/api/v1/bulk/sif.sqlite', { ...site, read: async (p) => (p === 'api/v1/bulk/index.json' ? text : site.read(p)) }));
+  });
+
+  it('a pack whose objects or offsets are broken is a JSON 502, never invalid JSON with a 200', async () => {
+    const ids = (await readJson<ObjectListJson>(out, 'api/v1/list/card_t.json')).result.map((entry) => entry.id).slice(0, 12);
+    const packs = [...new Set(ids.map(packOf))];
+    expect(ids.length).toBeGreaterThan(8); // read from packs
+    const pack = objectEndpoint.card_t.pack.file(packs[0]);
+    const bytes = await bytesOf(pack);
+    const text = new TextDecoder().decode(bytes);
+    const edited = (from: string, to: string) => async () => new TextEncoder().encode(text.replace(from, to));
+    const brokenObject = edited('"id":', '"id"!'); // the same length: every offset still points where it did
+    const lostOffsets = async () => bytes.subarray(0, bytes.length - 20);
+    const shiftedOffsets = edited('{"objects":{', '{"objects": {');
+    for (const swap of [brokenObject, lostOffsets, shiftedOffsets]) {
+      await refusedAs502(await ask(`/api/v1/card_t/${ids.join(',')}`, damaged({ [pack]: swap })));
+    }
+    const whole = await ask(`/api/v1/card_t/${ids.join(',')}`, damaged({}));
+    expect((await whole.json()).result.map((card: { id: number } | null) => card?.id)).toEqual(ids);
+  });
+
+  it('a published JSON file that does not parse is a JSON 502 too', async () => {
+    const site = damaged({});
+    await refusedAs502(await ask('/api/v1/card/1,2,3.json?stubs=yes', { ...site, read: async (p) => (p === 'api/v1/card/1.json' ? '{"cards":[' : site.read(p)) }));
   });
 });
 

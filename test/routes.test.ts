@@ -16,7 +16,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSample, packedObject, readJson, tempDir } from './helpers.ts';
+import { buildSample, copyTree, packedObject, readJson, tempDir } from './helpers.ts';
 import { EXAMPLES, exampleUrl } from '../generator/runtime/search/examples.js';
 import { HOSTS, WORKER_CONFIG, workerdPages, type Host, type HostName } from './hosts.ts';
 import { serveStatic } from './staticServer.ts';
@@ -288,6 +288,33 @@ describe('Cloudflare Pages (wrangler pages dev)', () => {
       const response = await host.fetch(p);
       expect(response.status, p).toBe(404);
       expect(await response.json(), p).toEqual({ error: 'not found' });
+    }
+  }, 60_000);
+});
+
+describe('a damaged bulk file, on every host', () => {
+  it('is a JSON 502 when its first part is damaged, and a broken connection when a later one is: never a short or wrong file', async () => {
+    const copy = path.join(await tempDir(), 'damaged');
+    copyTree(await fs.realpath(out), copy);
+    const index: BulkIndexJson = await fs.readJson(path.join(copy, 'api/v1/bulk/index.json'));
+    const parts = (name: string) => index.files.find((f) => f.name === name)!.parts!.map((part) => path.join(copy, part.path));
+    await fs.rm(parts('cards.jsonl')[0]); // a missing part: a short 200 on the Worker, once
+    const sqlite = parts('sif.sqlite');
+    await fs.copyFile(sqlite[2], sqlite[1]); // the same size, other bytes: the whole file's ETag on a wrong file, once
+    const damaged = await Promise.all(HOST_NAMES.map((name) => HOSTS[name](copy)));
+    try {
+      for (const [i, host] of damaged.entries()) {
+        const first = await host.fetch('/api/v1/bulk/cards.jsonl');
+        expect([first.status, await first.json()], HOST_NAMES[i]).toEqual([502, { error: 'a published file this answer is made from is damaged; the site must be built and deployed again' }]);
+        // The error status where the answer had not started (npm start reads a MiB before it sends), else a broken connection.
+        const outcome = await host.fetch('/api/v1/bulk/sif.sqlite').then(
+          (response) => (response.status === 200 ? response.arrayBuffer().then(() => 'a whole 200', () => 'broken') : response.status),
+          () => 'broken',
+        );
+        expect(outcome === 'broken' || outcome === 502, `${HOST_NAMES[i]}: ${outcome}`).toBe(true);
+      }
+    } finally {
+      await Promise.all(damaged.map((host) => host.close()));
     }
   }, 60_000);
 });

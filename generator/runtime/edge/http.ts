@@ -116,6 +116,13 @@ export function errorResponse(error: HttpError): Response {
   return jsonResponse(body, error.status, error.headers);
 }
 
+/**
+ * An answer that would be made from a published file the edge finds damaged (not what the build
+ * wrote: a pack whose objects or offsets are broken, a bulk part missing or not the one
+ * bulk/index.json lists): refused, naming nothing of the site's insides, never served broken.
+ */
+export const damagedFile = () => new HttpError(502, 'a published file this answer is made from is damaged; the site must be built and deployed again');
+
 export const methodNotAllowed = (method: string, allow: string) =>
   new HttpError(405, `method ${method} is not allowed here (allowed: ${allow})`, { allow });
 

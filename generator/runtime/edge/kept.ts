@@ -21,12 +21,18 @@ export interface EdgeKept {
    * most of a ?version= list's CPU.
    */
   objects: Kept<string | null>;
+  /**
+   * Parts of bulk files an immutable site's instance has checked against bulk/index.json (their
+   * SHA-256), by path and hash, up to 65,536: a part is hashed once per instance, not per download.
+   */
+  checkedParts: Kept<true>;
 }
 
 export const edgeKept = (): EdgeKept => ({
   packs: new Kept(48 * 1024 * 1024),
   parses: new Kept(16 * 1024 * 1024),
   objects: new Kept(16 * 1024 * 1024),
+  checkedParts: new Kept(65_536),
 });
 
 /**

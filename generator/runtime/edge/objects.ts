@@ -11,7 +11,7 @@ import type { Static } from '@sinclair/typebox';
 import { packOf } from '../../contract/format.ts';
 import { endpoints, isObjectType, objectEndpoint, type ObjectType } from '../../contract/endpoints.ts';
 import type { CardList } from '../../contract/schemas.ts';
-import { HttpError, type JsonPieces } from './http.ts';
+import { HttpError, damagedFile, type JsonPieces } from './http.ts';
 import { readBytes, readJson, type EdgeSite } from './siteReader.ts';
 
 /** Up to this many distinct ids, single files are read (each smaller than a pack). */
@@ -35,15 +35,56 @@ function lastIndexOf(bytes: Uint8Array, pattern: Uint8Array): number {
   return -1;
 }
 
-/** The UTF-8 bytes of each object of a pack by id, sliced at the pack's byte offsets: nothing is copied, decoded or parsed. */
-function packObjects(pack: Uint8Array): (id: number) => Uint8Array | null {
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether `bytes` are the UTF-8 of one JSON object. */
+function isJsonObject(bytes: Uint8Array): boolean {
+  try {
+    const value: unknown = JSON.parse(strictUtf8.decode(bytes));
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `span` is a pack's [start, end) of an object: whole numbers, within the objects before the offsets at `end`. */
+const isSpan = (span: unknown, end: number): span is [number, number] =>
+  Array.isArray(span) && span.length === 2 && span.every(Number.isSafeInteger) && span[0] >= 0 && span[0] < span[1] && span[1] <= end;
+
+/**
+ * The UTF-8 bytes of each object of a pack by id, sliced at the pack's byte offsets: nothing is
+ * copied. Each object is parsed once, the first time it is asked for (the lookup remembers it), so
+ * a damaged pack (offsets that cut an object, bytes that are no JSON object) is a 502, never an
+ * answer of broken JSON with a 200; an answer is then only sliced.
+ */
+function packObjects(pack: Uint8Array): PackLookup {
   const at = lastIndexOf(pack, OFFSETS);
-  const table = new TextDecoder().decode(pack.subarray(at + OFFSETS.length, pack.length - 1));
-  const offsets = JSON.parse(table) as Record<string, [number, number]>;
-  return (id) => (Object.hasOwn(offsets, id) ? pack.subarray(...offsets[id]) : null);
+  let offsets: unknown;
+  try {
+    offsets = at < 0 ? null : JSON.parse(strictUtf8.decode(pack.subarray(at + OFFSETS.length, pack.length - 1)));
+  } catch {
+    offsets = null;
+  }
+  if (typeof offsets !== 'object' || offsets === null || Array.isArray(offsets)) throw damagedFile();
+  const table = offsets as Record<string, unknown>;
+  const checked = new Set<number>();
+  return (id) => {
+    if (!Object.hasOwn(table, id)) return null;
+    const span = table[id];
+    if (!isSpan(span, at)) throw damagedFile();
+    const object = pack.subarray(...span);
+    if (!checked.has(id)) {
+      if (!isJsonObject(object)) throw damagedFile();
+      checked.add(id);
+    }
+    return object;
+  };
 }
 
 export type PackLookup = (id: number) => Uint8Array | null;
+
+/** The lookup of a pack's bytes, by those bytes: a host that keeps a file's bytes (npm start's reader) gives the same ones while the file is unchanged. */
+const lookups = new WeakMap<Uint8Array, PackLookup>();
 
 /** The objects of the pack at `path` by id (a missing pack has none), kept for later requests on an immutable site. */
 async function packLookup(site: EdgeSite, path: string): Promise<PackLookup> {
@@ -51,8 +92,10 @@ async function packLookup(site: EdgeSite, path: string): Promise<PackLookup> {
   const kept = keep?.get(path);
   if (kept) return kept.value;
   const pack = await readBytes(site, path);
-  const lookup: PackLookup = pack === null ? () => null : packObjects(pack);
-  if (pack !== null) keep?.set(path, lookup, pack.byteLength);
+  if (pack === null) return () => null;
+  const lookup = lookups.get(pack) ?? packObjects(pack);
+  lookups.set(pack, lookup);
+  keep?.set(path, lookup, pack.byteLength);
   return lookup;
 }
 

@@ -1,6 +1,7 @@
 /** What the edge handler needs from its host: the published files, a clock and randomness. */
 
 import type { EdgeKept } from './kept.ts';
+import { damagedFile } from './http.ts';
 import type { ReadBytes, ReadFile } from '../../contract/siteRead.ts';
 
 export interface EdgeSite {
@@ -42,7 +43,12 @@ export async function readJson<T>(site: EdgeSite, path: string): Promise<T | nul
   const text = await site.read(path);
   if (text === null) return null;
   if (kept?.text === text) return kept.value as T;
-  const value = JSON.parse(text) as T;
+  let value: T;
+  try {
+    value = JSON.parse(text) as T;
+  } catch {
+    throw damagedFile(); // a published file is JSON as the build wrote it: one that is not is damaged
+  }
   if (text.length >= KEPT_PARSE_CHARS) site.kept?.parses.set(path, { text, value }, text.length);
   return value;
 }

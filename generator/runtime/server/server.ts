@@ -291,8 +291,9 @@ function siteMiddleware(siteNow: () => Promise<EdgeSite>, admission: Admission, 
   };
   return (req, res, next) => {
     respond(req, res, next).catch((error) => {
-      console.error(error);
-      if (!res.response.headersSent) void refuse(res.response, new HttpError(500, 'internal error'), false);
+      // A streamed answer that fails before its first byte is sent (a damaged bulk part: a 502) gets its error as the answer.
+      if (!(error instanceof HttpError)) console.error(error);
+      if (!res.response.headersSent) void refuse(res.response, error instanceof HttpError ? error : new HttpError(500, 'internal error'), false);
       else res.response.destroy();
     });
   };
