@@ -11,7 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import fs from 'fs-extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildInto, buildSample, packedObject, readJson, tempDir, writeDb } from './helpers.ts';
+import { buildInto, buildSample, copyTree, packedObject, readJson, tempDir, writeDb } from './helpers.ts';
 import { packOf } from '../generator/contract/format.ts';
 import { unitTables } from './fixtures.ts';
 import type { CardListJson, HappeningJson } from '../generator/contract/schemas.ts';
@@ -447,6 +447,29 @@ describe('paths that try to leave the site', () => {
 
   it('does not serve the file under its plain name either', async () => {
     expect((await raw('/secret.txt')).status).toBe(404);
+  });
+
+  it('never serves a file whose real path leaves the site: links inside it that lead out name no file, under /api/ or not', async () => {
+    const outside = await tempDir();
+    await fs.writeFile(path.join(outside, 'secret.json'), '{"secret":"SECRET-TOKEN"}');
+    await fs.writeFile(path.join(outside, 'index.html'), 'SECRET-TOKEN');
+    const site = path.join(await tempDir(), 'site');
+    copyTree(await fs.realpath(out), site);
+    await fs.symlink(path.join(outside, 'secret.json'), path.join(site, 'api/v1/leak.json'));
+    await fs.symlink(path.join(outside, 'secret.json'), path.join(site, 'images/leak.png'));
+    await fs.symlink(outside, path.join(site, 'escape'));
+    await fs.symlink(outside, path.join(site, 'api/v1/escape'));
+    // A link that stays inside the site is followed as before.
+    await fs.symlink(path.join(site, 'api/v1/info.json'), path.join(site, 'api/v1/alias.json'));
+    const url = await serveHere(site);
+    for (const target of ['/api/v1/leak.json', '/api/v1/leak', '/api/v1/escape/secret.json', '/api/v1;keys=secret/leak.json', '/images/leak.png', '/escape/', '/escape/index.html', '/escape/secret.json']) {
+      const response = await fetch(new URL(target.slice(1), url));
+      expect(response.status, target).toBe(404);
+      expect(await response.text(), target).not.toContain('SECRET-TOKEN');
+    }
+    expect(await (await fetch(new URL('api/v1/alias.json', url))).json()).toEqual(await readJson(out, 'api/v1/info.json'));
+    expect(await diskReader(site)('api/v1/leak.json')).toBeNull();
+    expect(await diskBytesReader(site)('api/v1/escape/secret.json')).toBeNull();
   });
 });
 

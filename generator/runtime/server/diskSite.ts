@@ -1,6 +1,7 @@
 /**
  * The edge handler's reader for a published folder on disk; it never reads outside that
- * folder and reads only regular files (a named pipe would never end).
+ * folder (neither by a path nor through a link inside it that leads out) and reads only
+ * regular files (a named pipe would never end).
  *
  * Recently read files are kept, as text or bytes as they were asked for (least recently
  * used dropped first, at most CACHE_BYTES): concurrent comma lists read the same packs, and
@@ -90,16 +91,35 @@ const identityOf = (stat: Stats) => `${stat.dev}:${stat.ino}:${stat.size}:${stat
 export const fileCache = () => new FileCache();
 
 /**
- * `read` of the regular file `rel` under `root` (null when there is none), or what an earlier read
- * of the same file (same identity) kept in `cache` under `kind`. A kept file costs one stat; only
- * a file not kept is opened, non-blocking (opening a named pipe must not wait for a writer), and
- * taken only if what was opened is a regular file still.
+ * Whether the file at `file` really lies in the folder whose real path is `realRoot`, links
+ * followed: a link in the site that leads out of it (to /etc/passwd, to the user's home) names
+ * no published file. The build publishes no link inside a site (unchanged files are hard links).
+ */
+async function staysInside(realRoot: string, file: string): Promise<boolean> {
+  const real = await unlessAbsent(fs.realpath(file));
+  return real !== null && real.startsWith(realRoot + path.sep);
+}
+
+/** The real path of `root` (the version folder a site's link names), looked up once, and again when `anew` (the link may have moved since). */
+function realRootOf(root: string): (anew?: boolean) => Promise<string> {
+  let real: Promise<string> | undefined;
+  return (anew = false) => (real = anew || !real ? fs.realpath(root).catch(() => root) : real);
+}
+
+/**
+ * `read` of the regular file `rel` under `root` (null when there is none, or when its real path
+ * leaves the folder), or what an earlier read of the same file (same identity) kept in `cache`
+ * under `kind`. A kept file costs a stat and a real path; only a file not kept is opened,
+ * non-blocking (opening a named pipe must not wait for a writer), and taken only if what was
+ * opened is a regular file still.
  */
 function cachedRead<T extends Content>(root: string, cache: FileCache, kind: string, read: (handle: fs.FileHandle) => Promise<T>) {
+  const realRoot = realRootOf(root);
   return async (rel: string): Promise<T | null> => {
     const file = fileIn(root, rel);
     const stat = file === null ? null : await unlessAbsent(fs.stat(file));
     if (file === null || !stat?.isFile()) return null; // a folder, pipe, socket or device is no published file
+    if (!(await staysInside(await realRoot(), file)) && !(await staysInside(await realRoot(true), file))) return null;
     const cached = cache.get(`${kind}:${rel}`, identityOf(stat));
     if (cached !== null) return cached as T;
     const handle = await unlessAbsent(fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK));

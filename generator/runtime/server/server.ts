@@ -4,6 +4,7 @@
  * headers derived from the endpoint declarations (edge/rewrites.ts), so it answers like Netlify does.
  */
 import path from 'node:path';
+import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -223,13 +224,35 @@ function askedPath(url: URL): string {
   }
 }
 
+/**
+ * Whether http-server would serve, for the path `pathname` outside /api/, a file whose real path
+ * leaves the site (a link inside it that leads out): the path itself, or the index.html of the
+ * folder it names. An absent path is left to http-server (its 404).
+ */
+async function leavesSite(root: string, pathname: string): Promise<boolean> {
+  const realRoot = await currentVersion(root);
+  const target = path.join(root, decodeURIComponent(pathname));
+  for (const file of [target, path.join(target, 'index.html')]) {
+    const real = await fs.realpath(file).catch(() => null);
+    if (real !== null && real !== realRoot && !real.startsWith(realRoot + path.sep)) return true;
+  }
+  return false;
+}
+
+/** The answer to a path outside /api/ that names no file of the site: the site's 404.html, as http-server answers one. */
+async function notFoundPage(root: string, res: ServerResponse): Promise<void> {
+  const page = await diskReader(await currentVersion(root))('404.html');
+  res.writeHead(404, { 'content-type': 'text/html; charset=utf-8', ...staticHeaders('/') });
+  res.end(page ?? 'Not Found');
+}
+
 /** How long a server waits for a client: a read_tl body to arrive, a write to make progress (docs/limits.md). */
 interface Patience {
   bodySeconds: number;
   writeStallSeconds: number;
 }
 
-function siteMiddleware(siteNow: () => Promise<EdgeSite>, admission: Admission, { bodySeconds, writeStallSeconds }: Patience): Middleware {
+function siteMiddleware(root: string, siteNow: () => Promise<EdgeSite>, admission: Admission, { bodySeconds, writeStallSeconds }: Patience): Middleware {
   const receive = bodyReceiver(bodySeconds);
   const stallMs = writeStallSeconds * 1000;
   /** Answers being written (each after its place among the running requests was freed). */
@@ -252,6 +275,8 @@ function siteMiddleware(siteNow: () => Promise<EdgeSite>, admission: Admission, 
     }
     if (!pathname.startsWith('/api/')) {
       req.buffer = false; // a body sent with a static file's request is drained, never kept
+      // http-server follows links: one inside the site that leads out of it names no file of the site (it serves only GET and HEAD).
+      if ((req.method === 'GET' || req.method === 'HEAD') && (await leavesSite(root, pathname))) return notFoundPage(root, res.response);
       return next();
     }
     let body: Blob | null = null;
@@ -332,7 +357,7 @@ export function startServer(dir: string, port: number, { bodySeconds = BODY_SECO
   const root = path.resolve(dir);
   const server = createServer({
     root,
-    before: [siteMiddleware(siteReader(root), new Admission(RUNNING_REQUESTS, WAITING_REQUESTS), { bodySeconds, writeStallSeconds })],
+    before: [siteMiddleware(root, siteReader(root), new Admission(RUNNING_REQUESTS, WAITING_REQUESTS), { bodySeconds, writeStallSeconds })],
     // http-server adds these to every file it serves; only the site-wide rule matches outside /api/.
     headers: staticHeaders('/'),
     cache: 0,
