@@ -10,7 +10,7 @@ import fs from 'fs-extra';
 import fg from 'fast-glob';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
+import { BULK_KINDS, LINES_ONLY_KINDS, OBJECT_TYPE_NAMES, endpoints, objectEndpoint, type BulkKind } from '../generator/contract/endpoints.ts';
 import type { BulkIndexJson, FileManifestJson } from '../generator/contract/schemas.ts';
 import { bulkSqlite } from '../generator/build/derive/bulkSqlite.ts';
 import { API_MAJOR, API_REVISION, BLOCK_SUMS_MIN_BYTES, BULK_PART_BYTES, bulkPartLines, MANIFEST_BLOCK_SIZE, bulkPartName } from '../generator/contract/format.ts';
@@ -89,7 +89,8 @@ describe('api/v1/bulk/<kind>.jsonl', () => {
 describe('api/v1/bulk/index.json and the .sha256 files', () => {
   it('lists every bulk file with its count, size and SHA-256, and sha256sum -c passes', async () => {
     const names = index.files.map((f) => f.name);
-    expect(names).toEqual(['cards.jsonl', 'accessories.jsonl', 'sets.jsonl', 'pairs.jsonl', ...OBJECT_TYPE_NAMES.map((t) => `${t}.jsonl`), 'sif.sqlite']);
+    expect(names).toEqual(['cards.jsonl', 'accessories.jsonl', 'sets.jsonl', 'pairs.jsonl', ...OBJECT_TYPE_NAMES.map((t) => `${t}.jsonl`), 'notes.jsonl', 'sif.sqlite']);
+    expect(names).toEqual([...BULK_KINDS.map((kind) => `${kind}.jsonl`), 'sif.sqlite']);
     expect(index.truth_version).toBe((await readJson(out, endpoints.info.file())).truth_version);
     const joined = await tempDir();
     for (const file of index.files) {
@@ -138,7 +139,10 @@ describe('api/v1/bulk/sif.sqlite', () => {
     try {
       const views = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'view'").all() as { name: string }[]).map((v) => v.name);
       expect(views.sort()).toEqual(['accessory_t', 'card_t']);
-      for (const file of index.files.filter((f) => f.format === 'jsonl')) {
+      // Every kind but those of JSON Lines alone (a chart's notes).
+      const tables = index.files.filter((f) => f.format === 'jsonl' && !LINES_ONLY_KINDS.includes(f.type as BulkKind));
+      expect(tables.length).toBe(index.files.length - 1 - LINES_ONLY_KINDS.length);
+      for (const file of tables) {
         const objects = await lines(file.name);
         const rows = db.prepare(`SELECT * FROM "${file.type}"${views.includes(file.type) ? '' : ' ORDER BY rowid'}`).all() as Record<string, unknown>[];
         expect(rows.map((row) => row.json), file.type).toEqual(objects);
@@ -160,7 +164,9 @@ describe('api/v1/bulk/sif.sqlite', () => {
       expect(indexed.filter((i) => i.tbl_name === 'cards').map((i) => i.sql)).toEqual([
         'CREATE INDEX "cards_id" ON "cards" ("id")', 'CREATE INDEX "cards_ordinal" ON "cards" ("ordinal")',
       ]);
-      expect(new Set(indexed.map((i) => i.tbl_name)).size).toBe(index.files.length - 1 - views.length);
+      expect(new Set(indexed.map((i) => i.tbl_name)).size).toBe(tables.length - views.length);
+      const all = (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").all() as { name: string }[]).map((t) => t.name);
+      expect(all.sort()).toEqual([...tables.map((f) => f.type), 'meta'].sort());
       expect(db.prepare('SELECT * FROM meta').all()).toEqual([{ truth_version: index.truth_version, api_major: API_MAJOR, api_revision: API_REVISION, date: index.date }]);
       expect(db.prepare('SELECT count(*) AS n FROM cards WHERE rarity = 4').get()).toEqual({ n: (await lines('cards.jsonl')).filter((l) => JSON.parse(l).rarity === 4).length });
     } finally {

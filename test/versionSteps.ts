@@ -8,6 +8,22 @@ import { copySample, nextInMemory, type SiteInMemory } from './helpers.ts';
 import { editDump } from './exportEdits.ts';
 
 const unitSql = (sql: string) => (input: string) => editDump(input, 'unit.sql', sql);
+/** Edits in turn. */
+const both = (...edits: ((input: string) => Promise<void>)[]) => async (input: string) => {
+  for (const edit of edits) await edit(input);
+};
+type Note = Record<string, number>;
+/** Rewrites the note file `rel` of the export as `edit` makes its notes; null deletes the file. */
+const notesEdit = (rel: string, edit: (notes: Note[]) => Note[] | null) => async (input: string) => {
+  const file = path.join(input, rel);
+  const notes = edit(await fs.readJson(file));
+  if (notes) await fs.writeFile(file, JSON.stringify(notes));
+  else await fs.remove(file);
+};
+/** Song 1's Easy chart remade: every note a quarter second later, the first one a star. */
+export const REMADE_CHART = { id: 11, file: 'notes/0001_1.json' };
+/** Song 3's Easy chart loses its note file (in v3). */
+export const UNNOTED_CHART = { id: 31, file: 'notes/0003_1.json' };
 /** A copy of the ordinal-1 card as a new card. */
 const ADD_CARD = `CREATE TEMP TABLE c AS SELECT * FROM unit_m WHERE unit_number = 1;
   UPDATE c SET unit_id = 99001, unit_number = 9001; INSERT INTO unit_m SELECT * FROM c;`;
@@ -15,8 +31,20 @@ const ADD_CARD = `CREATE TEMP TABLE c AS SELECT * FROM unit_m WHERE unit_number 
 /** The versions made in order (the last site of a truth version is that version's site), each with its edit of the export. */
 const STEPS: { version: string; edit?: (input: string) => Promise<void> }[] = [
   { version: 'v1' },
-  { version: 'v2', edit: unitSql(`UPDATE unit_m SET hp_max = hp_max + 5 WHERE unit_number IN (1, 2); DELETE FROM unit_m WHERE unit_number = 3; ${ADD_CARD}`) },
-  { version: 'v3', edit: unitSql("UPDATE unit_m SET hp_max = 40 WHERE unit_number = 1; UPDATE unit_skill_m SET name_en = 'Renamed' WHERE unit_skill_id = 1;") },
+  {
+    version: 'v2',
+    edit: both(
+      unitSql(`UPDATE unit_m SET hp_max = hp_max + 5 WHERE unit_number IN (1, 2); DELETE FROM unit_m WHERE unit_number = 3; ${ADD_CARD}`),
+      notesEdit(REMADE_CHART.file, (notes) => notes.map((note, i) => ({ ...note, timing_sec: note.timing_sec + 0.25, ...(i === 0 ? { effect: 4 } : {}) }))),
+    ),
+  },
+  {
+    version: 'v3',
+    edit: both(
+      unitSql("UPDATE unit_m SET hp_max = 40 WHERE unit_number = 1; UPDATE unit_skill_m SET name_en = 'Renamed' WHERE unit_skill_id = 1;"),
+      notesEdit(UNNOTED_CHART.file, () => null),
+    ),
+  },
   // The same truth version again (a key arrived): its entries are replaced, not added.
   { version: 'v3', edit: unitSql('UPDATE unit_m SET hp_max = 41 WHERE unit_number = 2; DELETE FROM unit_m WHERE unit_number = 9001;') },
 ];

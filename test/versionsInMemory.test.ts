@@ -8,8 +8,8 @@
 import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch/index.mjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { endpoints, HISTORY_TYPES, type HistoryType } from '../generator/contract/endpoints.ts';
-import type { HistoryJson, VersionsJson } from '../generator/contract/schemas.ts';
+import { endpoints, HISTORY_TYPES, NOTES, PACKED_HISTORY_TYPES, type HistoryType } from '../generator/contract/endpoints.ts';
+import type { ChangeListJson, HistoryJson, LiveJson, NotesJson, VersionsJson } from '../generator/contract/schemas.ts';
 import { patchBetween } from '../generator/build/changes/history.ts';
 import type { Snapshot } from '../generator/build/changes/snapshot.ts';
 import { memorySite } from '../generator/build/input/previousSite.ts';
@@ -17,20 +17,30 @@ import { objectAt } from '../generator/runtime/edge/history.ts';
 import { applyPatch } from '../generator/contract/patch.ts';
 import { handleRequest } from '../generator/runtime/edge/handler.ts';
 import type { SiteInMemory } from './helpers.ts';
-import { successiveVersions } from './versionSteps.ts';
+import { REMADE_CHART, UNNOTED_CHART, successiveVersions } from './versionSteps.ts';
 
 /** The objects of a history type in a site's snapshot, by id (cards by ordinal). */
 function objectsOf(snapshot: Snapshot, type: HistoryType): Map<string, unknown> {
   const texts = type === 'card' ? snapshot.objects.card_t : type === 'accessory' ? snapshot.objects.accessory_t : snapshot.objects[type];
-  const objects = [...texts.values()].map((text) => JSON.parse(text.toString()) as { id: number; ordinal: number });
-  return new Map(objects.map((object) => [String(type === 'card' ? object.ordinal : object.id), object]));
+  const objects = [...texts.values()].map((text) => JSON.parse(text.toString()) as { id: number; ordinal: number; live_setting_id: number });
+  return new Map(objects.map((object) => [String(type === 'card' ? object.ordinal : type === 'notes' ? object.live_setting_id : object.id), object]));
 }
 
-/** The history files of a type in a site, by id, as bytes. */
+/** The history files of a type in a site, by id, as bytes; a packed type's histories as their packs hold them (at the packs' offsets). */
 function historyFiles(site: SiteInMemory, type: HistoryType): Map<string, Buffer> {
+  if (PACKED_HISTORY_TYPES.includes(type)) {
+    const folder = endpoints.historyPack.file(type, 0).replace(/[^/]*$/, '');
+    return new Map([...site.files].filter(([rel]) => rel.startsWith(folder)).flatMap(([, bytes]) => {
+      const { offsets } = JSON.parse(bytes.toString('utf8')) as { offsets: Record<string, [number, number]> };
+      return Object.entries(offsets).map(([id, span]) => [id, bytes.subarray(...span)] as const);
+    }));
+  }
   const folder = endpoints.history.file(type, 0).replace(/[^/]*$/, '');
   return new Map([...site.files].filter(([rel]) => rel.startsWith(folder)).map(([rel, bytes]) => [rel.slice(folder.length).replace(/\.json$/, ''), bytes]));
 }
+
+/** The history of object `id` of `type` in a site, from its file or its pack. */
+const historyOf = (site: SiteInMemory, type: HistoryType, id: number): HistoryJson => JSON.parse(historyFiles(site, type).get(String(id))!.toString('utf8')) as HistoryJson;
 
 /** Every history file of a type in a site, by id. */
 const histories = (site: SiteInMemory, type: HistoryType): Map<string, HistoryJson> =>
@@ -139,13 +149,53 @@ describe('versions of one site', () => {
     expect(unknown.body.error).toMatch(/versions\.json/);
   });
 
+  it('keeps each chart\'s notes as every version published them: a remade chart is a change, a lost note file a removal, and ?version= answers them', async () => {
+    const remade = historyOf(last, NOTES, REMADE_CHART.id);
+    expect(remade).toMatchObject({ type: NOTES, id: REMADE_CHART.id });
+    expect(remade.versions.map((v) => [v.truth_version, v.change])).toEqual([['v1', 'added'], ['v2', 'changed']]);
+    // As many notes as before: the patch changes them note by note (every timing, the first note's effect).
+    expect(remade.versions[1].patch).toContainEqual({ op: 'replace', path: '/notes/0/effect', value: 4 });
+    expect(remade.versions[1].patch!.every((op) => op.op === 'replace' && /^\/notes\/\d+\/(timing_sec|effect)$/.test(op.path))).toBe(true);
+    const lost = historyOf(last, NOTES, UNNOTED_CHART.id);
+    expect(lost.versions.map((v) => [v.truth_version, v.change, v.patch])).toEqual([['v1', 'added', expect.any(Array)], ['v3', 'removed', null]]);
+    // The chart's live_t object follows its notes: its statistics in v2, no notes_url from v3 (a change of the chart in both change lists).
+    const chart = (version: string, id: number) => objectsOf(published.get(version)!, 'live_t').get(String(id)) as LiveJson;
+    expect(chart('v2', REMADE_CHART.id)).toMatchObject({ star_notes: chart('v1', REMADE_CHART.id).star_notes! + 1, note_count: chart('v1', REMADE_CHART.id).note_count });
+    expect(chart('v2', REMADE_CHART.id).duration_sec).toBeCloseTo(chart('v1', REMADE_CHART.id).duration_sec! + 0.25, 3);
+    expect([chart('v2', UNNOTED_CHART.id).notes_url, chart('v3', UNNOTED_CHART.id).notes_url, chart('v3', UNNOTED_CHART.id).note_count]).toEqual(['../notes/31.json', null, null]);
+    const changed = (version: string) => last.json<ChangeListJson>(endpoints.changes.file(version)).types.charts.changed.map((c) => c.id);
+    expect(changed('v2')).toContain(REMADE_CHART.id);
+    expect(changed('v3')).toContain(UNNOTED_CHART.id);
+
+    const memory = memorySite(last.files);
+    const site = { read: memory.read, readBytes: memory.readBytes };
+    const ask = async (route: string) => {
+      const response = (await handleRequest(new Request(`https://sif.test/api/v1${route}`), site))!;
+      return { status: response.status, body: await response.json() };
+    };
+    const notesAt = (version: string, id: number) => objectsOf(published.get(version)!, NOTES).get(String(id)) as NotesJson | undefined;
+    expect(notesAt('v1', REMADE_CHART.id)).not.toEqual(notesAt('v2', REMADE_CHART.id));
+    expect(await ask(`/notes/${REMADE_CHART.id}.json?version=v1`)).toEqual({ status: 200, body: notesAt('v1', REMADE_CHART.id) });
+    // The query in the path (what a host whose static layer answers the file's path is asked), and a non-canonical id.
+    expect(await ask(`;version=v1/notes/0${REMADE_CHART.id}.json`)).toEqual({ status: 200, body: notesAt('v1', REMADE_CHART.id) });
+    expect(await ask(`/notes/${UNNOTED_CHART.id}.json?version=v2`)).toEqual({ status: 200, body: notesAt('v2', UNNOTED_CHART.id) });
+    const gone = await ask(`/notes/${UNNOTED_CHART.id}.json?version=v3`);
+    expect([gone.status, gone.body.error]).toEqual([404, 'no notes of chart 31 in version "v3"']);
+    expect((await ask(`/notes/${REMADE_CHART.id}.json?version=v9`)).status).toBe(400);
+    const keys = await ask(`/notes/${REMADE_CHART.id}.json?version=v1&keys=position`);
+    expect(keys.body.notes.slice(0, 2)).toEqual(notesAt('v1', REMADE_CHART.id)!.notes.slice(0, 2).map((n) => ({ position: n.position })));
+    // The newest version rebuilt from the history is the published answer, byte for byte.
+    const now = await handleRequest(new Request(`https://sif.test/api/v1/notes/${REMADE_CHART.id}.json`), site);
+    expect(await (await handleRequest(new Request(`https://sif.test/api/v1/notes/${REMADE_CHART.id}.json?version=v3`), site))!.text()).toBe(await now!.text());
+  });
+
   it('refuses ?version= on a route that does not take it, naming the routes that do', async () => {
     const site = { read: memorySite(last.files).read };
     for (const route of ['pair/1.json', 'card/set_list.json', 'search/card?q=', 'card/random.json', 'list/card_t', 'card_list.json', 'list/nothing']) {
       const url = `https://sif.test/api/v1/${route}${route.includes('?') ? '&' : '?'}version=v1`;
       const response = (await handleRequest(new Request(url), site))!;
       expect(response.status, route).toBe(400);
-      expect((await response.json()).error, route).toMatch(/^\?version= is taken only by card\/\{ordinals\}\.json, accessory\/\{ids\}\.json and <type>\/\{ids\}/);
+      expect((await response.json()).error, route).toMatch(/^\?version= is taken only by card\/\{ordinals\}\.json, accessory\/\{ids\}\.json, notes\/\{live_setting_id\}\.json and <type>\/\{ids\}/);
     }
   });
 });

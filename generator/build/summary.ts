@@ -33,7 +33,7 @@ function coverageLines(report: BuildReport): string[] {
 }
 
 /** Said before the sample's warnings: they show how the build reports problems, and are no fault of the user's. */
-export const SAMPLE_NOTE = 'sample: this is the invented sample (input/sample.json); its warnings below are planted on purpose (cards past the event data, missing and broken pictures, charts of no song, ...) to show how the build reports the problems of an export; a build of your own export warns of its own only';
+export const SAMPLE_NOTE = 'sample: this is the invented sample (input/sample.json); its warnings below are planted on purpose (cards past the event data, missing and broken pictures, charts of no song, a broken note file, ...) to show how the build reports the problems of an export; a build of your own export warns of its own only';
 
 /** What `npm run build` prints when the build succeeds: one line per fact, the update line last. */
 export function buildSummary(report: BuildReport, reportFile: string): string {

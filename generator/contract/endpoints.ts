@@ -140,17 +140,35 @@ export const isObjectType = (name: string): name is ObjectType => Object.hasOwn(
 /** An object's extensionless URL as a root-relative path: it resolves the same from every response. */
 export const objectRef = (type: ObjectType, id: number) => `/api/v1/${type}/${id}`;
 
-/** The kinds of the bulk downloads, in bulk/index.json's order: a JSON Lines file each, then every kind in one SQLite file. */
-export const BULK_KINDS = ['cards', 'accessories', 'sets', 'pairs', ...OBJECT_TYPE_NAMES] as const;
+/**
+ * A chart's notes (api/v1/notes/<live_setting_id>.json): a kind of its own beside the generic
+ * types, published for each chart that has a note file (only with a live database, as the song
+ * types), with a history and a bulk file like them; its name in the pack, history and bulk routes.
+ * Like the generic types' objects, a chart's notes live in packs only, and so does their history
+ * (PACKED_HISTORY_TYPES): a file per chart, and another for its history, would add two files per
+ * chart, about 4,600 at the game's last export, which with the rest of that site passes Cloudflare
+ * Free's 20,000 files (docs/songs.md#notes).
+ */
+export const NOTES = 'notes';
+
+/** The kinds of the bulk downloads, in bulk/index.json's order: a JSON Lines file each, then every kind but LINES_ONLY_KINDS in one SQLite file. */
+export const BULK_KINDS = ['cards', 'accessories', 'sets', 'pairs', ...OBJECT_TYPE_NAMES, NOTES] as const;
 export type BulkKind = (typeof BULK_KINDS)[number];
 const BULK_FILE_NAMES = [...BULK_KINDS.map((kind) => `${kind}.jsonl`), 'sif.sqlite'];
+/**
+ * Kinds sif.sqlite leaves out: a chart's notes are a list (no column would hold any of it) and, at
+ * the game's size, 65 MB, which would more than triple the database every other kind is in.
+ */
+export const LINES_ONLY_KINDS: readonly BulkKind[] = [NOTES];
 
-/** Types with a history (api/v1/history/<type>/<id>.json): cards by ordinal, accessories, and every generic object type. */
-export const HISTORY_TYPES = ['card', 'accessory', ...OBJECT_TYPE_NAMES] as const;
+/** Types with a history (api/v1/history/<type>/<id>.json): cards by ordinal, accessories, every generic object type, and notes by chart. */
+export const HISTORY_TYPES = ['card', 'accessory', ...OBJECT_TYPE_NAMES, NOTES] as const;
 export type HistoryType = (typeof HISTORY_TYPES)[number];
+/** History types whose histories live in packs (api/v1/history/<type>/pack/<block>.json) instead of a file per object. */
+export const PACKED_HISTORY_TYPES: readonly HistoryType[] = [NOTES];
 
 /** The pack files of one kind (format.ts PACK_SIZE): the data behind its comma lists. */
-function packEndpoint<N extends ResponseName>(kind: string, response: N, key: 'id' | 'ordinal') {
+function packEndpoint<N extends ResponseName>(kind: string, response: N, key: 'id' | 'ordinal' | 'live_setting_id') {
   return declare({
     route: `/api/v1/pack/${kind}/{block}.json`,
     summary: `The ${kind} objects whose ${key} divided by ${PACK_SIZE} is {block}, keyed by ${key} (the data behind comma lists)`,
@@ -279,6 +297,17 @@ export const endpoints = {
     host: 'static',
     response: 'AccessoryList',
   }),
+  notes: declare({
+    route: '/api/v1/notes/{live_setting_id}.json',
+    summary: 'A chart\'s notes (its beatmap): every note of the note file its live_setting_m row names, in the file\'s order, for each chart whose live_t notes_url is not null (answered by the edge from the notes packs; docs/songs.md#notes)',
+    host: 'edge',
+    parameters: [{ name: 'live_setting_id', description: 'one chart\'s id (live_t; leading zeros allowed)' }],
+    query: ['keys', 'version'],
+    response: 'Notes',
+    errors: [400, 404],
+    extra: true,
+  }),
+  notesPack: packEndpoint(NOTES, 'notes_pack', 'live_setting_id'),
   happening: declare({
     route: '/api/v1/happening/{time}',
     summary: 'Events and gachas active at a time, newest first',
@@ -354,12 +383,24 @@ export const endpoints = {
     summary: 'One object\'s history: per data version, what changed, as JSON Patch (RFC 6902) from the previous version\'s object',
     host: 'static',
     parameters: [
-      { name: 'type', description: `card (by ordinal), accessory, or a generic object type: ${HISTORY_TYPES.join(', ')}` },
+      { name: 'type', description: `card (by ordinal), accessory, or a generic object type: ${HISTORY_TYPES.filter((type) => !PACKED_HISTORY_TYPES.includes(type)).join(', ')} (${PACKED_HISTORY_TYPES.join(', ')}: in history/{type}/pack/{block}.json)` },
       { name: 'id', description: 'the ordinal (card) or id' },
     ],
     query: [],
     response: 'History',
     errors: [404],
+    extra: true,
+  }),
+  historyPack: declare({
+    route: '/api/v1/history/{type}/pack/{block}.json',
+    summary: `The histories of the objects of a type whose histories are kept in packs (${PACKED_HISTORY_TYPES.join(', ')}): each as history/{type}/{id}.json would hold it, keyed by id, for the ids whose floor(id / ${PACK_SIZE}) is {block}`,
+    host: 'static',
+    parameters: [
+      { name: 'type', description: PACKED_HISTORY_TYPES.join(', '), values: PACKED_HISTORY_TYPES },
+      { name: 'block', description: `floor(id / ${PACK_SIZE})` },
+    ],
+    query: [],
+    response: 'history_pack',
     extra: true,
   }),
   latestChanges: declare({
@@ -400,7 +441,7 @@ export const endpoints = {
     route: '/api/v1/bulk/{kind}.jsonl',
     summary: 'Every object of a kind as JSON Lines, each line as its single-object route publishes it (cards by ordinal, sets and pairs in their lists\' order, the others by id); the edge joins the file\'s parts (bulk/index.json lists them)',
     host: 'edge',
-    parameters: [{ name: 'kind', description: 'cards, accessories, sets, pairs, or a generic object type (card_t, char_t, ...): bulk/index.json lists them' }],
+    parameters: [{ name: 'kind', description: 'cards, accessories, sets, pairs, notes, or a generic object type (card_t, char_t, ...): bulk/index.json lists them' }],
     query: [],
     response: 'BulkLines',
     format: 'jsonl',
@@ -409,7 +450,7 @@ export const endpoints = {
   }),
   bulkSqlite: declare({
     route: '/api/v1/bulk/sif.sqlite',
-    summary: 'Every kind as a table (or a view) of a SQLite database: a column per scalar field, the object as published in `json`, and a `meta` table; the edge joins the file\'s parts (bulk/index.json lists them)',
+    summary: 'Every kind but notes as a table (or a view) of a SQLite database: a column per scalar field, the object as published in `json`, and a `meta` table; the edge joins the file\'s parts (bulk/index.json lists them)',
     host: 'edge',
     query: [],
     response: 'SqliteFile',

@@ -41,6 +41,27 @@ export const LINKED_OBJECTS: Readonly<Record<string, 'skill_t' | 'leader_skill_t
 export const TIMESTAMP_KEYS: ReadonlySet<string> = new Set(['release_date', 'start_date', 'end_date', 'result_end_date']);
 
 /**
+ * A chart's notes (api/v1/notes/<live_setting_id>.json, docs/songs.md#notes): the game's codes of a
+ * note's `effect`, each with what it is. A note file with any other code is not read.
+ */
+export const NOTE_EFFECTS = {
+  1: 'normal',
+  2: 'event (carries an event\'s item)',
+  3: 'hold (effect_value: its length in seconds)',
+  4: 'star',
+  11: 'swing',
+  12: 'swing event',
+  13: 'swing hold (effect_value: its length in seconds)',
+} as const;
+export type NoteEffect = keyof typeof NOTE_EFFECTS;
+/** The effects of holds (their end is timing_sec + effect_value), stars and swings, as the statistics of live_t count them. */
+export const HOLD_EFFECTS: readonly number[] = [3, 13];
+export const STAR_EFFECTS: readonly number[] = [4];
+export const SWING_EFFECTS: readonly number[] = [11, 12, 13];
+/** A note's `position`: its lane, 1 to LANES as the game numbers them. */
+export const LANES = 9;
+
+/**
  * Packs: every object also sits in the pack file of its block of PACK_SIZE consecutive
  * ids (ordinals for cards), keyed by id, so the edge answers a long comma list with one
  * read per block touched instead of one per id (a 4,000-card export has 32 card packs of

@@ -8,7 +8,7 @@
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { MAX_READ_TL_STRINGS } from './limits.ts';
 import { ATTRIBUTE_NAMES, DIFFICULTIES } from '../runtime/search/words.js';
-import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES, MANIFEST_BLOCK_SIZE } from './format.ts';
+import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES, LANES, MANIFEST_BLOCK_SIZE, NOTE_EFFECTS } from './format.ts';
 
 /** Named schemas, published as openapi.json components and referenced by `$ref`. */
 export const components: Record<string, TSchema> = {};
@@ -338,8 +338,32 @@ export const Live = named('Live', obj({
   ac_flag: Code('ac_flag (1: an arcade chart)'),
   lane_count: Code('lane_count'),
   plays: Type.Array(ChartPlay, { description: 'the ways it is played, in live_difficulty_id order' }),
+  notes_url: extra(nullable(Str), 'its notes (api/v1/notes/<live_setting_id>.json) relative to this response: "../notes/<id>.json"; null when the export has no readable note file for it (docs/songs.md#notes). The statistics below are null then too'),
+  note_count: extra(nullable(Int), 'how many notes its note file holds (the game\'s s_rank_combo, in real exports)'),
+  star_notes: extra(nullable(Int), 'notes of effect 4 (star)'),
+  hold_notes: extra(nullable(Int), 'notes of effect 3 or 13 (hold, swing hold)'),
+  swing_notes: extra(nullable(Int), 'notes of effect 11, 12 or 13 (swing, swing event, swing hold)'),
+  duration_sec: extra(nullable(Num), 'when its last note ends, in seconds: the highest timing_sec, plus effect_value for a hold, rounded to the millisecond'),
+  lane_counts: extra(nullable(Type.Array(Int, { minItems: LANES, maxItems: LANES })), `its notes per lane (position), lane 1 first: ${LANES} numbers`),
+  nps: extra(nullable(Num), 'notes per second: note_count / duration_sec, rounded to two decimals; null when duration_sec is 0'),
   regions: Regions,
-}, '(extra) A chart (live_t, live_setting_m of the live database): its song, difficulty, stars, attribute, rank thresholds, flags and plays.'));
+}, '(extra) A chart (live_t, live_setting_m of the live database): its song, difficulty, stars, attribute, rank thresholds, flags, plays, and the statistics of its notes.'));
+
+const effectCodes = Object.keys(NOTE_EFFECTS).map(Number);
+
+export const Note = named('Note', obj({
+  timing_sec: { ...Type.Number({ minimum: 0 }), description: 'when it is to be hit, in seconds from the start' },
+  notes_attribute: { ...Type.Integer({ minimum: 0 }), description: 'the attribute code the file gives it (1 Smile, 2 Pure, 3 Cool in real files)' },
+  notes_level: { ...Type.Integer({ minimum: 0 }), description: 'notes_level as the file gives it: 1 for most notes, a swing note\'s chain number' },
+  effect: Type.Union(effectCodes.map((code) => Type.Literal(code)), { description: `what it is: ${codeWords(Object.entries(NOTE_EFFECTS))}` }),
+  effect_value: { ...Type.Number({ minimum: 0 }), description: 'a hold\'s length in seconds (effect 3 and 13); other notes carry a value as the file has it' },
+  position: { ...Type.Integer({ minimum: 1, maximum: LANES }), description: `its lane, 1 to ${LANES} as the game numbers them` },
+}, '(extra) One note of a chart, as the game\'s note file gives it (members in this order).'));
+
+export const Notes = named('Notes', obj({
+  live_setting_id: { ...Int, description: 'the chart (live_t)' },
+  notes: Type.Array(Note, { minItems: 1, description: 'every note of its note file, in the file\'s order' }),
+}, '(extra) A chart\'s notes (its beatmap), from the note file its live_setting_m row names (notes_setting_asset).'));
 
 export const SongBrief = named('SongBrief', obj({
   id: Int,
@@ -506,7 +530,7 @@ export const BulkLines = named('BulkLines', Type.Object({}, {
 
 export const SqliteFile = named('SqliteFile', Type.String({
   contentMediaType: 'application/vnd.sqlite3',
-  description: '(extra) A SQLite database: a table per kind (a column per scalar field, `json` the object as published; card_t and accessory_t are views of cards and accessories, which hold the same objects), and `meta` (docs/bulk.md).',
+  description: '(extra) A SQLite database: a table per kind (a column per scalar field, `json` the object as published; card_t and accessory_t are views of cards and accessories, which hold the same objects), and `meta` (docs/bulk.md); not notes, which notes.jsonl alone holds.',
 }));
 
 export const BulkPart = named('BulkPart', Type.String({
@@ -590,6 +614,8 @@ export type EventJson = Static<typeof GameEvent>;
 export type RemovableSkillJson = Static<typeof RemovableSkill>;
 export type SongJson = Static<typeof Song>;
 export type LiveJson = Static<typeof Live>;
+export type NoteJson = Static<typeof Note>;
+export type NotesJson = Static<typeof Notes>;
 export type CardListJson = Static<typeof CardList>;
 export type SetListJson = Static<typeof SetList>;
 export type PairListJson = Static<typeof PairList>;
@@ -635,7 +661,7 @@ function objectResponses<T extends string, O extends TSchema, B extends TSchema>
 export const RESPONSES = {
   Info, CardsResponse, CardList, SetList, PairList, AccessoriesResponse, AccessoryList, Happening, Translations, TranslationIndex,
   ChangeList, ChangeIndex, Versions, History, OpenApi, ReadTlBody, CardSearch, AccessorySearch, EventSearch, SongSearch, SearchIndex,
-  BulkIndex, BulkLines, SqliteFile, BulkPart, Checksum, FileManifest, ManifestBlocks,
+  BulkIndex, BulkLines, SqliteFile, BulkPart, Checksum, FileManifest, ManifestBlocks, Notes,
   CardPack: register('CardPack', Pack(Card)),
   ...objectResponses('card_t', Card, CardBrief),
   ...objectResponses('char_t', Character, ObjectBrief),
@@ -646,4 +672,6 @@ export const RESPONSES = {
   ...objectResponses('removable_skill_t', RemovableSkill, ObjectBrief),
   ...objectResponses('song_t', Song, SongBrief),
   ...objectResponses('live_t', Live, LiveBrief),
+  notes_pack: register('notes_pack', Pack(Notes)),
+  history_pack: register('history_pack', Pack(History)),
 };

@@ -1,6 +1,7 @@
 /**
  * The history stage (after the changelog): api/v1/versions.json and one
- * api/v1/history/<type>/<id>.json per object that any published version had, each entry a
+ * api/v1/history/<type>/<id>.json per object that any published version had (for the types of
+ * PACKED_HISTORY_TYPES, charts' notes, in packs: history/<type>/pack/<block>.json), each entry a
  * JSON Patch (RFC 6902) from the previous version's object. Only
  * the histories of objects that differ from the previous site are rebuilt; every other
  * history file is carried from the previous site (the published folder, or --since) byte
@@ -9,12 +10,14 @@
  * history (an older builder) starts it with its own version.
  */
 import path from 'node:path';
-import { endpoints, HISTORY_TYPES, OBJECT_TYPE_NAMES, type HistoryType } from '../../contract/endpoints.ts';
+import { endpoints, HISTORY_TYPES, OBJECT_TYPE_NAMES, PACKED_HISTORY_TYPES, type HistoryType } from '../../contract/endpoints.ts';
 import type { TSchema } from '@sinclair/typebox';
-import { History as HistorySchema, Versions as VersionsSchema, type HistoryJson, type VersionsJson } from '../../contract/schemas.ts';
+import { History as HistorySchema, RESPONSES, Versions as VersionsSchema, type HistoryJson, type VersionsJson } from '../../contract/schemas.ts';
+import { packOf } from '../../contract/format.ts';
 import { misfit } from '../render/check.ts';
 import { applyPatch } from '../../contract/patch.ts';
 import { emit, encodedJson, type MovableFiles } from '../render/files.ts';
+import { emitPacks } from '../render/packs.ts';
 import { isJsonObject, noObjects, type Json, type JsonObject } from './published.ts';
 import { parseText, sameText, type Snapshot } from './snapshot.ts';
 import { UserError } from '../errors.ts';
@@ -107,10 +110,17 @@ function replay(entries: Entry[]): JsonObject | null {
 
 type Counts = Pick<Version, Change>;
 
+/** Whether a type's histories live in packs (history/<type>/pack/<block>.json) rather than a file per object. */
+const isPacked = (type: string) => (PACKED_HISTORY_TYPES as readonly string[]).includes(type);
+/** The history packs of a packed type, as emitPacks publishes them. */
+const historyPacks = (type: HistoryType) => ({ response: 'history_pack' as const, file: (block: number) => endpoints.historyPack.file(type, block) });
+
 /** The history of a site being built: the previous site's, with the files this build rewrites. */
 class History {
-  /** Histories rewritten by this build, by file (an empty one is dropped). */
+  /** Histories rewritten by this build, by file (an empty one is dropped); a packed type's by the file it would have. */
   readonly rewritten = new Map<string, HistoryJson>();
+  /** The previous site's history packs read so far, by file: each member's history by id. */
+  private readonly packs = new Map<string, ReadonlyMap<string, HistoryJson>>();
 
   /**
    * `checkCarried`: the previous site was read back, not taken from this builder's records: another
@@ -123,9 +133,55 @@ class History {
     const rel = endpoints.history.file(type, id);
     const known = this.rewritten.get(rel);
     if (known) return known;
-    const history = (this.previous && (await checkedHistory(this.previous, type, id))?.value) ?? { type, id: Number(id), versions: [] };
+    const history = (await this.previousHistory(type, id)) ?? { type, id: Number(id), versions: [] };
     this.rewritten.set(rel, history);
     return history;
+  }
+
+  /** The previous site's history of object `id` of `type` (checked), from its file or its pack; null when it has none. */
+  private async previousHistory(type: HistoryType, id: string): Promise<HistoryJson | null> {
+    if (!this.previous) return null;
+    if (!isPacked(type)) return (await checkedHistory(this.previous, type, id))?.value ?? null;
+    return (await this.previousPack(type, packOf(Number(id)))).get(id) ?? null;
+  }
+
+  /** The members of the previous site's history pack of `block` (checked; none when it has no such pack, unless `listed`). */
+  private async previousPack(type: HistoryType, block: number, listed = false): Promise<ReadonlyMap<string, HistoryJson>> {
+    const rel = endpoints.historyPack.file(type, block);
+    let pack = this.packs.get(rel);
+    if (!pack) this.packs.set(rel, (pack = new Map(Object.entries((await checkedHistoryPack(this.previous!, type, block, listed))?.value.objects ?? {}))));
+    return pack;
+  }
+
+  /**
+   * The histories of a packed type: each pack holding a history this build rewrote is made again,
+   * with its other members as the previous site has them; every other pack is carried (made again
+   * from its checked members when the previous site was read back, so its offsets are this builder's).
+   */
+  private async addPacks(type: HistoryType, files: MovableFiles): Promise<void> {
+    const packs = historyPacks(type);
+    const rewritten = new Map<number, HistoryJson[]>();
+    for (const history of this.rewritten.values()) {
+      if (history.type !== type) continue;
+      const block = packOf(history.id);
+      rewritten.set(block, [...(rewritten.get(block) ?? []), history]);
+    }
+    const site = this.previous;
+    const names = site ? await site.list(path.posix.dirname(packs.file(0))) : [];
+    const listed = names.flatMap((name) => (/^(0|[1-9]\d{0,8})\.json$/.test(name) ? [Number(name.slice(0, -'.json'.length))] : []));
+    for (const block of new Set([...rewritten.keys(), ...listed])) {
+      const own = rewritten.get(block);
+      if (!own && !this.checkCarried) {
+        await site!.carry(packs.file(block), files);
+        continue;
+      }
+      const members = new Map(listed.includes(block) ? await this.previousPack(type, block, true) : []);
+      for (const history of own ?? []) {
+        if (history.versions.length) members.set(String(history.id), history);
+        else members.delete(String(history.id));
+      }
+      if (members.size) emitPacks(files, packs, [...members].map(([id, history]) => [Number(id), history] as const));
+    }
   }
 
   /** Adds the version `after` holds, from the objects of `before`; a version already last is replaced. */
@@ -160,10 +216,11 @@ class History {
 
   /** Adds the rewritten histories to the site, the previous site's others carried, and versions.json. */
   async addTo(files: MovableFiles): Promise<void> {
-    for (const history of this.rewritten.values()) if (history.versions.length) emit(files, endpoints.history, [history.type, history.id], history);
+    for (const history of this.rewritten.values()) if (history.versions.length && !isPacked(history.type)) emit(files, endpoints.history, [history.type, history.id], history);
+    for (const type of PACKED_HISTORY_TYPES) await this.addPacks(type, files);
     const site = this.previous;
     if (site) {
-      for (const type of HISTORY_TYPES) {
+      for (const type of HISTORY_TYPES.filter((t) => !isPacked(t))) {
         for (const name of await site.list(path.posix.dirname(endpoints.history.file(type, 0)))) {
           const id = name.replace(/\.json$/, '');
           const rel = endpoints.history.file(type, id);
@@ -230,11 +287,31 @@ function replayFault(history: HistoryJson): string | null {
  * object, and every list holding it, fail at the edge.
  */
 function checkedHistory(site: PreviousSite, type: HistoryType, id: string, listed = false): Promise<ReadBack<HistoryJson> | null> {
-  return readPrevious<HistoryJson>(site, endpoints.history.file(type, id), 'history', HistorySchema, {
+  return readPrevious<HistoryJson>(site, endpoints.history.file(type, id), 'history', HistorySchema, { listed, invalid: (h) => historyFault(h, type, id) });
+}
+
+/** Why `history` cannot be the history of object `id` of `type` (another object's, a version that cannot be carried, a patch that does not apply), or null. */
+function historyFault(history: HistoryJson, type: HistoryType, id: string): string | null {
+  if (history.type !== type || String(history.id) !== id) return `it is the history of ${String(history.type).slice(0, 40)} ${history.id}, not of ${type} ${id.slice(0, 40)}`;
+  return firstFault(history.versions.map((v) => v.truth_version)) ?? replayFault(history);
+}
+
+type HistoryPackJson = { objects: Record<string, HistoryJson> };
+
+/**
+ * The history pack of `block` of a packed type in the previous site (null when it has none; see
+ * readPrevious), each member checked as checkedHistory checks a file, and an id of the block.
+ */
+function checkedHistoryPack(site: PreviousSite, type: HistoryType, block: number, listed = false): Promise<ReadBack<HistoryPackJson> | null> {
+  return readPrevious<HistoryPackJson>(site, endpoints.historyPack.file(type, block), 'history pack', RESPONSES.history_pack, {
     listed,
-    invalid: (h) => {
-      if (h.type !== type || String(h.id) !== id) return `it is the history of ${String(h.type).slice(0, 40)} ${h.id}, not of ${type} ${id.slice(0, 40)}`;
-      return firstFault(h.versions.map((v) => v.truth_version)) ?? replayFault(h);
+    invalid: (pack) => {
+      for (const [id, history] of Object.entries(pack.objects)) {
+        if (String(Number(id)) !== id || packOf(Number(id)) !== block) return `it holds ${id.slice(0, 40)}, not an id of block ${block}`;
+        const fault = historyFault(history, type, id);
+        if (fault) return `member ${id}: ${fault}`;
+      }
+      return null;
     },
   });
 }

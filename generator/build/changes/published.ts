@@ -3,9 +3,9 @@
  * what the render stage returns (render/renderSite.ts Rendered), so nothing renders twice or reads
  * the site back, or read from a published site (snapshot.ts). Kinds are the generic object
  * types (a card by id is `card_t`, an accessory `accessory_t`: the same objects the card and
- * accessory routes publish), and sets and pairs as their lists describe them.
+ * accessory routes publish), sets and pairs as their lists describe them, and charts' notes.
  */
-import { OBJECT_TYPE_NAMES, type ObjectType } from '../../contract/endpoints.ts';
+import { NOTES, OBJECT_TYPE_NAMES, type ObjectType } from '../../contract/endpoints.ts';
 import type { Rendered } from '../render/renderSite.ts';
 
 export type Json = null | boolean | number | string | Json[] | JsonObject;
@@ -15,8 +15,8 @@ export interface JsonObject {
 
 export const isJsonObject = (value: unknown): value is JsonObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
-export type PublishedKind = ObjectType | 'set' | 'pair';
-export const PUBLISHED_KINDS: readonly PublishedKind[] = [...OBJECT_TYPE_NAMES, 'set', 'pair'];
+export type PublishedKind = ObjectType | 'set' | 'pair' | typeof NOTES;
+export const PUBLISHED_KINDS: readonly PublishedKind[] = [...OBJECT_TYPE_NAMES, 'set', 'pair', NOTES];
 
 /** Objects by kind, keyed by their id as text (set ids are strings, the others numbers). */
 export type PublishedObjects = Record<PublishedKind, Map<string, JsonObject>>;
@@ -29,11 +29,12 @@ export function recordObject(objects: PublishedObjects, kind: PublishedKind, id:
   objects[kind].set(String(id), object as JsonObject);
 }
 
-/** The objects of a rendered site by kind; a set is {id, display_name, cards: its card ids in ordinal order}. */
-export function publishedObjects({ objects, sets, pairs }: Rendered): PublishedObjects {
+/** The objects of a rendered site by kind; a set is {id, display_name, cards: its card ids in ordinal order}; a chart's notes its notes file, by chart. */
+export function publishedObjects({ objects, sets, pairs, notes }: Rendered): PublishedObjects {
   const published = noObjects();
   for (const type of OBJECT_TYPE_NAMES) for (const object of objects[type]) recordObject(published, type, object.id, object);
   for (const set of sets) recordObject(published, 'set', set.id, { id: set.id, display_name: set.display_name, cards: set.cards.map((card) => card.id) });
   for (const { cards: _, ...entry } of pairs) recordObject(published, 'pair', entry.pair, entry);
+  for (const chart of notes) recordObject(published, NOTES, chart.live_setting_id, chart);
   return published;
 }

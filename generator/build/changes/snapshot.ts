@@ -5,7 +5,7 @@
  * its render stage returns; an older site's from its published files (--since, or a site
  * without build records). Both give the same texts (test/changesInMemory.test.ts checks it).
  */
-import { endpoints, objectEndpoint, OBJECT_TYPE_NAMES, SONG_TYPES, type ObjectType } from '../../contract/endpoints.ts';
+import { endpoints, NOTES, objectEndpoint, OBJECT_TYPE_NAMES, SONG_TYPES, type ObjectType } from '../../contract/endpoints.ts';
 import type { PairListJson, SetListJson } from '../../contract/schemas.ts';
 import { jsonBytes } from '../render/files.ts';
 import { isJsonObject, noObjects, recordObject, type JsonObject, type PublishedKind, type PublishedObjects } from './published.ts';
@@ -54,6 +54,20 @@ async function readObjects(read: SiteReader, type: ObjectType, into: PublishedOb
   }
 }
 
+/** The notes of every chart whose live_t object has a notes_url, from the packs of their blocks (none before notes were published). */
+async function readNotes(read: SiteReader, into: PublishedObjects): Promise<void> {
+  const packs = new Map<number, Record<string, unknown>>();
+  for (const chart of into.live_t.values()) {
+    if (typeof chart.notes_url !== 'string') continue;
+    const id = chart.id as number;
+    const block = packOf(id);
+    if (!packs.has(block)) packs.set(block, ((await read(endpoints.notesPack.file(block))) as { objects: Record<string, unknown> }).objects);
+    const notes = packs.get(block)![id];
+    if (!isJsonObject(notes) || notes.live_setting_id !== id) throw new UserError(`${endpoints.notesPack.file(block)}: no notes of chart ${id}, which live_t ${id} names`);
+    recordObject(into, NOTES, id, notes);
+  }
+}
+
 /** Sets as {id, display_name, cards}: the card ids in ordinal order, from each card's `sets`. */
 async function readSets(read: SiteReader, into: PublishedObjects): Promise<void> {
   const members = new Map(((await read(endpoints.setList.file())) as SetListJson).sets.map((set) => [set.id, { set, cards: [] as number[] }]));
@@ -82,6 +96,7 @@ export function snapshotOfObjects(published: PublishedObjects, truthVersion: str
 export async function snapshotOf(read: SiteReader, date: number | null): Promise<Snapshot> {
   const objects = noObjects();
   for (const type of OBJECT_TYPE_NAMES) await readObjects(read, type, objects);
+  await readNotes(read, objects);
   await readSets(read, objects);
   for (const pair of ((await read(endpoints.pairList.file())) as PairListJson).pairs) recordObject(objects, 'pair', pair.pair, pair);
   const truthVersion = ((await read(endpoints.info.file())) as { truth_version: string }).truth_version;

@@ -15,8 +15,8 @@ import { eachChunk, HashingWriter } from '../digest.ts';
 import { PUBLISHED_KINDS } from './published.ts';
 import type { Snapshot } from './snapshot.ts';
 
-/** Bumped when the snapshot's shape changes: an older one is then not compared with. */
-const FORMAT = 2;
+/** Bumped when the snapshot's shape changes: an older one is then not compared with (3: charts' notes). */
+const FORMAT = 3;
 
 /** A snapshot and the name of its folder (null until it is saved). */
 export interface StoredSnapshot {

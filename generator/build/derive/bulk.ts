@@ -2,7 +2,7 @@
  * The bulk stage (after render): every object of the site in a few downloads. One JSON
  * Lines file per kind, each line the object's JSON text as its single-object route
  * publishes it (the rendered objects, serialized by the same function); sif.sqlite with
- * every kind as a table; a `<file>.sha256` beside each in sha256sum format; and
+ * every kind as a table but the charts' notes (endpoints.ts LINES_ONLY_KINDS); a `<file>.sha256` beside each in sha256sum format; and
  * bulk/index.json listing them with sizes, hashes and the truth version in which each
  * file last changed (carried from the previous site's index while the hash is the same).
  *
@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { BULK_KINDS, OBJECT_TYPE_NAMES, endpoints, type BulkKind, type ObjectType } from '../../contract/endpoints.ts';
+import { BULK_KINDS, LINES_ONLY_KINDS, NOTES, OBJECT_TYPE_NAMES, endpoints, type BulkKind, type ObjectType } from '../../contract/endpoints.ts';
 import type { BulkIndexJson } from '../../contract/schemas.ts';
 import { BULK_PART_BYTES, bulkPartLines, bulkPartName } from '../../contract/format.ts';
 import { CHUNK, writeDigested, type FileDigest } from '../digest.ts';
@@ -37,16 +37,17 @@ type BulkEntry = BulkIndexJson['files'][number];
 
 /**
  * The objects of each bulk kind (contract/endpoints.ts BULK_KINDS, in that order); each line is the
- * object as its route publishes it. card_t and accessory_t hold the objects of cards and
+ * object as its route publishes it (a chart's notes: its notes file). card_t and accessory_t hold the objects of cards and
  * accessories (the database makes them views of those tables, ordered as their files are).
  */
-function bulkKinds({ objects, objectTypes, sets, pairs }: Rendered): { name: BulkKind; objects: readonly object[]; viewOf?: SqliteKind['viewOf'] }[] {
+function bulkKinds({ objects, objectTypes, sets, pairs, notes }: Rendered): { name: BulkKind; objects: readonly object[]; viewOf?: SqliteKind['viewOf'] }[] {
   const byKind: Record<BulkKind, readonly object[]> = {
-    ...objects, cards: [...objects.card_t].sort((a, b) => a.ordinal - b.ordinal), accessories: objects.accessory_t, sets, pairs,
+    ...objects, cards: [...objects.card_t].sort((a, b) => a.ordinal - b.ordinal), accessories: objects.accessory_t, sets, pairs, notes,
   };
   const views: Partial<Record<BulkKind, SqliteKind['viewOf']>> = { card_t: { table: 'cards', orderBy: 'id' }, accessory_t: { table: 'accessories', orderBy: 'id' } };
-  // Object types the site does not publish (songs without a live database) have no bulk file either.
-  const published = (name: BulkKind) => !(OBJECT_TYPE_NAMES as readonly string[]).includes(name) || objectTypes.includes(name as ObjectType);
+  // Object types the site does not publish (songs without a live database) have no bulk file either, nor do their charts' notes.
+  const published = (name: BulkKind) => (name === NOTES ? objectTypes.includes('live_t')
+    : !(OBJECT_TYPE_NAMES as readonly string[]).includes(name) || objectTypes.includes(name as ObjectType));
   return BULK_KINDS.filter(published).map((name) => ({ name, objects: byKind[name], viewOf: views[name] }));
 }
 
@@ -146,8 +147,9 @@ export async function deriveBulk(rendered: Rendered, files: MovableFiles, option
   const kinds: SqliteKind[] = bulkKinds(rendered).map((kind) => ({ ...kind, json: kind.objects.map(serialized) }));
   for (const kind of kinds) add(`${kind.name}.jsonl`, kind.name, 'jsonl', kind.objects.length, lineParts(kind.json));
   const database = path.join(options.scratch, 'sif.sqlite');
-  bulkSqlite(kinds, options, database);
-  add('sif.sqlite', 'all', 'sqlite', kinds.reduce((n, kind) => n + kind.objects.length, 0), byteParts(database));
+  const tables = kinds.filter((kind) => !LINES_ONLY_KINDS.includes(kind.name as BulkKind));
+  bulkSqlite(tables, options, database);
+  add('sif.sqlite', 'all', 'sqlite', tables.reduce((n, kind) => n + kind.objects.length, 0), byteParts(database));
   fs.rmSync(database);
   const index = { truth_version: options.truthVersion, date: options.date, files: entries };
   emit(files, endpoints.bulkIndex, [], index);

@@ -53,7 +53,7 @@ function apiMarkdown(): string {
     '| --- | --- | --- | --- | --- |',
     ...allEndpoints().map((e) => `| ${e.method.toUpperCase()} | \`${e.route}\` | ${cell(responseName(e))} | ${host(e)}${e.extra ? ' (extra)' : ''} | ${e.errors.join(', ') || '-'} |`),
     ...parameterList('Query parameters (every JSON GET route):', QUERY_PARAMETERS),
-    ...parameterList('Object routes (`card/`, `accessory/`, `<type>/`, single ids and comma lists) also take ([versions.md](versions.md)):', VERSION_PARAMETER),
+    ...parameterList('Object routes (`card/`, `accessory/`, `notes/`, `<type>/`, single ids and comma lists) also take ([versions.md](versions.md)):', VERSION_PARAMETER),
     ...parameterList('`happening/<time>` also takes:', HAPPENING_PARAMETER),
     ...parameterList('Search parameters (`search/<kind>`; `card/random.json` takes `q`), the language in [search.md](search.md):', SEARCH_PARAMETERS),
     '',

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { allCandidates, databaseCandidates, findDatabase, type DatabaseCandidates, type DatabaseName, type ExportFolder } from './discover.ts';
 import { refuseMixedSample, SAMPLE_MARKER } from './sampleMarker.ts';
 import { unreadFiles } from './unreadFiles.ts';
+import { NOTE_FOLDERS, noteFiles, type NoteFiles } from './noteFiles.ts';
 import type { InputFolder } from './inputFiles.ts';
 import { MasterDb } from './masterDb.ts';
 import { parseReleaseKeys, type ReleaseKeys } from './rowCipher.ts';
@@ -31,6 +32,8 @@ export interface GameExport {
   live: MasterDb | null;
   /** The English client's live database under en/, when present: English song names. */
   englishLive: MasterDb | null;
+  /** The note files under notes/ or livejson/ (charts' notes, read by the model for the charts that name them). */
+  notes: NoteFiles;
   meta: Meta;
   releaseDates: Map<number, number>;
   sets: CuratedSet[];
@@ -90,7 +93,7 @@ function englishSource(input: InputFolder, candidates: DatabaseCandidates, step:
  */
 export function readExport(input: InputFolder, findings: Findings, inputDigest: string, step?: ArchiveStep): GameExport {
   const { root } = input;
-  for (const folder of ['en', 'assets', 'translations']) {
+  for (const folder of ['en', 'assets', 'translations', ...NOTE_FOLDERS]) {
     const dir = path.join(root, folder);
     if (fs.existsSync(dir) && !fs.lstatSync(dir).isDirectory()) throw new UserError(`${dir}: expected a folder (not a file or a link)`);
   }
@@ -112,7 +115,9 @@ export function readExport(input: InputFolder, findings: Findings, inputDigest: 
   warnOtherClock(meta, [unit, events, live], findings);
   const [englishUnit, englishEvents, englishLive] = [openEnglish('unit'), openEnglish('event_common'), openEnglish('live')];
   const databases = [unit, events, live, ...(english?.root === root ? [englishUnit, englishEvents, englishLive] : [])].flatMap((db) => (db ? [path.relative(root, db.file).split(path.sep).join('/')] : []));
-  findings.noteUnreadFiles(unreadFiles(input, [...databases, ...curatedFiles(input)], candidates));
+  const notes = noteFiles(input);
+  // Note files are the model's to read: it tells the ones no chart names (model/notes.ts).
+  findings.noteUnreadFiles(unreadFiles(input, [...databases, ...curatedFiles(input), ...notes.all], candidates));
   return {
     root,
     unit,
@@ -121,6 +126,7 @@ export function readExport(input: InputFolder, findings: Findings, inputDigest: 
     englishEvents,
     live,
     englishLive,
+    notes,
     meta,
     releaseDates: readReleaseDates(root, meta),
     sets: readSets(root),

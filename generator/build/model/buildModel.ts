@@ -88,7 +88,7 @@ export function buildModel(game: GameExport, findings: Findings): Model {
   const accessories = buildAccessories(game.unit, english, { tags, characters, cards }, findings);
   const removableSkills = buildRemovableSkills(game.unit, english);
   const gachas = buildGachas(game.gachas, english);
-  const songs = buildSongs(game.live, { english: new EnglishTexts(game.englishLive, game.translations), characters, tags }, findings);
+  const songs = buildSongs(game.live, { english: new EnglishTexts(game.englishLive, game.translations), characters, tags, notes: game.notes }, findings);
   attachRegions(game.regions, { cards, accessories, songs });
   return {
     truthVersion: game.meta.truthVersion ?? game.inputHash, timezoneOffset: game.meta.timezoneOffset, tags, characters, skills, centerSkills, cards, sets, pairs, accessories,

@@ -3,7 +3,8 @@
  * lengths), live_setting_m (charts: difficulty, stars, attribute, rank thresholds) and the
  * tables that say how a chart is played (normal_live_m, special_live_m, free_live_m, with
  * special_live_rotation_m). Columns later exports added (name_en, swing_flag, ac_flag,
- * lane_count, live_time_m itself) are null where an export lacks them.
+ * lane_count, live_time_m itself) are null where an export lacks them. A chart's notes come from
+ * the note file its row names (notes.ts).
  */
 import { idOf, type DbRow, type MasterDb } from '../input/masterDb.ts';
 import type { Findings } from '../report.ts';
@@ -11,6 +12,8 @@ import type { EnglishTexts } from './english.ts';
 import type { Character, Chart, ChartPlay, MemberTag, RankThresholds, Song, Writable } from './types.ts';
 import { groupTagOf } from './characters.ts';
 import { groupBy, numOrNull } from './values.ts';
+import { ChartNotesReader } from './notes.ts';
+import type { NoteFiles } from '../input/noteFiles.ts';
 
 /** The tables of the ways a chart is played, by the kind each gives. */
 const PLAY_TABLES = { normal: 'normal_live_m', special: 'special_live_m', free: 'free_live_m' } as const;
@@ -64,11 +67,12 @@ function playsByChart(db: MasterDb): Map<number | null, ChartPlay[]> {
   return new Map([...groupBy(plays, (p) => p.chart)].map(([chart, entries]) => [chart, entries.map((e) => e.play)]));
 }
 
-/** What a song links to beyond its own database: the English names, and the characters and tags that name its group. */
+/** What a song links to beyond its own database: the English names, the characters and tags that name its group, and the charts' note files. */
 export interface SongSources {
   english: EnglishTexts;
   characters: Map<number, Character>;
   tags: Map<number, MemberTag>;
+  notes: NoteFiles;
 }
 
 /** Chinese, Japanese or Korean script: a name_en column holding it holds no English (a CN client writes its Chinese names there). */
@@ -114,9 +118,10 @@ function chartFlag(row: DbRow, name: string, playRows: readonly DbRow[]): number
   return values.length ? Math.max(...values) : null;
 }
 
-function readChart(row: DbRow, song: Song, plays: Map<number | null, ChartPlay[]>, playRows: Map<number | null, DbRow[]>): Chart {
+function readChart(row: DbRow, song: Song, plays: Map<number | null, ChartPlay[]>, playRows: Map<number | null, DbRow[]>, notes: ChartNotesReader): Chart {
   const id = idOf(row.live_setting_id)!;
   const ownPlays = playRows.get(id) ?? [];
+  const combo = thresholds(row, 'combo');
   return {
     id,
     song,
@@ -124,11 +129,12 @@ function readChart(row: DbRow, song: Song, plays: Map<number | null, ChartPlay[]
     stars: column(row, 'stage_level'),
     attribute: column(row, 'attribute_icon_id'),
     score: thresholds(row, 'score'),
-    combo: thresholds(row, 'combo'),
+    combo,
     swing: chartFlag(row, 'swing_flag', ownPlays),
     ac: chartFlag(row, 'ac_flag', ownPlays),
     lanes: column(row, 'lane_count'),
     plays: plays.get(id) ?? [],
+    notes: notes.notesOf(id, row.notes_setting_asset, combo.s),
   };
 }
 
@@ -139,8 +145,10 @@ const byDifficulty = (a: Chart, b: Chart) => (a.difficulty ?? Infinity) - (b.dif
  * export has no live database or no live_track_m in it: then no song types are published.
  */
 export function buildSongs(db: MasterDb | null, sources: SongSources, findings: Findings): Song[] | null {
+  const notes = new ChartNotesReader(sources.notes, findings);
   if (!db || !db.hasTable('live_track_m')) {
     findings.warn(db ? `${db.file}: no live_track_m table; no songs are published (song_t, live_t)` : 'no live database (live.db_, live.sql, ...): no songs are published (song_t, live_t)');
+    notes.finish(db ? 'the live database has no live_track_m' : 'the export has no live database');
     return null;
   }
   warnNonNumeric(db, findings);
@@ -154,9 +162,14 @@ export function buildSongs(db: MasterDb | null, sources: SongSources, findings: 
   const playRows = groupBy(Object.values(PLAY_TABLES).flatMap((table) => db.keyedRows(table, 'live_difficulty_id')), (play) => idOf(play.live_setting_id));
   for (const row of db.keyedRows('live_setting_m', 'live_setting_id')) {
     const song = songs.get(idOf(row.live_track_id) ?? -1);
-    if (song) song.charts.push(readChart(row, song, plays, playRows));
-    else findings.warn(`live_setting_m: live_setting_id ${String(row.live_setting_id)} names live_track_id ${String(row.live_track_id)}, no readable song; the chart is left out`, 'live_setting_m: charts of no readable song (left out)');
+    if (song) {
+      song.charts.push(readChart(row, song, plays, playRows, notes));
+      continue;
+    }
+    notes.passOver(row.notes_setting_asset);
+    findings.warn(`live_setting_m: live_setting_id ${String(row.live_setting_id)} names live_track_id ${String(row.live_track_id)}, no readable song; the chart is left out`, 'live_setting_m: charts of no readable song (left out)');
   }
+  notes.finish();
   for (const song of songs.values()) song.charts.sort(byDifficulty);
   return [...songs.values()].sort((a, b) => a.id - b.id);
 }

@@ -3,7 +3,7 @@
  * any response shape is chosen. Renderers turn it into the published JSON.
  */
 import type { CuratedGacha } from '../input/curated.ts';
-import type { RegionsJson } from '../../contract/schemas.ts';
+import type { NoteJson, RegionsJson } from '../../contract/schemas.ts';
 
 /**
  * Availability in each region of an archive (build/archive/, docs/archive.md), by kind and id:
@@ -304,6 +304,28 @@ export interface ChartPlay {
   readonly rotationGroups: readonly number[];
 }
 
+/** What a chart's notes add up to (docs/songs.md#notes gives each definition). */
+export interface NoteStats {
+  readonly count: number;
+  readonly stars: number;
+  readonly holds: number;
+  readonly swings: number;
+  /** When the last note ends (a hold's end is its timing plus its length), in seconds, rounded to the millisecond. */
+  readonly duration: number;
+  /** Notes per lane, lane 1 first. */
+  readonly lanes: readonly number[];
+  /** count / duration to two decimals; null when duration is 0. */
+  readonly perSecond: number | null;
+}
+
+/** A chart's notes, from the note file its live_setting_m row names: the notes as published (the file's fields, in its order). */
+export interface ChartNotes {
+  /** The note file, relative to the input folder. */
+  readonly file: string;
+  readonly notes: readonly NoteJson[];
+  readonly stats: NoteStats;
+}
+
 /** A chart: one row of live_setting_m. Codes are the game's (difficulty 1 Easy ... 6 Master). */
 export interface Chart extends InRegions {
   /** live_setting_id */
@@ -322,4 +344,6 @@ export interface Chart extends InRegions {
   readonly lanes: number | null;
   /** In live_difficulty_id order. */
   readonly plays: readonly ChartPlay[];
+  /** Its notes; null when the input has no readable note file of the name its row gives (notes_setting_asset). */
+  readonly notes: ChartNotes | null;
 }

@@ -13,6 +13,8 @@ import { renderTranslations } from './translations.ts';
 import { renderNotFound } from './notFound.ts';
 import { renderContract } from './contract.ts';
 import { renderHostRules } from './hostRules.ts';
+import { renderNotes } from './songs.ts';
+import type { NotesJson } from '../../contract/schemas.ts';
 
 /** The published objects the derive stages build on (search index, ...), so none reads files back. */
 export interface Rendered {
@@ -23,6 +25,8 @@ export interface Rendered {
   sets: RenderedSet[];
   /** pair_list.json's entries, each with its pair file's cards. */
   pairs: RenderedPair[];
+  /** The charts' notes (what api/v1/notes/<id>.json answers, published in packs), in id order: none without a live database or note files. */
+  notes: NotesJson[];
 }
 
 /**
@@ -36,11 +40,12 @@ export function renderSite(context: RenderContext, files: SiteFiles): Rendered {
   const pairs = renderPairs(context, files);
   renderAccessories(context, files);
   const objects = renderObjects(context, files);
+  const notes = renderNotes(context.model, files);
   renderHappening(context, files);
   renderTranslations(context, files);
   renderNotFound(files);
   renderContract(files);
   renderHostRules(files);
   renderPage(files, context.images.host); // keep last: the page links the index files rendered above
-  return { objects, objectTypes: objectTypesOf(context.model), sets, pairs };
+  return { objects, objectTypes: objectTypesOf(context.model), sets, pairs, notes };
 }

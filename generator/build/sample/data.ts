@@ -321,3 +321,12 @@ export const CHARTS: ChartSpec[] = [
 
 /** The live_setting_id of a sample chart. */
 export const chartIdOf = (chart: ChartSpec): number => chart.song * 10 + chart.difficulty;
+
+/**
+ * The charts the sample writes a note file for (notes/<notes_setting_asset>, as many notes as the
+ * chart's s_rank_combo): the Easy chart of each song, kept small. One more file is planted broken:
+ * the Normal chart of song 4, whose third note sits in a lane the game does not have (10), so the
+ * report shows how a bad note file is told and its chart published without notes.
+ */
+export const NOTED_DIFFICULTY = 1;
+export const BROKEN_NOTES = { song: 4, difficulty: 2 } as const;

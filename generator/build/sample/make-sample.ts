@@ -18,7 +18,7 @@ import { archiveExportOptions, SAMPLE_ARCHIVE, type ArchiveExportSpec } from './
 import {
   ACCESSORIES, ALBUM_SERIES, CARDS, CENTER_SKILLS, CHARACTERS, CURATED_SETS, EVENT_REWARDS, EVENTS, GACHAS,
   KEYED_RELEASE, MEMBER_TAGS, PAIRS, RARITIES, RELEASE_DATES, REMOVABLE_SKILLS, SKILLS, TRANSLATIONS,
-  SONGS, CHARTS, chartIdOf, everyday, unitIdOf, type AccessorySpec, type CardSpec, type ChartSpec, type RewardTable, type SampleRelease, type SongSpec,
+  SONGS, CHARTS, BROKEN_NOTES, NOTED_DIFFICULTY, chartIdOf, everyday, unitIdOf, type AccessorySpec, type CardSpec, type ChartSpec, type RewardTable, type SampleRelease, type SongSpec,
 } from './data.ts';
 
 export interface SampleOptions {
@@ -47,6 +47,11 @@ export interface SampleOptions {
   meta?: Record<string, unknown> | null;
   /** Write the crowd's files: release dates, sets, gachas, translations (default true). */
   crowd?: boolean;
+  /**
+   * Note files (notes/): 'sample' (default) for the Easy chart of each curated song, and the planted
+   * broken one; 'all' for every readable chart (game-scale builds); 'none'.
+   */
+  notes?: 'sample' | 'all' | 'none';
 }
 
 /** The databases an export holds, by their name in the client. */
@@ -535,7 +540,7 @@ function liveTables({ songs, charts }: SongsAndCharts, keys: Map<number, Buffer>
       },
       rows: charts.map((c) => storedRow({
         live_setting_id: chartIdOf(c), live_track_id: c.song, difficulty: c.difficulty, stage_level: c.stars, attribute_icon_id: ((c.song - 1) % 3) + 1,
-        notes_setting_asset: `${String(c.song).padStart(4, '0')}_${c.difficulty}.json`,
+        notes_setting_asset: notesAssetOf(c),
         ...Object.fromEntries(RANKS.flatMap((r, i) => [[`${r}_rank_score`, c.notes * 100 * (i + 1)], [`${r}_rank_combo`, Math.ceil(c.notes * [0.3, 0.5, 0.7, 1][i])]])),
         ac_flag: c.ac ?? 0, swing_flag: c.swing ?? 0, lane_count: 9, release_tag: null, _encryption_release_id: null,
       }, 'live_setting_id', c.release, keys)),
@@ -561,6 +566,51 @@ function liveTables({ songs, charts }: SongsAndCharts, keys: Map<number, Buffer>
       rows: plays('special').map((p, i) => ({ rotation_group_id: 1, live_difficulty_id: p.live_difficulty_id, base_date: `2016/0${i + 1}/01 0:00:00` })),
     },
   ];
+}
+
+/** The note file a chart's live_setting_m row names (notes_setting_asset). */
+const notesAssetOf = (chart: ChartSpec) => `${String(chart.song).padStart(4, '0')}_${chart.difficulty}.json`;
+
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+/** Lanes of a chart's notes in turn: the middle lane most, as charts have it. */
+const LANE_PATTERN = [5, 4, 6, 3, 7, 5, 2, 8, 1, 9, 5, 6];
+
+/**
+ * A chart's notes as the game's note file has them: as many as its s_rank_combo, spread over its
+ * song's length, a star every 11th note, a hold every 7th, swings (and swing holds) in song 3's
+ * charts, event notes in song 7's; deterministic.
+ */
+function chartNotes(chart: ChartSpec, song: SongSpec): Row[] {
+  const step = ((song.seconds ?? 100) - 8) / chart.notes;
+  const swings = chart.song === 3;
+  return Array.from({ length: chart.notes }, (_, i) => {
+    const effect = i % 11 === 5 ? 4 : i % 7 === 3 ? (swings && i % 2 ? 13 : 3) : swings && i % 4 === 0 ? 11 : chart.song === 7 && i % 9 === 0 ? 2 : 1;
+    return {
+      timing_sec: round3(2 + i * step), notes_attribute: ((chart.song - 1) % 3) + 1, notes_level: swings && effect >= 11 ? 1 + Math.floor(i / 8) : 1,
+      effect, effect_value: effect === 3 || effect === 13 ? 0.5 + (i % 4) * 0.25 : 2, position: LANE_PATTERN[i % LANE_PATTERN.length],
+    };
+  });
+}
+
+/** The note files of the charts `which` asks for, by their path under the export folder (the game's compact JSON). */
+function noteFiles({ songs, charts }: SongsAndCharts, which: NonNullable<SampleOptions['notes']>): Map<string, string> {
+  const files = new Map<string, string>();
+  if (which === 'none') return files;
+  // Rows stored encrypted under a key the sample does not give are unreadable: such a chart (or a chart of such a song) is left out.
+  const readable = (release: SampleRelease | undefined) => typeof release !== 'number' || release === KEYED_RELEASE;
+  const songOf = new Map(songs.filter((s) => readable(s.release)).map((s) => [s.id, s]));
+  const wanted = (chart: ChartSpec) => which === 'all' || (chart.difficulty === NOTED_DIFFICULTY && chart.song <= SONGS.length);
+  for (const chart of charts) {
+    const song = songOf.get(chart.song);
+    if (song && readable(chart.release) && wanted(chart)) files.set(`notes/${notesAssetOf(chart)}`, JSON.stringify(chartNotes(chart, song)));
+  }
+  if (which === 'sample') {
+    const chart = charts.find((c) => c.song === BROKEN_NOTES.song && c.difficulty === BROKEN_NOTES.difficulty)!;
+    const notes = chartNotes(chart, songOf.get(chart.song)!).slice(0, 3);
+    notes[2] = { ...notes[2], position: 10 };
+    files.set(`notes/${notesAssetOf(chart)}`, JSON.stringify(notes));
+  }
+  return files;
 }
 
 /** The English client's live database: the song names it has. */
@@ -592,6 +642,11 @@ function parseScheme(value: string): FileScheme {
   const match = /^(jp|ww|tw|cn)-v([1-6])$/.exec(value);
   if (!match) throw new InvalidArgumentError(`expected <region>-v<version>, region jp, ww, tw or cn, version 1 to 6`);
   return { region: match[1] as FileScheme['region'], version: Number(match[2]) as FileScheme['version'] };
+}
+
+function parseNotes(value: string): SampleOptions['notes'] {
+  if (value !== 'sample' && value !== 'all' && value !== 'none') throw new InvalidArgumentError('expected sample, all or none');
+  return value;
 }
 
 function parseGeneration(value: string): SampleOptions['generation'] {
@@ -673,7 +728,9 @@ export async function writeSampleExport(dir: string, options: SampleOptions = {}
     }),
   };
   for (const [rel, value] of Object.entries(curated)) await outputFile(path.join(dir, rel), json(value));
-  const files = [...written.map((file) => path.relative(dir, file).split(path.sep).join('/')), ...Object.keys(curated)].sort();
+  const notes = noteFiles(songs, options.notes ?? 'sample');
+  for (const [rel, text] of notes) await outputFile(path.join(dir, rel), text);
+  const files = [...written.map((file) => path.relative(dir, file).split(path.sep).join('/')), ...Object.keys(curated), ...notes.keys()].sort();
   await fs.writeFile(path.join(dir, SAMPLE_MARKER), json({ note: SAMPLE_NOTE, files }));
   if (options.images !== false) await writeImages(dir, cards, accessories);
 }
@@ -697,6 +754,7 @@ if (isMain) {
     .option('--songs <n>', 'total songs (each generated one with five charts)', (v) => Number.parseInt(v, 10))
     .option('--format <format>', 'sql (readable dumps) or sqlite (client layout)', 'sql')
     .option('--no-images', 'skip pictures')
+    .option('--notes <which>', 'note files: sample (the Easy chart of each curated song, and one planted broken), all (every readable chart: game-scale builds) or none', parseNotes, 'sample')
     .option('--encrypt <scheme>', 'with --format sqlite: encrypt as a device stores the files (jp-v3, ww-v2, tw-v1, cn-v4...)', parseScheme)
     .option('--generation <generation>', 'current, or 2015 (the oldest unit database shape: unit_level_m)', parseGeneration, 'current')
     .option('--archive <dir>', 'write the sample archive there instead: exports of several regions and dates, one folder each, without pictures (npm run build -- --archive <dir>)');
@@ -704,12 +762,12 @@ if (isMain) {
   const opts = program.opts();
   if (opts.archive !== undefined) {
     // Each export of the archive has a shape of its own (sampleArchive.ts): the options of one export do not apply.
-    const given = ['out', 'cards', 'accessories', 'songs', 'format', 'encrypt', 'generation'].filter((name) => program.getOptionValueSource(name) === 'cli');
+    const given = ['out', 'cards', 'accessories', 'songs', 'format', 'encrypt', 'generation', 'notes'].filter((name) => program.getOptionValueSource(name) === 'cli');
     if (given.length) program.error(`--archive writes exports of its own shapes; it takes none of ${given.map((name) => `--${name}`).join(', ')}`);
     const exports = await writeSampleArchive(opts.archive);
     console.log(`sample archive written to ${opts.archive}: ${exports.map((e) => e.rel).join(', ')}`);
   } else {
-    await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, songs: opts.songs, format: opts.format, images: opts.images, encrypt: opts.encrypt, generation: opts.generation });
+    await writeSampleExport(opts.out, { cards: opts.cards, accessories: opts.accessories, songs: opts.songs, format: opts.format, images: opts.images, encrypt: opts.encrypt, generation: opts.generation, notes: opts.notes });
     console.log(`sample export written to ${opts.out}`);
   }
 }

@@ -156,7 +156,7 @@ const metaOf = (spec: ArchiveExportSpec): Record<string, unknown> | null => {
 export function archiveExportOptions(spec: ArchiveExportSpec): SampleOptions {
   return {
     cards: spec.cards, songs: spec.songs, format: spec.format, encrypt: spec.encrypt, generation: spec.generation ?? 'current',
-    images: false, english: false, crowd: false, meta: metaOf(spec),
+    images: false, english: false, crowd: false, notes: 'none', meta: metaOf(spec),
     edit: (database, tables, english) => editTables(spec, database, tables, english),
   };
 }

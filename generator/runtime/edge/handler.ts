@@ -8,13 +8,13 @@
  * Every path this handler reads is itself such a plain static file, so on Netlify, where
  * reads are fetches that pass through the edge function again, they never recurse.
  */
-import { NOT_FOUND_FILE, OBJECT_TYPE_NAMES, allEndpoints, endpoints, isObjectType, objectEndpoint, type Endpoint, type ObjectType } from '../../contract/endpoints.ts';
+import { NOTES, NOT_FOUND_FILE, OBJECT_TYPE_NAMES, allEndpoints, endpoints, isObjectType, objectEndpoint, type Endpoint, type ObjectType } from '../../contract/endpoints.ts';
 import { matchRoute, rawFileType } from './routes.ts';
 import { HttpError, errorResponse, jsonPiecesResponse, jsonResponse, methodNotAllowed, piecesText, preflight, ranCode, withETag, type JsonPieces } from './http.ts';
 import { checkSitePath } from './guard.ts';
 import { isCanonicalId, parseIds } from './ids.ts';
 import { applyShaping, isPlain, isYes, parseShaping, type Shaping } from './query.ts';
-import { genericObjects, objectList, objectListing, randomCard, type ListedKind } from './objects.ts';
+import { genericObjects, objectList, objectListing, randomCard, readObjects, type ListedKind } from './objects.ts';
 import { happeningAt, parseInstant } from './happening.ts';
 import { readTl } from './readTl.ts';
 import { bulkDownload } from './bulk.ts';
@@ -109,6 +109,19 @@ async function pairFile(route: Route, name: string): Promise<Response | null> {
   return answerText(route, [text]);
 }
 
+/** Where a chart's notes are published: the packs of their blocks of ids (no file per chart). */
+const NOTES_SOURCE = { key: NOTES, pack: endpoints.notesPack.file };
+
+/** notes/<id>.json: one chart's notes from the pack of its block; with ?version=, as that version published them (their history). */
+async function notes(route: Route, name: string): Promise<Response> {
+  const ids = parseIds(name);
+  if (ids.length !== 1) throw new HttpError(400, `notes/<live_setting_id>.json takes one chart id, not ${ids.length}`);
+  const version = versionOf(route);
+  const [text] = version === null ? await readObjects(route.site, NOTES_SOURCE, ids) : await objectsAt(route.site, NOTES, ids, version);
+  if (text === null) throw new HttpError(404, `no notes of chart ${ids[0]}${version === null ? '' : ` in version "${version.slice(0, 80)}"`}`);
+  return answerText(route, [text]);
+}
+
 /** card/random.json: any card, or with ?q= one among those the query matches. */
 async function random(route: Route): Promise<Response> {
   const pieces = route.url.searchParams.has('q') ? await objectList(route.site, 'card', [await randomMatch(route.site, route.url)]) : await randomCard(route.site);
@@ -139,6 +152,7 @@ const HANDLERS = new Map<Endpoint, Handler>([
   [endpoints.accessory, (route, { ids }) => listedFile(route, 'accessory', ids)],
   [endpoints.happening, (route, { time }) => happening(route, time)],
   [endpoints.pair, (route, { pair_id }) => pairFile(route, pair_id)],
+  [endpoints.notes, (route, { live_setting_id }) => notes(route, live_setting_id)],
   [endpoints.bulkLines, (route, { kind }) => bulkDownload(route.site, route.request, `${kind}.jsonl`)],
   [endpoints.bulkSqlite, (route) => bulkDownload(route.site, route.request, 'sif.sqlite')],
   ...OBJECT_TYPE_NAMES.flatMap((type): [Endpoint, Handler][] => [

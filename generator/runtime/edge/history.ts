@@ -1,13 +1,15 @@
 /**
  * Objects as an earlier data version published them, rebuilt from their history files
- * (api/v1/history/<type>/<id>.json: per version a JSON Patch from the previous version's
- * object), applied by contract/patch.ts, the code the build replays histories with.
+ * (api/v1/history/<type>/<id>.json, or for a packed type its pack, history/<type>/pack/<block>.json:
+ * per version a JSON Patch from the previous version's object), applied by contract/patch.ts, the
+ * code the build replays histories with.
  */
-import { endpoints, type HistoryType } from '../../contract/endpoints.ts';
+import { endpoints, PACKED_HISTORY_TYPES, type HistoryType } from '../../contract/endpoints.ts';
 import type { HistoryJson, VersionsJson } from '../../contract/schemas.ts';
 import { HttpError } from './http.ts';
 import { applyPatch } from '../../contract/patch.ts';
 import { readJson, type EdgeSite } from './siteReader.ts';
+import { readObjects } from './objects.ts';
 
 /** History files read at once for one ?version= answer. */
 const CONCURRENT_READS = 32;
@@ -36,6 +38,12 @@ async function versionOrder(site: EdgeSite, version: string): Promise<Map<string
   return order;
 }
 
+/** The history of object `id` of a type whose histories live in packs (history/<type>/pack/<block>.json): only its own bytes are parsed. */
+async function packedHistory(site: EdgeSite, type: HistoryType, id: number): Promise<HistoryJson | null> {
+  const [text] = await readObjects(site, { key: 'history', pack: (block) => endpoints.historyPack.file(type, block) }, [id]);
+  return text === null ? null : (JSON.parse(typeof text === 'string' ? text : new TextDecoder().decode(text)) as HistoryJson);
+}
+
 /** The JSON text of one object as `version` published it, null when it did not exist then. */
 async function objectTextAt(site: EdgeSite, type: HistoryType, id: number, order: Map<string, number>, version: string): Promise<string | null> {
   const file = endpoints.history.file(type, id);
@@ -43,7 +51,7 @@ async function objectTextAt(site: EdgeSite, type: HistoryType, id: number, order
   const keep = site.immutable ? site.kept?.objects : undefined;
   const kept = keep?.get(key);
   if (kept) return kept.value;
-  const history = await readJson<HistoryJson>(site, file);
+  const history = PACKED_HISTORY_TYPES.includes(type) ? await packedHistory(site, type, id) : await readJson<HistoryJson>(site, file);
   const object = history && objectAt(history, order, version);
   const text = object === null ? null : JSON.stringify(object);
   keep?.set(key, text, key.length + (text?.length ?? 0));
