@@ -457,7 +457,7 @@ describe('docs/edge.md', () => {
 
 describe('damaged published files are never served as answers', () => {
   /** The sample as the edge reads it, but the files `swap` gives other bytes for (null: absent). */
-  const damaged = (swap: Record<string, () => Promise<Uint8Array | null>>): EdgeSite => {
+  const damaged = (swap: Record<string, () => Promise<Uint8Array<ArrayBuffer> | null>>): EdgeSite => {
     const readBytes = diskBytesReader(out);
     return { read: diskReader(out), readBytes: (path) => (Object.hasOwn(swap, path) ? swap[path]() : readBytes(path)) };
   };

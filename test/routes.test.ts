@@ -21,13 +21,14 @@ import { EXAMPLES, exampleUrl } from '../generator/runtime/search/examples.js';
 import { HOSTS, WORKER_CONFIG, workerdPages, type Host, type HostName } from './hosts.ts';
 import { serveStatic } from './staticServer.ts';
 import { compiled } from './bin.ts';
-import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES, netlifyExcludedPaths, pagesRoutes } from '../generator/contract/hostRouting.ts';
+import { EDGE_PATH, NETLIFY_OTHER_METHODS, STATIC_HEADERS, STATIC_RULES, netlifyExcludedPaths, pagesRoutes } from '../generator/contract/hostRouting.ts';
 import { rawFileType } from '../generator/runtime/edge/routes.ts';
 import { RAN_CODE_HEADER } from '../generator/runtime/edge/http.ts';
 import { previewConfig } from '../generator/build/workerPreview.ts';
 import { OBJECT_TYPE_NAMES, allEndpoints, endpointOfFile, endpoints, objectEndpoint, type Endpoint, type ObjectType, type QueryParameter } from '../generator/contract/endpoints.ts';
 import { PAGES_COMPATIBILITY_DATE } from '../generator/build/render/hostRules.ts';
 import { config as edgeConfig } from '../netlify/edge-functions/api.ts';
+import { config as methodsConfig } from '../netlify/edge-functions/methods.ts';
 import type { BulkIndexJson, CardJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -314,7 +315,7 @@ describe('a damaged bulk file, on every host', () => {
         expect([first.status, await first.json()], HOST_NAMES[i]).toEqual([502, { error: 'a published file this answer is made from is damaged; the site must be built and deployed again' }]);
         // The error status where the answer had not started (npm start reads a MiB before it sends), else a broken connection.
         const outcome = await host.fetch('/api/v1/bulk/sif.sqlite').then(
-          (response) => (response.status === 200 ? response.arrayBuffer().then(() => 'a whole 200', () => 'broken') : response.status),
+          async (response): Promise<string | number> => (response.status === 200 ? response.arrayBuffer().then(() => 'a whole 200', () => 'broken') : response.status),
           () => 'broken',
         );
         expect(outcome === 'broken' || outcome === 502, `${HOST_NAMES[i]}: ${outcome}`).toBe(true);
@@ -477,6 +478,31 @@ describe.each(HOST_NAMES)('on %s', (name) => {
     });
   });
 
+  describe('a method but GET and HEAD on a published file\'s path', () => {
+    it('is the JSON 405 naming the methods it takes, and OPTIONS the CORS preflight (but a Worker\'s static assets, before any code)', async () => {
+      const [pack] = await fg('api/v1/pack/card/*.json', { cwd: out });
+      for (const p of ['/api/v1/card/1.json', '/api/v1/info', `/${pack}`, '/api/v1/bulk/index.json', '/api/v1/list/card_t', '/api/v1/card/1,2.json']) {
+        // A Worker's static assets answer every method but GET and HEAD on a file they serve with an empty 405 of their own, which
+        // no configuration routes to the worker but by path (run_worker_first would run it for every read): docs/hosts.md.
+        if (CLOUDFLARE_ASSETS.has(name) && fs.existsSync(path.join(out, p.slice(1))) && !p.startsWith('/api/v1/list/')) {
+          for (const method of ['POST', 'DELETE', 'OPTIONS']) {
+            const response = await host.fetch(p, { method });
+            expect([response.status, await response.text()], `${method} ${p}`).toEqual([405, '']);
+          }
+          continue;
+        }
+        for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+          const response = await answered(p, 405, { method, body: method === 'DELETE' ? undefined : '{}' });
+          expect(response.headers.get('allow'), `${method} ${p}`).toBe('GET, HEAD, OPTIONS');
+          expect((await response.json()).error, `${method} ${p}`).toBe(`method ${method} is not allowed here (allowed: GET, HEAD, OPTIONS)`);
+        }
+        const preflight = await host.fetch(p, { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
+        expect(preflight.status, `OPTIONS ${p}`).toBe(204);
+        expect(preflight.headers.get('access-control-allow-origin'), `OPTIONS ${p}`).toBe('*');
+      }
+    });
+  });
+
   describe('OPTIONS /api/... (the CORS preflight)', () => {
     it('lets any origin POST to read_tl with the headers it asks for', async () => {
       const response = await host.fetch('/api/v1/read_tl', {
@@ -626,6 +652,8 @@ describe('host rules (_redirects, _headers, _worker.js, _routes.json, netlify.to
     const toml = fs.readFileSync(path.join(ROOT, 'netlify.toml'), 'utf8');
     for (const table of ['[[redirects]]', '[[headers]]', '[[edge_functions]]']) expect(toml).not.toContain(table);
     expect(edgeConfig).toEqual({ path: EDGE_PATH, excludedPath: netlifyExcludedPaths() });
+    // The same function for the other methods on the excluded paths: Netlify's static layer would answer them with a bare text 405.
+    expect(methodsConfig).toEqual({ path: netlifyExcludedPaths(), method: [...NETLIFY_OTHER_METHODS] });
   });
 });
 

@@ -44,6 +44,16 @@ export function netlifyExcludedPaths(): string[] {
 }
 
 /**
+ * The methods besides GET and HEAD that Netlify's declarations can name (`method`): on the paths
+ * `excludedPath` keeps from the edge function, Netlify's static layer answered them with a bare
+ * text 405 (`Method Not Allowed`), where every other host answers the JSON 405 (and OPTIONS the
+ * CORS preflight). A second declaration (netlify/edge-functions/methods.ts, written by `npm run
+ * docs`) runs the function for them on those paths. Netlify's declarations name no other method
+ * (PROPFIND, TRACE...): its static layer answers those.
+ */
+export const NETLIFY_OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/**
  * A Worker with static assets' `run_worker_first` (wrangler.json, written by `npm run docs`):
  * the API's index path and its JSON 404 file, which only the worker may answer, and the folders
  * of the files that take a query on their path (a matching file would be served before the worker).

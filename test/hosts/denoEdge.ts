@@ -1,11 +1,13 @@
 /**
  * Runs under Deno (`deno run test/hosts/denoEdge.ts <static origin>`): the Netlify edge
- * function in front of a static host, chained as Netlify chains them. A request on the
- * function's declared path (and none of its excluded paths) goes to the function first; when it returns undefined, the
- * request continues to the static host. The function's reads fetch this server's own
+ * functions in front of a static host, chained as Netlify chains them. A request that a
+ * function's declaration matches (its path or paths, none of its excluded paths, and its
+ * methods when it names some) goes to that function; when it returns undefined, the request
+ * continues to the next, then to the static host. The functions' reads fetch this server's own
  * origin, so they pass through the same chain, as on Netlify. Prints "Edge at <url>".
  */
 import api, { config } from '../../netlify/edge-functions/api.ts';
+import methods, { config as methodsConfig } from '../../netlify/edge-functions/methods.ts';
 
 // Deno's globals, declared for the Node type check of this project (Deno itself does not check here).
 declare const Deno: {
@@ -18,11 +20,25 @@ declare const Deno: {
 declare const URLPattern: new (init: { pathname: string }) => { test(input: string): boolean };
 
 const staticOrigin = Deno.args[0];
-const route = new URLPattern({ pathname: config.path });
-// As Netlify runs a function: on its path, unless an excluded path matches (a published file).
-const excluded = config.excludedPath.map((pathname) => new URLPattern({ pathname }));
-const runsFunction = (url: string) => route.test(url) && !excluded.some((pattern) => pattern.test(url));
-/** How many requests ran the function: GET /__function_runs answers it (a path outside the site's). */
+
+type EdgeFunction = (request: Request, context: { next(): Promise<Response> }) => Promise<Response | undefined>;
+interface Declaration {
+  path: string | readonly string[];
+  excludedPath?: readonly string[];
+  method?: readonly string[];
+}
+
+/** As Netlify runs a function: on one of its paths, unless an excluded path matches (a published file), for its methods when it names some. */
+function declared(run: EdgeFunction, { path, excludedPath = [], method }: Declaration) {
+  const paths = [path].flat().map((pathname) => new URLPattern({ pathname }));
+  const excluded = excludedPath.map((pathname) => new URLPattern({ pathname }));
+  const runsFor = (request: Request) => paths.some((pattern) => pattern.test(request.url)) && !excluded.some((pattern) => pattern.test(request.url))
+    && (!method || method.includes(request.method));
+  return { run, runsFor };
+}
+
+const FUNCTIONS = [declared(api, config), declared(methods, methodsConfig)];
+/** How many requests ran a function: GET /__function_runs answers it (a path outside the site's). */
 let runs = 0;
 
 /** The request as it reaches the static host: same method, path, query and headers. */
@@ -35,8 +51,12 @@ Deno.serve(
   { hostname: '127.0.0.1', port: 0, onListen: ({ hostname, port }) => console.log(`Edge at http://${hostname}:${port}/`) },
   async (request) => {
     if (new URL(request.url).pathname === '/__function_runs') return new Response(String(runs));
-    if (!runsFunction(request.url)) return toStatic(request);
-    runs++;
-    return (await api(request, { next: () => toStatic(request) })) ?? toStatic(request);
+    const chain = FUNCTIONS.filter((f) => f.runsFor(request));
+    if (chain.length) runs++;
+    for (const { run } of chain) {
+      const answer = await run(request, { next: () => toStatic(request) });
+      if (answer) return answer;
+    }
+    return toStatic(request);
   },
 );

@@ -1,7 +1,8 @@
 /**
  * A static host that serves a built site the way Netlify's CDN does, for the edge function to
  * sit in front of: a file at the path wins; else the first matching rule of `_redirects` (a
- * rewrite, answered with the rule's status); else the site's 404.html with status 404. Headers come from every
+ * rewrite, answered with the rule's status); else the site's 404.html with status 404; a method
+ * but GET and HEAD, a bare text 405. Headers come from every
  * matching block of `_headers` (a header named twice is joined, as Netlify joins it), files
  * carry an ETag and answer If-None-Match. The rules are parsed from the site's own files, so
  * this checks what the build wrote, not the list it was written from. Like a CDN, it reads and
@@ -119,7 +120,8 @@ export async function netlifyStatic(dir: string): Promise<Answer> {
   };
   return async (request) => {
     const pathname = decodeURIComponent(new URL(request.url).pathname);
-    if (!['GET', 'HEAD'].includes(request.method)) return answer(request, pathname);
+    // Netlify's static layer serves GET and HEAD; any other method gets its bare text 405 (18 bytes), whatever the path.
+    if (!['GET', 'HEAD'].includes(request.method)) return new Response('Method Not Allowed', { status: 405, headers: { 'content-type': 'text/plain; charset=utf-8' } });
     const { status, headers, body } = await kept(request.url, pathname);
     return notModified(request, new Response(body, { status, headers }));
   };

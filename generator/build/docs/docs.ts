@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { importGraphMermaid } from './importGraph.ts';
 import { HAPPENING_PARAMETER, QUERY_PARAMETERS, SEARCH_PARAMETERS, VERSION_PARAMETER, allEndpoints, type Endpoint } from '../../contract/endpoints.ts';
 import { components } from '../../contract/schemas.ts';
-import { EDGE_PATH, netlifyExcludedPaths, workerFirstPaths } from '../../contract/hostRouting.ts';
+import { EDGE_PATH, NETLIFY_OTHER_METHODS, netlifyExcludedPaths, workerFirstPaths } from '../../contract/hostRouting.ts';
 import { examplesMarkdown, searchMarkdown } from './searchDocs.ts';
 import { EXAMPLES, exampleUrl } from '../../runtime/search/examples.js';
 
@@ -149,12 +149,22 @@ function netlifyConfig(): string {
   return [`export const config = {`, `  path: ${JSON.stringify(EDGE_PATH)},`, '  excludedPath: [', ...excluded, '  ],', '};', '// '].join('\n');
 }
 
+/**
+ * The edge function's second declaration, in netlify/edge-functions/methods.ts: the methods
+ * besides GET and HEAD on the published files' paths, which api.ts's declaration leaves out.
+ */
+function netlifyMethodsConfig(): string {
+  const paths = netlifyExcludedPaths().map((pattern) => `    ${JSON.stringify(pattern)},`);
+  return [`export const config = {`, '  path: [', ...paths, '  ],', `  method: ${JSON.stringify(NETLIFY_OTHER_METHODS)},`, '};', '// '].join('\n');
+}
+
 /** The generated sections of the docs: `npm run docs` writes them, a test checks they are current. */
 export const GENERATED_DOCS = [
   { file: fileURLToPath(new URL('../../../docs/api.md', import.meta.url)), marker: 'api', generate: apiMarkdown },
   { file: fileURLToPath(new URL('../../../docs/search.md', import.meta.url)), marker: 'search', generate: searchMarkdown },
   { file: fileURLToPath(new URL('../../../docs/hosts.md', import.meta.url)), marker: 'hosts', generate: hostsMarkdown },
   { file: fileURLToPath(new URL('../../../netlify/edge-functions/api.ts', import.meta.url)), marker: 'netlify', generate: netlifyConfig },
+  { file: fileURLToPath(new URL('../../../netlify/edge-functions/methods.ts', import.meta.url)), marker: 'netlify-methods', generate: netlifyMethodsConfig },
   { file: fileURLToPath(new URL('../../../docs/architecture.md', import.meta.url)), marker: 'imports', generate: () => importGraphMermaid() },
 ];
 
