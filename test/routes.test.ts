@@ -478,6 +478,21 @@ describe.each(HOST_NAMES)('on %s', (name) => {
     });
   });
 
+  describe('the query in the path on a route that takes none', () => {
+    it('is ignored, as a query on its path is: the file, byte for byte (packs, history, bulk parts, the change index)', async () => {
+      const [pack] = await fg('api/v1/pack/card/*.json', { cwd: out });
+      const [history] = await fg('api/v1/history/card/*.json', { cwd: out });
+      const [part] = await fg('api/v1/bulk/parts/sif.sqlite/*.part', { cwd: out });
+      for (const rel of [pack, history, part, 'api/v1/changes/index.json', 'api/v1/versions.json']) {
+        const response = await host.fetch(`/api/v1;keys=id;stubs=yes/${rel.slice('api/v1/'.length)}`);
+        expect(response.status, rel).toBe(200);
+        expect(response.headers.get('content-type'), rel).toBe(rawFileType(`/${rel}`) ?? JSON_TYPE);
+        expect(Buffer.from(await response.arrayBuffer()).equals(fs.readFileSync(path.join(out, rel))), rel).toBe(true);
+      }
+      expect(await (await answered('/api/v1;keys=id/pack/card/999999.json', 404)).json()).toEqual({ error: 'not found' });
+    });
+  });
+
   describe('a method but GET and HEAD on a published file\'s path', () => {
     it('is the JSON 405 naming the methods it takes, and OPTIONS the CORS preflight (but a Worker\'s static assets, before any code)', async () => {
       const [pack] = await fg('api/v1/pack/card/*.json', { cwd: out });

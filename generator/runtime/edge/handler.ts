@@ -21,6 +21,7 @@ import { bulkDownload } from './bulk.ts';
 import { randomMatch, searchPage, type SearchKind } from './search.ts';
 import { isEdgePath } from './rewrites.ts';
 import { withPathQuery } from './pathQuery.ts';
+import { staticApiFile } from './staticHost.ts';
 import { objectsAt } from './history.ts';
 import { readJson, type EdgeSite } from './siteReader.ts';
 
@@ -172,7 +173,11 @@ async function undeclared(route: Route, path: string): Promise<Response | null> 
   return hasQuery(route) ? staticWithQuery(route) : null;
 }
 
-async function dispatch(request: Request, url: URL, site: EdgeSite): Promise<Response | null> {
+/**
+ * `url` is the request's, with a query in the path moved into its query (edge/pathQuery.ts);
+ * `inPath`: the request gave it so, on a path that names no file.
+ */
+async function dispatch(request: Request, url: URL, site: EdgeSite, inPath: boolean): Promise<Response | null> {
   const { method } = request;
   if (method === 'OPTIONS') return preflight(request);
   // Decoded, so an encoded comma (%2C) separates ids too; checkSitePath has vetted the decoding
@@ -193,7 +198,9 @@ async function dispatch(request: Request, url: URL, site: EdgeSite): Promise<Res
   if (!match) return undeclared(route, path);
   // Query parameters shape JSON where the route takes them; a route that takes none (packs, history, ...) is its file
   // on every host, as the hosts' static layers serve it; a file of another format is served as it is.
-  return hasQuery(route) && match.endpoint.query.length && !rawFileType(path) ? staticWithQuery(route) : null;
+  if (hasQuery(route) && match.endpoint.query.length && !rawFileType(path)) return staticWithQuery(route);
+  // The same in the path form (/api/v1;keys=id/pack/card/0.json), whose path names no file a host could serve: the edge serves it.
+  return inPath ? staticApiFile(site, request, url.pathname) : null;
 }
 
 /** The response to `request`, or null when the host should serve it as a static file. */
@@ -203,7 +210,8 @@ export async function handleRequest(request: Request, site: EdgeSite): Promise<R
   try {
     if (request.url.length > MAX_URL_LENGTH) throw new HttpError(414, `request URL is longer than ${MAX_URL_LENGTH} characters`);
     checkSitePath(asked.pathname);
-    const answer = await withETag(request, await dispatch(request, withPathQuery(asked), site));
+    const canonical = withPathQuery(asked);
+    const answer = await withETag(request, await dispatch(request, canonical, site, canonical !== asked));
     return answer && ranCode(answer);
   } catch (error) {
     if (error instanceof HttpError) return ranCode(errorResponse(error));
