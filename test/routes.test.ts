@@ -667,8 +667,8 @@ describe('host rules (_redirects, _headers, _worker.js, _routes.json, netlify.to
     const toml = fs.readFileSync(path.join(ROOT, 'netlify.toml'), 'utf8');
     for (const table of ['[[redirects]]', '[[headers]]', '[[edge_functions]]']) expect(toml).not.toContain(table);
     expect(edgeConfig).toEqual({ path: EDGE_PATH, excludedPath: netlifyExcludedPaths() });
-    // The same function for the other methods on the excluded paths: Netlify's static layer would answer them with a bare text 405.
-    expect(methodsConfig).toEqual({ path: netlifyExcludedPaths(), method: [...NETLIFY_OTHER_METHODS] });
+    // The same function for the other methods on the whole edge path, the excluded ones among them: Netlify's static layer would answer them with a bare text 405.
+    expect(methodsConfig).toEqual({ path: EDGE_PATH, method: [...NETLIFY_OTHER_METHODS] });
   });
 });
 

@@ -151,11 +151,11 @@ function netlifyConfig(): string {
 
 /**
  * The edge function's second declaration, in netlify/edge-functions/methods.ts: the methods
- * besides GET and HEAD on the published files' paths, which api.ts's declaration leaves out.
+ * besides GET and HEAD on the whole edge path, the published files' paths that api.ts's
+ * declaration leaves out among them.
  */
 function netlifyMethodsConfig(): string {
-  const paths = netlifyExcludedPaths().map((pattern) => `    ${JSON.stringify(pattern)},`);
-  return [`export const config = {`, '  path: [', ...paths, '  ],', `  method: ${JSON.stringify(NETLIFY_OTHER_METHODS)},`, '};', '// '].join('\n');
+  return [`export const config = {`, `  path: ${JSON.stringify(EDGE_PATH)},`, `  method: ${JSON.stringify(NETLIFY_OTHER_METHODS)},`, '};', '// '].join('\n');
 }
 
 /** The generated sections of the docs: `npm run docs` writes them, a test checks they are current. */
