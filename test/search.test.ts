@@ -15,7 +15,7 @@ import { handleRequest, type EdgeSite } from '../generator/runtime/edge/handler.
 import { diskReader } from '../generator/runtime/server/diskSite.ts';
 import { EXAMPLES, exampleUrl } from '../generator/runtime/search/examples.js';
 import { CENTERS, DIFFICULTIES, EFFECTS, SCHOOL_YEARS, TRIGGERS } from '../generator/runtime/search/words.js';
-import { kindOf, MAX_CORRECTED, MAX_LEFT_OUT_TERMS } from '../generator/runtime/search/query.js';
+import { absentFields, kindOf, MAX_CORRECTED, MAX_LEFT_OUT_TERMS } from '../generator/runtime/search/query.js';
 import type { AccessoryJson, CardJson, CharacterJson, EventJson, LiveJson, RegionsJson, SetListJson, SongJson } from '../generator/contract/schemas.ts';
 import { objectEndpoint } from '../generator/contract/endpoints.ts';
 import { packOf } from '../generator/contract/format.ts';
@@ -702,6 +702,140 @@ describe('fields region and only: an archive site\'s regions, and a site of one 
     expect(pageModule.absentFields(index, 'rarity:ur -(region:ww or only:jp)')).toEqual(['region', 'only']);
     expect(pageModule.absentFields(index, 'rarity:ur')).toEqual([]);
     expect(pageModule.absentFields(index, 'region:xx')).toEqual([]);
+  });
+});
+
+// ---- songs: the statistics of charts' notes ---------------------------------------
+
+/**
+ * The song fields of a chart's notes (notes, nps, duration, has:), on the sample rendered in
+ * memory (note files for each song's Easy chart, one planted broken: the other charts have no
+ * notes), and on the sample without its note files; what each query must find is computed from
+ * the rendered live_t objects.
+ */
+describe('song fields of the charts\' notes: notes, nps, duration, has', () => {
+  let edge: EdgeSite;
+  let charts: LiveJson[];
+  let index: any;
+  /** The sample without its notes/ folder: no chart has notes. */
+  let bare: { edge: EdgeSite; charts: LiveJson[]; index: any };
+
+  const rendered = (input: string) => {
+    const { files, json, object } = renderInMemory(input);
+    return {
+      edge: { read: async (rel: string) => files.get(rel)?.toString('utf8') ?? null } as EdgeSite,
+      charts: json<{ result: { id: number }[] }>('api/v1/list/live_t.json').result.map(({ id }) => object<LiveJson>('live_t', id)!),
+      index: json('api/v1/search_index/song.json'),
+    };
+  };
+  beforeAll(async () => {
+    ({ edge, charts, index } = rendered(SAMPLE_INPUT));
+    const input = await copySample();
+    await fs.rm(path.join(input, 'notes'), { recursive: true });
+    bare = rendered(input);
+  });
+
+  /** Every chart `q` matches through the edge, in the answer's order. */
+  const ids = async (q: string, params: Record<string, string> = {}, on = edge) => {
+    const response = (await handleRequest(new Request(`https://sif.test/api/v1/search/song?${new URLSearchParams({ q, page_size: '100', ...params })}`), on))!;
+    const body = await response.json();
+    expect(response.status, `${q}: ${body.error}`).toBe(200);
+    expect(body.total).toBeLessThanOrEqual(100);
+    return body.result.map((l: LiveJson) => l.id) as number[];
+  };
+  /** The charts `test` keeps, by id: at least one, and not every one. */
+  const where = (test: (l: LiveJson) => boolean) => {
+    const kept = charts.filter(test).map((l) => l.id);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(charts.length);
+    return kept;
+  };
+  const withNotes = (l: LiveJson) => l.note_count !== null;
+  const compare = (op: string, x: number, y: number) => ({ '>': x > y, '>=': x >= y, '<': x < y, '<=': x <= y, ':': x === y })[op]!;
+  /** Each numeric field with the live_t member it reads, and its aliases. */
+  const NUMBERS = [['notes', 'note_count', ['note_count']], ['nps', 'nps', []], ['duration', 'duration_sec', ['duration_sec']]] as const;
+
+  it('the sample has charts with notes and charts without, swing notes in a chart the game does not flag, and a flagged chart without notes', () => {
+    expect(charts.some(withNotes) && charts.some((l) => !withNotes(l))).toBe(true);
+    expect(charts.some((l) => l.swing_notes! > 0 && l.swing_flag !== 1)).toBe(true);
+    expect(charts.some((l) => !withNotes(l) && l.swing_flag === 1)).toBe(true);
+  });
+
+  it.each(NUMBERS)('%s compares live_t.%s with every operator; a chart without notes matches none of them', async (name, key, aliases) => {
+    const values = [...new Set(charts.filter(withNotes).map((l) => l[key] as number))].sort((a, b) => a - b);
+    const middle = values[Math.floor(values.length / 2)];
+    for (const op of ['>', '>=', '<', '<=', ':']) {
+      const expected = where((l) => l[key] !== null && compare(op, l[key] as number, middle));
+      expect(await ids(`${name}${op}${middle}`), `${name}${op}${middle}`).toEqual(expected);
+      expect(expected.every((id) => withNotes(charts.find((l) => l.id === id)!))).toBe(true);
+    }
+    for (const alias of aliases) expect(await ids(`${alias}>=${middle}`)).toEqual(await ids(`${name}>=${middle}`));
+    // Every number a chart with notes may have, and its negation: what has no notes.
+    expect(await ids(`${name}>=0`)).toEqual(where(withNotes));
+    expect(await ids(`-${name}>=0`)).toEqual(where((l) => !withNotes(l)));
+    expect(await ids(`${name}<0 or ${name}>=0`)).toEqual(where(withNotes));
+  });
+
+  it('notes is the note file\'s count, combo stays s_rank_combo (every chart has it), and stars>=11 is the stage level', async () => {
+    const most = Math.max(...charts.filter(withNotes).map((l) => l.note_count!));
+    expect(await ids(`notes>=${most}`)).toEqual(where((l) => l.note_count !== null && l.note_count >= most));
+    expect(await ids(`combo>=${most}`)).toEqual(where((l) => l.s_rank_combo! >= most));
+    expect(charts.some((l) => !withNotes(l) && l.s_rank_combo! >= most), 'a chart without notes has a combo').toBe(true);
+    expect(await ids('stars>=11')).toEqual(where((l) => l.stars! >= 11));
+    expect(await ids('has:notes notes>10')).toEqual(where((l) => l.note_count! > 10));
+  });
+
+  it('has:notes, has:star, has:hold, has:swing (its notes where it has them, else swing_flag), and -has:notes', async () => {
+    expect(await ids('has:notes')).toEqual(where(withNotes));
+    expect(await ids('-has:notes')).toEqual(where((l) => !withNotes(l)));
+    expect(await ids('has:star')).toEqual(where((l) => l.star_notes! > 0));
+    expect(await ids('has:hold')).toEqual(where((l) => l.hold_notes! > 0));
+    const swing = where((l) => (withNotes(l) ? l.swing_notes! > 0 : l.swing_flag === 1));
+    expect(await ids('has:swing')).toEqual(swing);
+    expect(await ids('has:swing')).not.toEqual(await ids('is:swing'));
+    expect(await ids('-has:swing')).toEqual(charts.map((l) => l.id).filter((id) => !swing.includes(id)));
+    // Plurals, any case and width.
+    expect(await ids('has:stars')).toEqual(await ids('has:star'));
+    expect(await ids('ＨＡＳ：Ｓｗｉｎｇｓ')).toEqual(swing);
+    const bad = (await handleRequest(new Request('https://sif.test/api/v1/search/song?q=has:wings'), edge))!;
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toBe('query column 5: unknown has: value "wings"; expected one of notes, star, hold, swing');
+  });
+
+  it('order=notes, nps and duration sort by the notes\' statistics, charts without notes last in both directions', async () => {
+    for (const [name, key] of NUMBERS) {
+      for (const dir of ['asc', 'desc'] as const) {
+        const sign = dir === 'asc' ? 1 : -1;
+        const expected = [...charts].sort((a, b) => {
+          const [x, y] = [a[key] as number | null, b[key] as number | null];
+          if (x === null || y === null) return x === y ? a.id - b.id : x === null ? 1 : -1;
+          return (x - y) * sign || a.id - b.id;
+        }).map((l) => l.id);
+        expect(await ids('', { order: name, dir }), `order=${name}&dir=${dir}`).toEqual(expected);
+      }
+    }
+    const desc = await ids('has:notes', { order: 'notes', dir: 'desc' });
+    expect(desc.map((id) => charts.find((l) => l.id === id)!.note_count)).toEqual(charts.filter(withNotes).map((l) => l.note_count).sort((a, b) => b! - a!));
+  });
+
+  it('keeps the index compact: a column per statistic where some chart has notes, none where no chart has', async () => {
+    for (const column of ['notes', 'nps', 'duration', 'has']) {
+      expect(index.columns[column], column).toHaveLength(charts.length);
+      expect(bare.index.columns[column], column).toBeUndefined();
+    }
+    expect(index.columns.has.filter((bits: number | null) => bits !== null)).toHaveLength(charts.filter(withNotes).length);
+    // Without note files the index is what it was before notes: the notes columns gone, every other as it is.
+    expect(Object.keys(bare.index.columns)).toEqual(Object.keys(index.columns).filter((c) => !['notes', 'nps', 'duration', 'has'].includes(c)));
+  });
+
+  it('without note files: the numeric terms and has:notes match nothing, has:swing is swing_flag, and the page is told only the numeric fields are absent', async () => {
+    expect(bare.charts.some(withNotes)).toBe(false);
+    for (const q of ['notes>0', 'nps>=0', 'duration<=100000', 'has:notes', 'has:star', 'has:hold']) expect(await ids(q, {}, bare.edge), q).toEqual([]);
+    expect(await ids('-has:notes', {}, bare.edge)).toEqual(bare.charts.map((l) => l.id));
+    expect(await ids('has:swing', {}, bare.edge)).toEqual(bare.charts.filter((l) => l.swing_flag === 1).map((l) => l.id));
+    expect(await ids('', { order: 'notes', dir: 'desc' }, bare.edge)).toEqual(bare.charts.map((l) => l.id));
+    expect(absentFields(bare.index, 'notes>700 has:swing nps>7 -duration<60')).toEqual(['notes', 'nps', 'duration']);
+    expect(absentFields(index, 'notes>700 has:swing nps>7 -duration<60')).toEqual([]);
   });
 });
 

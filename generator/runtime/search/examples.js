@@ -54,6 +54,8 @@ export const EXAMPLES = [
   { kind: 'song', q: 'snow halation master', means: 'the Master chart of a song by the words of its name and a difficulty word' },
   { kind: 'song', q: 'length<=120 combo>=400', order: 'length', means: 'charts of at least 400 notes in songs of two minutes or less, shortest first' },
   { kind: 'song', q: 'diff:6 or is:swing', means: 'Master charts, and charts with swing notes (difficulty 6 is Master: the game\'s codes)' },
+  { kind: 'song', q: 'has:notes notes>100', order: 'nps', dir: 'desc', means: 'charts whose note file is published, with more than 100 notes, densest first (notes per second); a chart without notes matches no notes, nps or duration term' },
+  { kind: 'song', q: 'has:swing has:star duration<=120', means: 'charts with swing and star notes whose last note ends within two minutes (has:swing: swing notes in the note file, or swing_flag where the chart has none)' },
   { kind: 'song', q: 'region:ww difficulty:master', means: 'Master charts the worldwide version holds (region:en and region:global are ww too)' },
 ];
 

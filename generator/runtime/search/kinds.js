@@ -20,7 +20,11 @@ import { BARE_YEARS, CENTERS, DIFFICULTIES, EFFECTS, RARITIES, SCHOOL_YEARS, TRI
  * @property {(op: string, value: string, problem: Problem) => Test} compile value already normalized
  * @property {boolean} [text] a text field: its column holds lists of texts, a value matches a part of one
  * @property {boolean} [optional] its column is in the index only when some object has the value
- *   (the regions of an archive site's objects); where it is absent, the field matches nothing
+ *   (the regions of an archive site's objects, the statistics of charts' notes); where it is absent,
+ *   the field matches nothing
+ * @property {boolean} [sparse] its column is in the index only when some object has the value, as an
+ *   optional field's, but the field still means something where it is absent (has:swing reads
+ *   swing_flag on a site without note files), so it is never said to match nothing there
  */
 
 /**
@@ -104,10 +108,13 @@ const field = (field) => ({ aliases: [], ops: EQUALITY, sortKey: undefined, ...f
 
 const asNumber = (/** @type {unknown} */ v) => (typeof v === 'number' ? v : null);
 
-/** The test of a number field: its column's value compared with `n`; an object without a value matches no comparison. */
+/**
+ * The test of a number field: its column's value compared with `n`; an object without a value
+ * matches no comparison, nor does any object where an optional column is absent.
+ */
 function numberTest(/** @type {string} */ name, /** @type {string} */ op, /** @type {number} */ n) {
   return /** @type {Test} */ ((cols, row) => {
-    const v = cols[name][row];
+    const v = cols[name]?.[row];
     return typeof v === 'number' && compare(op, v, n);
   });
 }
@@ -295,6 +302,44 @@ function isField(flags) {
   });
 }
 
+/**
+ * What a chart's note file holds, as one small number per chart with notes (`has` in the index,
+ * null for a chart without them): a bit per kind of note. `has:notes` is a chart with a published
+ * note file; `has:swing` a chart with swing notes, by its notes where it has them, else by its
+ * swing_flag (the game's word for a swing chart: the one fact a site without note files has).
+ */
+const NOTE_BITS = { star: 1, hold: 2, swing: 4 };
+/** @type {Record<string, { about: string, test: (has: number | null | undefined, cols: Record<string, unknown[]>, row: number) => boolean }>} */
+const HAS = {
+  notes: { about: 'a note file is published: note_count not null', test: (has) => has != null },
+  star: { about: 'star notes: star_notes > 0', test: (has) => has != null && (has & NOTE_BITS.star) !== 0 },
+  hold: { about: 'hold notes: hold_notes > 0', test: (has) => has != null && (has & NOTE_BITS.hold) !== 0 },
+  swing: {
+    about: 'swing notes: swing_notes > 0, or swing_flag 1 for a chart without notes',
+    test: (has, cols, row) => (has != null ? (has & NOTE_BITS.swing) !== 0 : cols.is_swing[row] === 1),
+  },
+};
+/** The plural a person may type (`has:stars`, `has:swings`) for each value. */
+const HAS_VALUES = new Map(Object.keys(HAS).flatMap((name) => [[name, name], [name.endsWith('s') ? name.slice(0, -1) : `${name}s`, name]]));
+
+/** `has:<kind of note>`, from the chart's `has` bits (kept out of the index where no chart has notes). */
+const hasField = field({
+  name: 'has', about: 'what the chart\'s note file holds (notes/<live_setting_id>.json); a chart without notes has nothing but, for has:swing, its swing_flag', column: 'has', sparse: true,
+  values: Object.entries(HAS).map(([name, { about }]) => `${name} (${about})`).join('; '),
+  compile: (_op, value, problem) => {
+    const name = HAS_VALUES.get(wordForm(value));
+    if (name === undefined) throw problem(`unknown has: value "${value.slice(0, 20)}"; expected one of ${Object.keys(HAS).join(', ')}`);
+    const { test } = HAS[name];
+    return (cols, row) => test(/** @type {number | null | undefined} */ (cols.has?.[row]), cols, row);
+  },
+});
+
+/** A chart's `has` bits: null without notes. @param {any} live */
+function noteBits(live) {
+  if (live.note_count == null) return null;
+  return (live.star_notes > 0 ? NOTE_BITS.star : 0) | (live.hold_notes > 0 ? NOTE_BITS.hold : 0) | (live.swing_notes > 0 ? NOTE_BITS.swing : 0);
+}
+
 /** The last entry of a per-level array (the idolized max-level stat), null when there is none. */
 const top = (/** @type {unknown} */ values) => (Array.isArray(values) && values.length ? values.at(-1) ?? null : null);
 const flag = (/** @type {unknown} */ value) => (value ? 1 : 0);
@@ -478,12 +523,16 @@ const SONG = {
     codeField('difficulty', 'the chart\'s difficulty', DIFFICULTIES, { aliases: ['diff'] }),
     numberField('stars', 'the chart\'s stars (stage_level)', { aliases: ['level'] }),
     { ...attributeField, about: 'the chart\'s attribute (attribute_icon_id)' },
-    numberField('combo', 'the chart\'s full combo: s_rank_combo, its note count', { aliases: ['notes'] }),
+    numberField('combo', 'the chart\'s full combo: s_rank_combo (its note count in every real export; in the database, so every chart has it)'),
+    numberField('notes', 'the notes in the chart\'s note file: note_count (a chart without notes matches no notes term)', { aliases: ['note_count'], optional: true }),
+    numberField('nps', 'notes per second: nps, note_count / duration_sec to two decimals (a chart without notes matches none)', { optional: true }),
+    numberField('duration', 'seconds until the chart\'s last note ends: duration_sec, to the millisecond (a chart without notes matches none)', { aliases: ['duration_sec'], optional: true }),
+    hasField,
     numberField('length', 'the song\'s length in seconds (live_time_m; a song without one matches no length)', { aliases: ['seconds'] }),
     numberField('song', 'the song\'s id (live_track_id)'),
     numberField('id', 'the chart\'s id (live_setting_id)'),
     ...regionFields('the chart (live_t\'s regions; its song\'s when it has none)'),
-    isField({ swing: 'swing notes: swing_flag 1', ac: 'an arcade chart: ac_flag 1', special: 'played as a special live (special_live_m)' }),
+    isField({ swing: 'a swing chart by the game\'s flag: swing_flag 1 (has:swing counts its notes)', ac: 'an arcade chart: ac_flag 1', special: 'played as a special live (special_live_m)' }),
   ],
   row: (live, { songs }) => {
     const song = songs.get(live.song_id);
@@ -497,6 +546,10 @@ const SONG = {
       stars: live.stars,
       attribute: live.attribute,
       combo: live.s_rank_combo,
+      notes: live.note_count ?? null,
+      nps: live.nps ?? null,
+      duration: live.duration_sec ?? null,
+      has: noteBits(live),
       length: song?.length ?? null,
       is_swing: flag(live.swing_flag),
       is_ac: flag(live.ac_flag),
@@ -531,8 +584,8 @@ export function buildIndex(kind, objects, context) {
   for (const object of objects) {
     for (const [column, value] of Object.entries(kind.row(object, context))) (columns[column] ??= []).push(encode(column, value));
   }
-  // An optional column no object has a value for (regions, on a site built from one export) is left out.
-  for (const { column, optional } of kind.fields) if (optional && columns[column]?.every((value) => value === null)) delete columns[column];
+  // An optional or sparse column no object has a value for (regions, on a site built from one export; notes, on a site without note files) is left out.
+  for (const { column, optional, sparse } of kind.fields) if ((optional || sparse) && columns[column]?.every((value) => value === null)) delete columns[column];
   const dictionaries = Object.fromEntries(Object.entries(positions).map(([column, map]) => [column, [...map.keys()].map((key) => JSON.parse(key))]));
   return { kind: kind.name, count: objects.length, columns, dictionaries };
 }

@@ -446,7 +446,7 @@ export function search(index, options) {
   const field = orderField(kind, options.order);
   const key = field.sortKey;
   if (!key) return rows;
-  const values = columns[field.column];
+  const values = columns[field.column] ?? []; // an optional column absent from this index: no row has a value
   const sign = options.dir === 'desc' ? -1 : 1;
   return rows.sort((a, b) => {
     const x = key(values[a]);
