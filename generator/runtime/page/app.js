@@ -1,12 +1,13 @@
 // The card browser: plain DOM, no framework. Every URL is relative, so the page works from any
 // static host; the paths come from the build (site-config in index.html). Views are hash routes
-// (#card/<ordinal>, ...), so they are deep links and the back button works without a server.
+// (#card/<ordinal>, #song/<id>, #chart/<live_setting_id>, ...), so they are deep links and the
+// back button works without a server.
 'use strict';
 import { ATTRIBUTES, RARITIES, cardTile, config, day, el, icon, load, pagedList, siteTime, siteZone, stubIcon, zoneText } from './dom.js';
 import { accessoryTile, accessoryView, cardView, eventView, pairGroups, pairView, setView } from './views.js';
 import { renderChanges } from './changes.js';
 import { renderDownloads } from './downloads.js';
-import { renderSongs, songView } from './songs.js';
+import { chartView, renderSongs, songView } from './songs.js';
 import { QueryError, absentFields, kindOf, orderNames, search, suggest } from '../search/query.js';
 import { indexColumns } from '../search/kinds.js';
 import { CENTERS, EFFECTS, TRIGGERS, entryOf } from '../search/words.js';
@@ -331,6 +332,7 @@ const ROUTES = [
   [/^accessory\/(\d+)$/, accessoryView, 'accessory'],
   [/^event\/(\d+)$/, eventView, 'event'],
   [/^song\/(\d+)$/, songView, 'song'],
+  [/^chart\/(\d+)$/, chartView, 'chart'],
 ];
 
 let homeScroll = 0;

@@ -57,15 +57,16 @@ export const fromFile = (file, url) => (url ? new URL(url, new URL(file, documen
 
 const cache = new Map();
 
-/** A published JSON file, fetched once per page load. */
-export function load(path) {
-  if (!cache.has(path)) {
-    cache.set(path, fetch(path).then((response) => {
+/** A published file, fetched once per page load: parsed as JSON, or read as `body` says ('arrayBuffer': its bytes). */
+export function load(path, body = 'json') {
+  const key = `${body} ${path}`;
+  if (!cache.has(key)) {
+    cache.set(key, fetch(path).then((response) => {
       if (!response.ok) throw Object.assign(new Error(`${path}: HTTP ${response.status}`), { status: response.status });
-      return response.json();
+      return response[body]();
     }));
   }
-  return cache.get(path);
+  return cache.get(key);
 }
 
 /** A value in a few characters (What's new, history): lists joined, anything longer than `max` cut. */
