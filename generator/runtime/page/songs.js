@@ -137,7 +137,7 @@ function notesSentence(chart) {
 // the pack's offsets (format.ts, render/packs.ts), so only its notes are parsed.
 
 /** The notes packs: laid out as every kind's (contract/endpoints.ts packEndpoint), beside live_t's. */
-const notesPack = config.notesPack ?? config.pack.live_t.replace('/live_t/', '/notes/');
+const { notesPack } = config;
 const OFFSETS = new TextEncoder().encode(',"offsets":');
 const utf8 = new TextDecoder();
 
