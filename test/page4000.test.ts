@@ -124,7 +124,8 @@ describe('index.html with 4,000 cards: jumps to a section', () => {
       }, [...links.slice(1), 'cards']);
       for (const [id, first, later] of landed) {
         expectAtTop(first, `${width} px: #${id}`);
-        expect(later, `${width} px: #${id} stays`).toBe(first);
+        // Within a pixel: the sticky header's bottom may land on half pixels between frames (seen: 27.86 then 28.36).
+        expect(Math.abs(later - first), `${width} px: #${id} stays (${first} -> ${later})`).toBeLessThan(1);
       }
       expect(await p.locator('#card-grid > li').count()).toBeGreaterThan(60);
       // Scrolling up from a section past a list's end: the list loads more, and what is on screen stays where it was.
@@ -137,7 +138,7 @@ describe('index.html with 4,000 cards: jumps to a section', () => {
       expect(seen).toBeGreaterThan(250);
       expect(await p.locator('#accessory-list > li').count()).toBeGreaterThan(60);
       await frames(p, 3);
-      expect(await belowTop(p, 'events')).toBe(seen);
+      expect(Math.abs((await belowTop(p, 'events')) - seen)).toBeLessThan(1);
     }
     // The reader scrolling down to the grid's end loads more cards, as before.
     const before = await p.locator('#card-grid > li').count();
