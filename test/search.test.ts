@@ -437,7 +437,7 @@ describe('field hp', () => {
 describe('field released', () => {
   const at = (c: CardJson) => c.extra_data.release_date;
   const year = (c: CardJson) => (at(c) === null ? null : new Date(at(c)! * 1000).getUTCFullYear());
-  it('takes a year, a month or a day, in UTC', async () => {
+  it('takes a year, a month or a day (the sample\'s dates lie at 15:00 in Japan: the same day in UTC)', async () => {
     const dated = cards.filter((c) => at(c) !== null).sort((a, b) => at(a)! - at(b)!);
     const card = dated[Math.floor(dated.length / 2)];
     const y = year(card)!;
@@ -448,6 +448,26 @@ describe('field released', () => {
     const start = Date.parse(day) / 1000;
     await expectMatches(`released:${day}`, (c) => at(c) !== null && at(c)! >= start && at(c)! < start + 86400);
     await expectMatches(`released>=${day.slice(0, 7)}`, (c) => at(c) !== null && at(c)! >= Date.parse(`${day.slice(0, 7)}-01`) / 1000);
+  });
+});
+
+describe('dates are days of the site\'s calendar', () => {
+  it('a card released at 00:30 in Japan is released that Japanese day, as the page shows it, not the UTC day before', async () => {
+    const input = await copySample();
+    const file = path.join(input, 'release_dates.json');
+    await fs.writeJson(file, { ...(await fs.readJson(file)), 1: '2019/05/01 0:30:00' });
+    const site = renderInMemory(input);
+    const index = site.json('api/v1/search_index/card.json');
+    expect(index.offset).toBe(9 * 60);
+    const ordinals = (q: string) => pageModule.search(index, { q, order: 'ordinal', dir: 'asc', seed: null }).map((row: number) => index.columns.ordinal[row]);
+    expect(site.json('api/v1/card/1.json').cards[0].extra_data.release_date).toBe(Date.parse('2019-04-30T15:30:00Z') / 1000);
+    expect(ordinals('released:2019-05-01')).toContain(1);
+    expect(ordinals('released:2019-04-30')).not.toContain(1);
+    expect(ordinals('released:2019-05')).toContain(1);
+    expect(ordinals('released<2019-05-01')).not.toContain(1);
+    // Unix seconds name an instant, not a day: compared as they are.
+    expect(ordinals(`released>=${Date.parse('2019-04-30T15:30:00Z') / 1000}`)).toContain(1);
+    expect(ordinals(`released<${Date.parse('2019-04-30T15:30:00Z') / 1000}`)).not.toContain(1);
   });
 });
 

@@ -415,6 +415,7 @@ export const SongSearch = SearchPage('SongSearch', Live);
 export const SearchIndex = named('SearchIndex', obj({
   kind: Str,
   count: Int,
+  offset: Type.Optional({ ...Int, description: 'minutes east of UTC of the site\'s calendar (info.json\'s timezone), in which a date term names its days; absent: UTC' }),
   columns: Type.Record(Str, Type.Array(Type.Unknown()), { description: 'one array per column, an entry per object (the search language names them per kind); a column with a dictionary holds positions in it' }),
   dictionaries: Type.Record(Str, Type.Array(Type.Unknown()), { description: 'the distinct values of the list columns (names, titles, sets)' }),
 }, '(extra) The search index of one kind.'));

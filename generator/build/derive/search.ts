@@ -23,6 +23,7 @@ export function deriveSearch(rendered: Rendered, files: SiteFiles): void {
     characters: new Map(rendered.objects.char_t.map((c) => [c.id, c])),
     sets: new Map(rendered.sets.map((s) => [s.id, s.display_name])),
     songs: new Map(rendered.objects.song_t.map((s) => [s.id, s])),
+    offsetMinutes: rendered.timezoneOffset,
   };
   // Songs are searched only where the site publishes them (an export with a live database).
   for (const kind of KINDS.filter((k) => k.name !== 'song' || rendered.objectTypes.includes('live_t'))) {

@@ -27,6 +27,8 @@ export interface Rendered {
   pairs: RenderedPair[];
   /** The charts' notes (what api/v1/notes/<id>.json answers, published in packs), in id order: none without a live database or note files. */
   notes: NotesJson[];
+  /** Minutes east of UTC of the export's calendar (info.json's timezone): the days a date search names. */
+  timezoneOffset: number;
 }
 
 /**
@@ -47,5 +49,5 @@ export function renderSite(context: RenderContext, files: SiteFiles): Rendered {
   renderContract(files);
   renderHostRules(files);
   renderPage(files, context.images.host); // keep last: the page links the index files rendered above
-  return { objects, objectTypes: objectTypesOf(context.model), sets, pairs, notes };
+  return { objects, objectTypes: objectTypesOf(context.model), sets, pairs, notes, timezoneOffset: context.model.timezoneOffset };
 }

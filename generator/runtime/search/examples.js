@@ -35,7 +35,7 @@ export const EXAMPLES = [
   { kind: 'card', q: 'trigger:"star notes"', means: 'skills triggered by perfect star notes (trigger code 12)' },
   { kind: 'card', q: 'skill:"perfect lock" (trigger:time or trigger:combo)', means: 'perfect locks triggered by time or by combo' },
   { kind: 'card', q: 'center:smile rarity:ur', order: 'released', dir: 'desc', means: 'UR cards whose center skill raises Smile, newest first' },
-  { kind: 'card', q: 'released:2016', means: 'cards released in 2016 (UTC); released>=2016-04 from April 2016 on' },
+  { kind: 'card', q: 'released:2016', means: 'cards released in 2016, a year of the site\'s calendar (info.json\'s timezone); released>=2016-04 from April 2016 on' },
   { kind: 'card', q: 'smile>=4000 or pure>=4000 or cool>=4000', means: 'cards with at least 4000 in one attribute at idolized max level' },
   { kind: 'card', q: '-(group:1 or group:2)', means: 'cards of characters outside μ\'s (affiliation 1) and Aqours (2)' },
   { kind: 'card', q: 'group:"μ\'s" unit:printemps', means: 'μ\'s cards of the sub-unit Printemps, by tag names' },

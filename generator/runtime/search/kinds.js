@@ -50,12 +50,14 @@ import { BARE_YEARS, CENTERS, DIFFICULTIES, EFFECTS, RARITIES, SCHOOL_YEARS, TRI
  * @property {Map<number, any>} characters char_t objects by id
  * @property {Map<string, string>} sets set display names by set id
  * @property {Map<number, any>} songs song_t objects by id (the song kind's rows are its charts)
+ * @property {number} [offsetMinutes] minutes east of UTC of the export's calendar (info.json's timezone): the days a date term names
  */
 
 /**
  * @typedef {object} SearchIndex
  * @property {Kind['name']} kind
  * @property {number} count
+ * @property {number} [offset] minutes east of UTC of the site's calendar: `released:2019-01-30` is that day there (absent: UTC)
  * @property {Record<string, unknown[]>} columns a value per row; for a column with a dictionary, the value's position in it
  * @property {Record<string, unknown[]>} dictionaries the distinct values of the list columns (names, titles, sets), each once
  */
@@ -214,27 +216,39 @@ const attributeField = field({
   },
 });
 
-/** Unix seconds of the UTC calendar period a date value names: [start, end). */
+/**
+ * Seconds to add to an instant to read it on the site's calendar, by the decoded columns of its
+ * index (indexColumns): a date term's day is the export's day, as the page shows it.
+ * @type {WeakMap<Record<string, unknown[]>, number>}
+ */
+const CALENDAR_SHIFT = new WeakMap();
+
+/**
+ * The period a date value names: [start, end) in unix seconds of the calendar's UTC-read days, and
+ * whether it is an instant (unix seconds, compared as they are) rather than a calendar period.
+ * @returns {[number, number, boolean]}
+ */
 function datePeriod(/** @type {string} */ value, /** @type {Problem} */ problem) {
-  if (/^\d{5,}$/.test(value)) return [Number(value), Number(value) + 1];
+  if (/^\d{5,}$/.test(value)) return [Number(value), Number(value) + 1, true];
   const m = /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$/.exec(value);
   const [year, month, day] = m ? [Number(m[1]), Number(m[2] ?? 1), Number(m[3] ?? 1)] : [0, 0, 0];
   if (!m || month < 1 || month > 12 || day < 1 || day > 31) throw problem(`expected a date (YYYY, YYYY-MM, YYYY-MM-DD or unix seconds), found "${value.slice(0, 20)}"`);
   const start = Date.UTC(year, month - 1, day) / 1000;
   const end = (m[3] ? Date.UTC(year, month - 1, day + 1) : m[2] ? Date.UTC(year, month, 1) : Date.UTC(year + 1, 0, 1)) / 1000;
-  return [start, end];
+  return [start, end, false];
 }
 
 /**
  * A date (unix seconds in the index): `:`/`=` within the period the value names (a year, a month,
- * a day, in UTC), `>` after it, `>=` from its start, `<` before it, `<=` up to its end.
+ * a day, of the site's calendar: the export's region's, as the page shows dates; UTC for an index
+ * that names none), `>` after it, `>=` from its start, `<` before it, `<=` up to its end.
  */
 function dateField(/** @type {string} */ name, /** @type {string} */ about, /** @type {Partial<Field>} */ more = {}) {
   return field({
     name, about, column: name, ops: COMPARISONS, sortKey: asNumber,
-    values: 'a date: YYYY, YYYY-MM or YYYY-MM-DD (UTC), or unix seconds',
+    values: 'a date: YYYY, YYYY-MM or YYYY-MM-DD (a day of the site\'s calendar, info.json\'s timezone), or unix seconds',
     compile: (op, value, problem) => {
-      const [start, end] = datePeriod(value, problem);
+      const [start, end, instant] = datePeriod(value, problem);
       /** @type {Record<string, (t: number) => boolean>} */
       const tests = {
         '>': (t) => t >= end, '>=': (t) => t >= start, '<': (t) => t < start, '<=': (t) => t < end,
@@ -242,7 +256,7 @@ function dateField(/** @type {string} */ name, /** @type {string} */ about, /** 
       const within = tests[op] ?? ((t) => t >= start && t < end);
       return (cols, row) => {
         const t = cols[name][row];
-        return typeof t === 'number' && within(t);
+        return typeof t === 'number' && within(instant ? t : t + (CALENDAR_SHIFT.get(cols) ?? 0));
       };
     },
     ...more,
@@ -587,7 +601,7 @@ export function buildIndex(kind, objects, context) {
   // An optional or sparse column no object has a value for (regions, on a site built from one export; notes, on a site without note files) is left out.
   for (const { column, optional, sparse } of kind.fields) if ((optional || sparse) && columns[column]?.every((value) => value === null)) delete columns[column];
   const dictionaries = Object.fromEntries(Object.entries(positions).map(([column, map]) => [column, [...map.keys()].map((key) => JSON.parse(key))]));
-  return { kind: kind.name, count: objects.length, columns, dictionaries };
+  return { kind: kind.name, count: objects.length, ...(context.offsetMinutes ? { offset: context.offsetMinutes } : {}), columns, dictionaries };
 }
 
 /** @type {WeakMap<SearchIndex, Record<string, unknown[]>>} */
@@ -606,6 +620,7 @@ export function indexColumns(index) {
       return [name, dictionary ? values.map((at) => dictionary[/** @type {number} */ (at)]) : values];
     }));
     decoded.set(index, columns);
+    CALENDAR_SHIFT.set(columns, (index.offset ?? 0) * 60);
   }
   return columns;
 }
