@@ -22,27 +22,28 @@ const PLAY_TABLES = { normal: 'normal_live_m', special: 'special_live_m', free: 
 const DECIMAL = /^\s*-?\d+(\.\d+)?\s*$/;
 const isNumber = (value: unknown): boolean => typeof value === 'number' || (typeof value === 'string' && DECIMAL.test(value));
 
-/** A column's number, null when the table lacks the column, the value is none, or it is not a number (numericColumnsChecked warns of those). */
+/** A column's number, null when the table lacks the column, the value is none, or it is not a number (warnNonNumeric warns of those). */
 const column = (row: DbRow, name: string): number | null => (isNumber(row[name]) ? numOrNull(row[name]) : null);
 
-/** The numeric columns the songs read, by table. */
-const NUMERIC_COLUMNS: Record<string, readonly string[]> = {
-  live_track_m: ['member_category'],
-  live_time_m: ['live_time'],
-  live_setting_m: ['difficulty', 'stage_level', 'attribute_icon_id', 'swing_flag', 'ac_flag', 'lane_count',
-    ...['c', 'b', 'a', 's'].flatMap((rank) => [`${rank}_rank_score`, `${rank}_rank_combo`])],
-  ...Object.fromEntries(Object.values({ normal: 'normal_live_m', special: 'special_live_m', free: 'free_live_m' }).map((table) => [table, ['capital_type', 'capital_value', 'swing_flag', 'ac_flag']])),
+/** The numeric columns the songs read, by table, with the column naming each row in a warning. */
+const NUMERIC_COLUMNS: Record<string, { key: string; columns: readonly string[] }> = {
+  live_track_m: { key: 'live_track_id', columns: ['member_category'] },
+  live_time_m: { key: 'live_track_id', columns: ['live_time'] },
+  live_setting_m: {
+    key: 'live_setting_id',
+    columns: ['difficulty', 'stage_level', 'attribute_icon_id', 'swing_flag', 'ac_flag', 'lane_count', ...['c', 'b', 'a', 's'].flatMap((rank) => [`${rank}_rank_score`, `${rank}_rank_combo`])],
+  },
+  ...Object.fromEntries(Object.values(PLAY_TABLES).map((table) => [table, { key: 'live_difficulty_id', columns: ['capital_type', 'capital_value', 'swing_flag', 'ac_flag'] }])),
 };
 
 /** Warns of every numeric cell that holds text (published as null), one grouped line per table. */
 function warnNonNumeric(db: MasterDb, findings: Findings): void {
-  for (const [table, columns] of Object.entries(NUMERIC_COLUMNS)) {
+  for (const [table, { key, columns }] of Object.entries(NUMERIC_COLUMNS)) {
     for (const row of db.rows(table)) {
       for (const name of columns) {
         const value = row[name];
         if (value === null || value === undefined || value === '' || isNumber(value)) continue;
-        const id = Object.entries(row)[0];
-        findings.warn(`${table}: ${id[0]} ${String(id[1])}: ${name} is ${JSON.stringify(value).slice(0, 40)}, not a number; published as null`, `${table}: text in a numeric column (published as null)`);
+        findings.warn(`${table}: ${key} ${String(row[key])}: ${name} is ${JSON.stringify(value).slice(0, 40)}, not a number; published as null`, `${table}: text in a numeric column (published as null)`);
       }
     }
   }
