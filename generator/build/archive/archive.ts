@@ -12,8 +12,8 @@ import { createHash } from 'node:crypto';
 import { build, type BuildOptions } from '../build.ts';
 import { InputFolder } from '../input/inputFiles.ts';
 import { inputDigest } from '../input/treeDigest.ts';
-import { CURATED, readCurated, readMeta, REGION_TIMEZONES } from '../input/curated.ts';
-import { parseOffset, toUnixSeconds } from '../input/time.ts';
+import { readMeta, REGION_TIMEZONES } from '../input/curated.ts';
+import { parseOffset } from '../input/time.ts';
 import { buildFingerprint } from '../publish/fingerprint.ts';
 import { publishLayout } from '../publish/layout.ts';
 import { acquireLock } from '../publish/lock.ts';
@@ -62,19 +62,7 @@ export interface ArchiveReport {
 
 /** The day of `unix` in the region's time, YYYY-MM-DD. */
 function dayOf(unix: number, region: string): string {
-  const [, sign, hours, minutes] = /^([+-])(\d{2}):(\d{2})$/.exec(REGION_TIMEZONES[region])!;
-  const offset = (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes));
-  return new Date((unix + offset * 60) * 1000).toISOString().slice(0, 10);
-}
-
-/**
- * meta.json's date read in `region`'s time, unless meta.json gives a zone: readMeta reads it in
- * JP's when meta.json names no region, but a bare day is midnight in the region the data tells.
- */
-function metaDateIn(dir: string, region: string): number | null {
-  const file = path.join(dir, 'meta.json');
-  const { date, timezone } = readCurated(dir, file, CURATED.meta, {});
-  return date == null ? null : toUnixSeconds(date, parseOffset(timezone ?? REGION_TIMEZONES[region], file));
+  return new Date((unix + parseOffset(REGION_TIMEZONES[region], region) * 60) * 1000).toISOString().slice(0, 10);
 }
 
 /** Region and date of an export: meta.json's, else what its data says; a reason when either cannot be known. `used` hears the census it read. */
@@ -91,8 +79,10 @@ function identify(rel: string, dir: string, folder: InputFolder, cacheDir: strin
   used.add(`${key}.json`);
   const read = census(folder, key, cacheDir);
   const region = meta.region ?? read.dataRegion;
-  const date = (meta.region === null && region !== null && meta.date !== null ? metaDateIn(dir, region) : meta.date) ?? read.dataDate;
   if (region === null) return { rel, reason: 'its region cannot be known: meta.json names none and neither its client files nor its texts tell (add "region" to its meta.json)' };
+  // A bare day in meta.json is midnight in the region the data tells, when meta.json names none.
+  if (meta.region === null && meta.date !== null) meta = readMeta(dir, region);
+  const date = meta.date ?? read.dataDate;
   if (date === null) return { rel, reason: 'its date cannot be known: meta.json gives none and its data has no dated event or release (add "date" to its meta.json)' };
   const day = dayOf(date, region);
   return { rel, dir, region, date, day, name: `${region}-${day}`, digest, census: read };
@@ -173,26 +163,21 @@ function publishedVersions(out: string): string[] {
   }
 }
 
-/** Each served file's SHA-256 and size (api/v1/manifest.json); empty when the folder holds no site. */
-function servedFiles(out: string): Map<string, string> {
+type Served = Record<string, { sha256: string; bytes: number }>;
+
+/** Each served file's SHA-256 and size (api/v1/manifest.json); none when the folder holds no site. */
+function servedFiles(out: string): Served {
   try {
-    const json = JSON.parse(fs.readFileSync(path.join(out, endpoints.fileManifest.file()), 'utf8')) as { files: Record<string, { sha256: string; bytes: number }> };
-    return new Map(Object.entries(json.files).map(([rel, f]) => [rel, `${f.sha256}:${f.bytes}`]));
+    return (JSON.parse(fs.readFileSync(path.join(out, endpoints.fileManifest.file()), 'utf8')) as { files: Served }).files;
   } catch {
-    return new Map();
+    return {};
   }
 }
 
 /** The files whose bytes differ between two listings of served files, and their bytes in `after`: what a deploy uploads. */
-function costBetween(before: Map<string, string>, after: Map<string, string>): { files: number; bytes: number } {
-  let files = 0;
-  let bytes = 0;
-  for (const [rel, entry] of after) {
-    if (before.get(rel) === entry) continue;
-    files++;
-    bytes += Number(entry.slice(entry.indexOf(':') + 1));
-  }
-  return { files, bytes };
+function costBetween(before: Served, after: Served): { files: number; bytes: number } {
+  const changed = Object.entries(after).filter(([rel, file]) => before[rel]?.sha256 !== file.sha256);
+  return { files: changed.length, bytes: changed.reduce((sum, [, file]) => sum + file.bytes, 0) };
 }
 
 /** Ids an export of another region holds that the region's previous export did not. */
@@ -259,10 +244,12 @@ async function buildLocked(options: ArchiveOptions, { root, out, primary, work, 
   // The record speaks for the site only while the site lists exactly the versions it recorded.
   const trusted = JSON.stringify(publishedVersions(out)) === JSON.stringify(record.steps.map((s) => s.version));
   const recorded = trusted ? record.steps : [];
-  let from = steps.findIndex((step, i) => recorded[i]?.key !== keyOf(step));
-  if (from === -1) from = recorded.length > steps.length ? 0 : steps.length - 1;
-  const followOut = trusted && recorded.length > 0 && recorded.length <= steps.length && from >= recorded.length - 1;
-  if (!followOut) from = 0;
+  // The first version that differs; when none does, the newest again (its build is up to date at once).
+  const differs = steps.findIndex((step, i) => recorded[i]?.key !== keyOf(step));
+  const first = differs === -1 ? steps.length - 1 : differs;
+  // The site in --out is followed only from its newest version on: a version removed, or one that differs before it, rebuilds the chain.
+  const followOut = recorded.length > 0 && recorded.length <= steps.length && first >= recorded.length - 1;
+  const from = followOut ? first : 0;
   const scratch = path.join(work, 'lineage');
   const last = steps.length - 1;
   const lines: ExportLine[] = steps.slice(0, from).map((_, i) => ({ ...recorded[i].line, cost: null }));

@@ -53,7 +53,10 @@ function regionEntries(exports: readonly ArchiveExport[], kind: Kind): Map<numbe
 /** The exports of each region, oldest first, regions in name order. */
 function byRegion(exports: readonly ArchiveExport[]): Map<string, ArchiveExport[]> {
   const regions = new Map<string, ArchiveExport[]>();
-  for (const e of [...exports].sort((a, b) => a.date - b.date)) regions.set(e.region, [...(regions.get(e.region) ?? []), e]);
+  for (const e of [...exports].sort((a, b) => a.date - b.date)) {
+    if (!regions.has(e.region)) regions.set(e.region, []);
+    regions.get(e.region)!.push(e);
+  }
   return new Map([...regions].sort(([a], [b]) => a.localeCompare(b)));
 }
 

@@ -219,11 +219,15 @@ export function requireDistinctVersion(root: string, truthVersion: string | null
   fail(path.join(root, 'meta.json'), `/truth_version: ${JSON.stringify(truthVersion)} differs from the earlier version ${JSON.stringify(clash)} only by case or Unicode form, so on some file systems both change lists would be the one file ${endpoints.changes.file(clash)}; use ${JSON.stringify(clash)} or another name`);
 }
 
-export function readMeta(root: string): Meta {
+/**
+ * `assumedRegion`: whose clock reads its dates when meta.json names neither a region nor a zone
+ * (JP's by default; an archive passes the region an export's data tells).
+ */
+export function readMeta(root: string, assumedRegion = 'jp'): Meta {
   const file = path.join(root, 'meta.json');
   const json = readCurated(root, file, CURATED.meta, {});
   const region = readRegion(json.region, file);
-  const timezone = json.timezone ?? REGION_TIMEZONES[region ?? 'jp'];
+  const timezone = json.timezone ?? REGION_TIMEZONES[region ?? assumedRegion];
   const unportable = json.truth_version === undefined ? null : unportableFileName(json.truth_version);
   if (unportable) fail(file, `/truth_version: ${JSON.stringify(json.truth_version)} cannot name a file on every system: ${unportable}`);
   const version = json.truth_version;
