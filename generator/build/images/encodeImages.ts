@@ -72,12 +72,12 @@ const DEFAULT_CONCURRENCY = 8;
 const EXAMPLES = 3;
 const PROBLEM_TEXT = { missing: 'missing from input/assets', unreadable: 'unreadable' } as const;
 
-/** What a picture the site cannot publish becomes: named on the image host (a card's, with a host), else a null URL. */
-const fallbackOf = (job: ImageJob, imageHost: boolean) => (imageHost && job.hostable ? 'named on the image host instead' : 'their URLs are null');
-
-/** The line of an export without any picture, per outcome: `all` when every picture has that one. */
-const noPicturesLine = (count: number, fallback: string, all: boolean) => `images: the export has no pictures (nothing under input/assets), so ${
-  fallback === 'their URLs are null' ? `${all ? 'all ' : ''}${count} image URLs are null` : `${count} card pictures are named on the image host instead`}`;
+/** What becomes of a picture the site cannot publish: a card's is named on the image host (when there is one), any other's URL is null. */
+const FALLBACKS = {
+  hosted: { line: 'named on the image host instead', noPictures: (count: number) => `${count} card pictures are named on the image host instead` },
+  null: { line: 'their URLs are null', noPictures: (count: number, all: boolean) => `${all ? 'all ' : ''}${count} image URLs are null` },
+} as const;
+type Fallback = keyof typeof FALLBACKS;
 
 /**
  * Counts the pictures missing and unreadable into `counts`, and returns one warning line per kind
@@ -85,18 +85,19 @@ const noPicturesLine = (count: number, fallback: string, all: boolean) => `image
  * thousands); an export without any picture says just that, once per outcome.
  */
 function problems(counts: ImageCounts, jobs: ImageJob[], outcomes: Outcome[], { noPictures, imageHost }: { noPictures: boolean; imageHost: boolean }): string[] {
+  const fallbackOf = (job: ImageJob): Fallback => (imageHost && job.hostable ? 'hosted' : 'null');
   return (['missing', 'unreadable'] as const).flatMap((kind) => {
     const hits = jobs.flatMap((job, i) => {
       const o = outcomes[i];
       return !o.ok && o.problem === kind ? [{ job, text: `${job.label} (${o.detail})` }] : [];
     });
     counts[kind] = hits.length;
-    const fallbacks = [...new Set(hits.map((h) => fallbackOf(h.job, imageHost)))];
+    const fallbacks = [...new Set(hits.map((h) => fallbackOf(h.job)))];
     return fallbacks.flatMap((fallback) => {
-      const same = hits.filter((h) => fallbackOf(h.job, imageHost) === fallback);
-      if (kind === 'missing' && noPictures) return [noPicturesLine(same.length, fallback, fallbacks.length === 1)];
+      const same = hits.filter((h) => fallbackOf(h.job) === fallback);
+      if (kind === 'missing' && noPictures) return [`images: the export has no pictures (nothing under input/assets), so ${FALLBACKS[fallback].noPictures(same.length, fallbacks.length === 1)}`];
       const noun = same.length === 1 ? 'picture' : 'pictures';
-      return manyWarning(same.length, `images: ${same.length} ${noun} ${PROBLEM_TEXT[kind]}, ${fallback}`, same.slice(0, EXAMPLES).map((h) => h.text)) ?? [];
+      return manyWarning(same.length, `images: ${same.length} ${noun} ${PROBLEM_TEXT[kind]}, ${FALLBACKS[fallback].line}`, same.slice(0, EXAMPLES).map((h) => h.text)) ?? [];
     });
   });
 }
