@@ -81,8 +81,10 @@ function entriesHolding(dictionary, phrases, has) {
   const map = wordEntries(dictionary);
   const found = new Set();
   for (const phrase of phrases) {
-    const lists = phrase.map((w) => map.get(w) ?? []).sort((a, b) => a.length - b.length);
-    const candidates = lists[0].filter((entry) => lists.every((list) => list === lists[0] || list.includes(entry)));
+    const [shortest, ...others] = phrase.map((w) => map.get(w) ?? []).sort((a, b) => a.length - b.length);
+    // The entries holding every word: the fewest checked against the others' sets (a common word's list holds thousands).
+    const holding = others.map((list) => new Set(list));
+    const candidates = shortest.filter((entry) => holding.every((set) => set.has(entry)));
     for (const entry of candidates) if (phrase.length === 1 || has(dictionary[entry])) found.add(entry);
   }
   return found;
