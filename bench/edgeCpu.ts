@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from '../generator/build/build.ts';
 import { UNCHECKED_PLAN } from '../generator/build/publish/hostLimits.ts';
 import { writeSampleExport } from '../generator/build/sample/make-sample.ts';
+import { MAX_TERMS } from '../generator/runtime/search/query.js';
 import { publishedOrdinals } from './load.ts';
 import { randomOrdinals } from './hosts.ts';
 
@@ -166,9 +167,9 @@ function routeKinds(dir: string): RouteKind[] {
       name: 'search, costly (words, or, negation, order=random)',
       requests: get(`/api/v1/search/card?q=${encodeURIComponent('a -(group:1 or group:2) (smile>=3000 or pure>=3000 or skill:score)')}&order=random`),
     },
-    // A query made to cost: 200 words that match nothing, and 200 of them negated (a suggestion is tried for the first).
-    { name: 'search, 200 words matching nothing', requests: get(`/api/v1/search/card?q=${encodeURIComponent(Array.from({ length: 200 }, (_, i) => `zq${i}x`).join(' '))}`) },
-    { name: 'search, 200 negated words', requests: get(`/api/v1/search/card?q=${encodeURIComponent(Array.from({ length: 200 }, (_, i) => `-zq${i}x`).join(' '))}`) },
+    // Queries made to cost, as long as a query may be: words that match nothing, and as many negated (a suggestion is tried for the first).
+    { name: `search, ${MAX_TERMS} words matching nothing`, requests: get(`/api/v1/search/card?q=${encodeURIComponent(Array.from({ length: MAX_TERMS }, (_, i) => `zq${i}x`).join(' '))}`) },
+    { name: `search, ${MAX_TERMS} negated words`, requests: get(`/api/v1/search/card?q=${encodeURIComponent(Array.from({ length: MAX_TERMS }, (_, i) => `-zq${i}x`).join(' '))}`) },
     { name: 'card/random.json?q=rarity:ssr', requests: get('/api/v1/card/random.json?q=rarity%3Assr') },
     { name: `?version= (oldest of ${versions.length}), one card`, requests: get(`/api/v1/card/${ordinals[0]}.json?version=${oldest}`) },
     { name: `?version= (oldest of ${versions.length}), 100-id list`, requests: get(...lists(ordinals, 100).map((list) => `/api/v1/card/${list}.json?version=${oldest}`)) },
