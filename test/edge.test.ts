@@ -10,9 +10,9 @@ import { handleRequest, type EdgeSite } from '../generator/runtime/edge/handler.
 import { checkSitePath } from '../generator/runtime/edge/guard.ts';
 import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
 import { objectList } from '../generator/runtime/edge/objects.ts';
-import type { BulkIndexJson, CardJson, CardListJson, HappeningJson, ObjectListJson } from '../generator/contract/schemas.ts';
+import type { BulkIndexJson, CardJson, CardListJson, HappeningJson, HistoryJson, ObjectListJson } from '../generator/contract/schemas.ts';
 import { MAX_IDS } from '../generator/contract/limits.ts';
-import { objectEndpoint } from '../generator/contract/endpoints.ts';
+import { endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
 import { PACK_SIZE, packOf } from '../generator/contract/format.ts';
 
 let out: string;
@@ -137,8 +137,9 @@ describe('reads behind comma lists', () => {
     expect(fromPacks.cards).toEqual(await Promise.all(ids.map(cardFile)));
     const cardIds = fromPacks.cards.map((c: CardJson) => c.id);
     const asked = [...cardIds, 600, PACK_SIZE + 1];
-    const packs = [...new Set(asked.map(packOf))].sort((a, b) => a - b).map((block) => `api/v1/pack/card_t/${block}.json`);
-    expect((await readsFor(`/api/v1/card_t/${asked.join(',')}`)).sort()).toEqual(packs.sort());
+    // card_t's packs name each card's ordinal; its object is read from the cards' pack (a second round of reads).
+    const packs = [...new Set(asked.map(packOf))].map((block) => `api/v1/pack/card_t/${block}.json`);
+    expect((await readsFor(`/api/v1/card_t/${asked.join(',')}`)).sort()).toEqual([...packs, 'api/v1/pack/card/0.json'].sort());
     expect((await ok(`/api/v1/card_t/${[...cardIds, 600].join(',')}`)).result).toEqual([...fromPacks.cards, null]);
   });
 
@@ -153,6 +154,16 @@ describe('reads behind comma lists', () => {
     const views = pieces.filter((piece) => piece instanceof Uint8Array);
     expect(views).toHaveLength(20);
     for (const view of views) expect(packs).toContain(view.buffer);
+  });
+
+  it('answers card_t\'s and accessory_t\'s histories from their card\'s and accessory\'s, published once', async () => {
+    const stub = (await readJson<ObjectListJson>(out, 'api/v1/list/card_t.json')).result[0] as { id: number; ordinal: number };
+    const card = await readJson<HistoryJson>(out, endpoints.history.file('card', stub.ordinal));
+    expect(await ok(`/api/v1/history/card_t/${stub.id}.json`)).toEqual({ type: 'card_t', id: stub.id, versions: card.versions });
+    expect(fs.existsSync(path.join(out, endpoints.history.file('card_t', stub.id)))).toBe(false);
+    const accessory = await readJson<HistoryJson>(out, endpoints.history.file('accessory', 1));
+    expect(await ok('/api/v1/history/accessory_t/1.json')).toEqual({ type: 'accessory_t', id: 1, versions: accessory.versions });
+    await fails('/api/v1/history/card_t/999999.json', 404, /no history of card_t 999999/);
   });
 
   it('many accessory ids read accessory_t\'s packs, which hold the same objects', async () => {
@@ -497,10 +508,10 @@ describe('damaged published files are never served as answers', () => {
   });
 
   it('a pack whose objects or offsets are broken is a JSON 502, never invalid JSON with a 200', async () => {
-    const ids = (await readJson<ObjectListJson>(out, 'api/v1/list/card_t.json')).result.map((entry) => entry.id).slice(0, 12);
+    const ids = (await readJson<ObjectListJson>(out, 'api/v1/list/char_t.json')).result.map((entry) => entry.id).slice(0, 12);
     const packs = [...new Set(ids.map(packOf))];
     expect(ids.length).toBeGreaterThan(8); // read from packs
-    const pack = objectEndpoint.card_t.pack.file(packs[0]);
+    const pack = objectEndpoint.char_t.pack.file(packs[0]);
     const bytes = await bytesOf(pack);
     const text = new TextDecoder().decode(bytes);
     const edited = (from: string, to: string) => async () => new TextEncoder().encode(text.replace(from, to));
@@ -508,10 +519,10 @@ describe('damaged published files are never served as answers', () => {
     const lostOffsets = async () => bytes.subarray(0, bytes.length - 20);
     const shiftedOffsets = edited('{"objects":{', '{"objects": {');
     for (const swap of [brokenObject, lostOffsets, shiftedOffsets]) {
-      await refusedAs502(await ask(`/api/v1/card_t/${ids.join(',')}`, damaged({ [pack]: swap })));
+      await refusedAs502(await ask(`/api/v1/char_t/${ids.join(',')}`, damaged({ [pack]: swap })));
     }
-    const whole = await ask(`/api/v1/card_t/${ids.join(',')}`, damaged({}));
-    expect((await whole.json()).result.map((card: { id: number } | null) => card?.id)).toEqual(ids);
+    const whole = await ask(`/api/v1/char_t/${ids.join(',')}`, damaged({}));
+    expect((await whole.json()).result.map((character: { id: number } | null) => character?.id)).toEqual(ids);
   });
 
   it('a published JSON file that does not parse is a JSON 502 too', async () => {

@@ -30,7 +30,7 @@ import { editDump, snapshot } from './exportEdits.ts';
 import { SAMPLE_INPUT, type SampleBuild } from './globalSetup.ts';
 import { fixtureKey, keptFixture, readOutcome, writeOutcome } from './keptFixtures.ts';
 import { SAMPLE_MARKER } from '../generator/build/input/sampleMarker.ts';
-import { objectEndpoint, type ObjectType } from '../generator/contract/endpoints.ts';
+import { endpoints, objectEndpoint, type ObjectType } from '../generator/contract/endpoints.ts';
 import { packOf } from '../generator/contract/format.ts';
 
 export { SAMPLE_INPUT, tempDir };
@@ -40,10 +40,22 @@ export async function readJson<T = any>(dir: string, rel: string): Promise<T> {
   return JSON.parse(readFileSync(path.join(dir, rel), 'utf8')) as T;
 }
 
-/** A generic object's JSON text exactly as its type's pack holds it (at the pack's offsets), null when the pack has none. */
+/**
+ * A generic object's JSON text exactly as its type's pack holds it (at the pack's offsets), null when the pack has none;
+ * card_t's from the cards' pack at the ordinal its own pack names.
+ */
 export function packedText(dir: string, type: ObjectType, id: number): string | null {
   const file = path.join(dir, objectEndpoint[type].pack.file(packOf(id)));
   if (!existsSync(file)) return null;
+  if (type === 'card_t') {
+    const ordinal = (JSON.parse(readFileSync(file, 'utf8')) as { ordinals: Record<string, number> }).ordinals[id];
+    return ordinal === undefined ? null : packMember(path.join(dir, endpoints.cardPack.file(packOf(ordinal))), ordinal);
+  }
+  return packMember(file, id);
+}
+
+/** The JSON text of member `id` of the pack file at `file`, null when it has none. */
+function packMember(file: string, id: number): string | null {
   const bytes = readFileSync(file);
   const { offsets } = JSON.parse(bytes.toString('utf8')) as { offsets: Record<string, [number, number]> };
   return Object.hasOwn(offsets, id) ? bytes.subarray(...offsets[id]).toString('utf8') : null;

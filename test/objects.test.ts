@@ -23,7 +23,10 @@ beforeAll(async () => {
 
 /** The ids of every object a type's packs hold, in order. */
 const packedIds = (type: ObjectType) => files(out, `api/v1/pack/${type}`)
-  .flatMap((pack) => Object.keys(JSON.parse(fs.readFileSync(path.join(out, 'api/v1/pack', type, pack), 'utf8')).objects).map(Number))
+  .flatMap((pack) => {
+    const { objects, ordinals } = JSON.parse(fs.readFileSync(path.join(out, 'api/v1/pack', type, pack), 'utf8'));
+    return Object.keys(type === 'card_t' ? ordinals : objects).map(Number);
+  })
   .sort((a, b) => a - b);
 
 describe('generic objects, in the packs the edge answers <type>/<ids> from', () => {
@@ -31,6 +34,8 @@ describe('generic objects, in the packs the edge answers <type>/<ids> from', () 
     const list = await readJson<CardListJson>(out, 'api/v1/card_list.json');
     expect(fs.existsSync(path.join(out, 'api/v1/card_t'))).toBe(false);
     expect(packedIds('card_t')).toEqual(list.stubs.map((s) => s.id).sort((a, b) => a - b));
+    // Published once: card_t's packs name each card's ordinal, its object is in the cards' pack.
+    for (const pack of files(out, 'api/v1/pack/card_t')) expect(Object.keys(await readJson(out, `api/v1/pack/card_t/${pack}`))).toEqual(['ordinals']);
     for (const stub of list.stubs) {
       const byOrdinal = await readJson<{ cards: CardJson[] }>(out, `api/v1/card/${stub.ordinal}.json`);
       expect(await packedObject(out, 'card_t', stub.id)).toEqual(byOrdinal.cards[0]);

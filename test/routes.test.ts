@@ -80,6 +80,12 @@ const EDGE_EXAMPLES: Record<string, { path: string; init?: RequestInit }[]> = {
     { path: '/api/v1/notes/11.json?version=sample-2026.11' }, { path: '/api/v1/notes/11.json?version=none' },
     { path: '/api/v1/notes/12.json' }, { path: '/api/v1/notes/11,21.json' },
   ],
+  // Histories published once, under the card's ordinal and the accessory's id: a card, a leading zero, a missing id, a query.
+  '/api/v1/history/card_t/{id}.json': [
+    { path: '/api/v1/history/card_t/1003.json' }, { path: '/api/v1/history/card_t/01003.json' }, { path: '/api/v1/history/card_t/999999999.json' },
+    { path: '/api/v1/history/card_t/x.json' }, { path: '/api/v1/history/card_t/1003.json?keys=id' },
+  ],
+  '/api/v1/history/accessory_t/{id}.json': [{ path: '/api/v1/history/accessory_t/1.json' }, { path: '/api/v1/history/accessory_t/999999999.json' }],
   '/api/v1/read_tl': [
     { path: '/api/v1/read_tl', init: { method: 'POST', body: JSON.stringify(['はじまりの朝', 'nothing']) } },
     { path: '/api/v1/read_tl', init: { method: 'POST', body: '{' } },
@@ -653,7 +659,7 @@ describe('host rules (_redirects, _headers, _worker.js, _routes.json, netlify.to
     expect(routes.include.length + routes.exclude.length).toBeLessThanOrEqual(100);
     for (const rule of [...routes.include, ...routes.exclude]) expect(rule.length).toBeLessThanOrEqual(100);
     // What Pages serves without the worker holds only files that every host serves as they are.
-    expect(routes.exclude).toEqual(expect.arrayContaining(['/api/v1/pack/card/*', '/api/v1/history/*', '/api/v1/bulk/parts/*']));
+    expect(routes.exclude).toEqual(expect.arrayContaining(['/api/v1/pack/card/*', '/api/v1/history/card/*', '/api/v1/history/notes/*', '/api/v1/bulk/parts/*']));
     expect(site('.assetsignore').trim().split('\n')).toEqual(['_worker.js', '_routes.json']);
     expect(site('404.html')).toContain('<title>Not found</title>');
   });

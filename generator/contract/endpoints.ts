@@ -167,11 +167,43 @@ export type HistoryType = (typeof HISTORY_TYPES)[number];
 /** History types whose histories live in packs (api/v1/history/<type>/pack/<block>.json) instead of a file per object. */
 export const PACKED_HISTORY_TYPES: readonly HistoryType[] = [NOTES];
 
+/**
+ * Types whose objects are another kind's, published once: card_t's objects are the cards (by unit
+ * id; the cards' packs hold them by ordinal) and accessory_t's the accessories (the same ids). Their
+ * histories are that kind's, which the edge answers under their own type and id: a copy of each would
+ * double what an update to a card rewrites. card_t's packs hold each id's ordinal (CardIdPack);
+ * card_t's history packs the few histories that are not their card's (an id whose ordinal changed,
+ * a card no longer published), which win over the card's.
+ */
+export const HISTORY_ALIASES = { card_t: 'card', accessory_t: 'accessory' } as const satisfies Partial<Record<HistoryType, HistoryType>>;
+export type AliasedHistoryType = keyof typeof HISTORY_ALIASES;
+export const isAliasedHistory = (type: string): type is AliasedHistoryType => Object.hasOwn(HISTORY_ALIASES, type);
+/** History types with a file per object (api/v1/history/<type>/<id>.json). */
+export const FILE_HISTORY_TYPES: readonly HistoryType[] = HISTORY_TYPES.filter((type) => !PACKED_HISTORY_TYPES.includes(type) && !isAliasedHistory(type));
+/** History types with packs (api/v1/history/<type>/pack/<block>.json): the packed ones, and card_t's histories that are not their card's. */
+export const HISTORY_PACK_TYPES: readonly HistoryType[] = [...PACKED_HISTORY_TYPES, 'card_t'];
+
+/** The history route of an aliased type: answered by the edge from its kind's history files. */
+function aliasHistoryEndpoint(type: AliasedHistoryType) {
+  const of = HISTORY_ALIASES[type];
+  return declare({
+    route: `/api/v1/history/${type}/{id}.json`,
+    summary: `One ${type} object's history, as history/{type}/{id}.json gives it (answered by the edge from ${of === 'card' ? 'its card\'s history, history/card/{ordinal}.json' : 'history/accessory/{id}.json'}, the same objects' history)`,
+    host: 'edge',
+    parameters: [{ name: 'id', description: 'the id' }],
+    query: [],
+    response: 'History',
+    errors: [404],
+    extra: true,
+  });
+}
+
 /** The pack files of one kind (format.ts PACK_SIZE): the data behind its comma lists. */
 function packEndpoint<N extends ResponseName>(kind: string, response: N, key: 'id' | 'ordinal' | 'live_setting_id') {
+  const held = kind === 'card_t' ? 'The ordinal of each card (its object is in pack/card/), for the cards' : `The ${kind} objects`;
   return declare({
     route: `/api/v1/pack/${kind}/{block}.json`,
-    summary: `The ${kind} objects whose ${key} divided by ${PACK_SIZE} is {block}, keyed by ${key} (the data behind comma lists)`,
+    summary: `${held} whose ${key} divided by ${PACK_SIZE} is {block}, keyed by ${key} (the data behind comma lists)`,
     host: 'static',
     parameters: [{ name: 'block', description: `floor(${key} / ${PACK_SIZE})` }],
     query: [],
@@ -383,7 +415,11 @@ export const endpoints = {
     summary: 'One object\'s history: per data version, what changed, as JSON Patch (RFC 6902) from the previous version\'s object',
     host: 'static',
     parameters: [
-      { name: 'type', description: `card (by ordinal), accessory, or a generic object type: ${HISTORY_TYPES.filter((type) => !PACKED_HISTORY_TYPES.includes(type)).join(', ')} (${PACKED_HISTORY_TYPES.join(', ')}: in history/{type}/pack/{block}.json)` },
+      {
+        name: 'type',
+        description: `card (by ordinal), accessory, or a generic object type: ${FILE_HISTORY_TYPES.join(', ')} (${PACKED_HISTORY_TYPES.join(', ')}: in history/{type}/pack/{block}.json; ${Object.keys(HISTORY_ALIASES).join(', ')}: the edge answers them from their kind's)`,
+        values: FILE_HISTORY_TYPES,
+      },
       { name: 'id', description: 'the ordinal (card) or id' },
     ],
     query: [],
@@ -391,12 +427,14 @@ export const endpoints = {
     errors: [404],
     extra: true,
   }),
+  cardIdHistory: aliasHistoryEndpoint('card_t'),
+  accessoryIdHistory: aliasHistoryEndpoint('accessory_t'),
   historyPack: declare({
     route: '/api/v1/history/{type}/pack/{block}.json',
-    summary: `The histories of the objects of a type whose histories are kept in packs (${PACKED_HISTORY_TYPES.join(', ')}): each as history/{type}/{id}.json would hold it, keyed by id, for the ids whose floor(id / ${PACK_SIZE}) is {block}`,
+    summary: `The histories of the objects of a type whose histories are kept in packs (${PACKED_HISTORY_TYPES.join(', ')}; and card_t's that are not their card's): each as history/{type}/{id}.json would hold it, keyed by id, for the ids whose floor(id / ${PACK_SIZE}) is {block}`,
     host: 'static',
     parameters: [
-      { name: 'type', description: PACKED_HISTORY_TYPES.join(', '), values: PACKED_HISTORY_TYPES },
+      { name: 'type', description: HISTORY_PACK_TYPES.join(', '), values: HISTORY_PACK_TYPES },
       { name: 'block', description: `floor(id / ${PACK_SIZE})` },
     ],
     query: [],

@@ -24,9 +24,14 @@ export const EDGE_PATH = '/api/*';
 const ID_PARAMETERS = new Set(['ids', 'ordinals', 'pair_id']);
 const CANONICAL_ID = '0|[1-9]\\d*';
 
-/** The URLPattern of a path template: an id parameter a canonical id, any other parameter one segment part. */
-const urlPattern = (template: string) =>
-  template.replace(/\{(\w+)\}/g, (_, name: string) => (ID_PARAMETERS.has(name) ? `:${name}(${CANONICAL_ID})` : `:${name}`));
+/** The URLPattern of a path template: an id parameter a canonical id, one with declared values one of them, any other one segment part. */
+function urlPattern(template: string, parameters: readonly PathParameter[]): string {
+  const values = (name: string) => parameters.find((p) => p.name === name)?.values;
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (ID_PARAMETERS.has(name)) return `:${name}(${CANONICAL_ID})`;
+    return values(name) ? `:${name}(${values(name)!.join('|')})` : `:${name}`;
+  });
+}
 
 const hasExtension = (route: string) => /\.\w+$/.test(route.split('/').pop()!);
 
@@ -40,7 +45,7 @@ function filePaths(endpoint: Endpoint): string[] {
 
 /** Netlify's `excludedPath`: every published file's path pattern, so a plain read of it runs no edge function; but the files that take a query on their path. */
 export function netlifyExcludedPaths(): string[] {
-  return [...new Set(allEndpoints().filter((e) => !e.queryOnFile).flatMap(filePaths))].map(urlPattern).sort();
+  return [...new Set(allEndpoints().filter((e) => !e.queryOnFile).flatMap((e) => filePaths(e).map((path) => urlPattern(path, e.parameters))))].sort();
 }
 
 /**
@@ -65,6 +70,13 @@ export function workerFirstPaths(): string[] {
 
 /** The folder of a route before its first parameter, as a Pages glob (`/api/v1/pack/*`), or the route itself when it has none. */
 const folderGlob = (route: string) => (route.includes('{') ? `${route.slice(0, route.lastIndexOf('/', route.indexOf('{')) + 1)}*` : route);
+
+/** An endpoint's folder globs: one per value of a leading folder parameter with declared values (`/api/v1/history/card/*`, ...), else folderGlob's. */
+function folderGlobs(endpoint: Endpoint): string[] {
+  const first = /\{(\w+)\}/.exec(endpoint.route);
+  const values = first && endpoint.route.indexOf('/', first.index) >= 0 ? endpoint.parameters.find((p) => p.name === first[1])?.values : undefined;
+  return values ? values.map((value) => folderGlob(endpoint.route.replace(first![0], value))) : [folderGlob(endpoint.route)];
+}
 /** Whether a request of the endpoint may need code: an edge route, an id list, or query parameters. */
 const mayRunCode = (endpoint: Endpoint) => endpoint.host !== 'static' || endpoint.query.length > 0;
 
@@ -76,7 +88,7 @@ const mayRunCode = (endpoint: Endpoint) => endpoint.host !== 'static' || endpoin
 export function pagesRoutes(apiPath: string): { version: 1; include: string[]; exclude: string[] } {
   const endpoints = allEndpoints();
   const coded = endpoints.filter(mayRunCode).map((e) => e.route);
-  const globs = endpoints.filter((e) => !mayRunCode(e)).map((e) => folderGlob(e.route));
+  const globs = endpoints.filter((e) => !mayRunCode(e)).flatMap(folderGlobs);
   const kept = [...new Set(globs)].filter((glob) => !glob.endsWith('*') || !coded.some((route) => route.startsWith(glob.slice(0, -1))));
   const folders = kept.filter((glob) => glob.endsWith('*')).map((glob) => glob.slice(0, -1));
   const exclude = kept.filter((glob) => glob.endsWith('*') || !folders.some((folder) => glob.startsWith(folder)));

@@ -396,6 +396,11 @@ export const Pack = <S extends TSchema>(schema: S) => obj({
 }, '(extra) The objects of one block of ids (the data behind comma lists).');
 export type PackOf<S extends TSchema> = ReturnType<typeof Pack<S>>;
 
+/** card_t's packs: its objects are the cards', published once (endpoints.ts HISTORY_ALIASES). */
+const CardIdPack = obj({
+  ordinals: Type.Record(Id, Int, { description: 'the ordinal of each card (by unit id) of the block: its object is in pack/card/<floor(ordinal / 128)>.json' }),
+}, '(extra) The ordinals of the cards of one block of unit ids: card_t\'s objects are the cards\'.');
+
 /** A page of search results (search/<kind>). */
 const SearchPage = <S extends TSchema>(name: string, schema: S) => named(name, obj({
   result: Type.Array(schema),
@@ -665,6 +670,7 @@ export const RESPONSES = {
   BulkIndex, BulkLines, SqliteFile, BulkPart, Checksum, FileManifest, ManifestBlocks, Notes,
   CardPack: register('CardPack', Pack(Card)),
   ...objectResponses('card_t', Card, CardBrief),
+  card_t_pack: register('card_t_pack', CardIdPack),
   ...objectResponses('char_t', Character, ObjectBrief),
   ...objectResponses('skill_t', Skill, ObjectBrief),
   ...objectResponses('leader_skill_t', CenterSkill, ObjectBrief),

@@ -10,7 +10,9 @@
  * history (an older builder) starts it with its own version.
  */
 import path from 'node:path';
-import { endpoints, HISTORY_TYPES, OBJECT_TYPE_NAMES, PACKED_HISTORY_TYPES, type HistoryType } from '../../contract/endpoints.ts';
+import {
+  endpoints, FILE_HISTORY_TYPES, HISTORY_ALIASES, HISTORY_PACK_TYPES, HISTORY_TYPES, isAliasedHistory, OBJECT_TYPE_NAMES, type AliasedHistoryType, type HistoryType,
+} from '../../contract/endpoints.ts';
 import type { TSchema } from '@sinclair/typebox';
 import { History as HistorySchema, RESPONSES, Versions as VersionsSchema, type HistoryJson, type VersionsJson } from '../../contract/schemas.ts';
 import { packOf } from '../../contract/format.ts';
@@ -110,8 +112,12 @@ function replay(entries: Entry[]): JsonObject | null {
 
 type Counts = Pick<Version, Change>;
 
-/** Whether a type's histories live in packs (history/<type>/pack/<block>.json) rather than a file per object. */
-const isPacked = (type: string) => (PACKED_HISTORY_TYPES as readonly string[]).includes(type);
+/** Whether a type's histories live in packs (history/<type>/pack/<block>.json) rather than a file per object (card_t: those that are not their card's). */
+const isPacked = (type: string) => (HISTORY_PACK_TYPES as readonly string[]).includes(type);
+
+/** `history` as the history of object `id` of `type` (its entries copied: they are added to). */
+const retyped = (history: HistoryJson, type: HistoryType, id: string): HistoryJson => ({ type, id: Number(id), versions: [...history.versions] });
+const sameHistory = (a: HistoryJson, b: HistoryJson) => JSON.stringify(a.versions) === JSON.stringify(b.versions);
 /** The history packs of a packed type, as emitPacks publishes them. */
 const historyPacks = (type: HistoryType) => ({ response: 'history_pack' as const, file: (block: number) => endpoints.historyPack.file(type, block) });
 
@@ -129,6 +135,9 @@ class History {
    */
   constructor(private readonly previous: PreviousSite | null, readonly versions: Version[], private readonly checkCarried: boolean) {}
 
+  /** The snapshot the version being added follows: where an aliased history finds its object's previous ordinal. */
+  private before: Snapshot = EMPTY;
+
   private async load(type: HistoryType, id: string): Promise<HistoryJson> {
     const rel = endpoints.history.file(type, id);
     const known = this.rewritten.get(rel);
@@ -141,8 +150,36 @@ class History {
   /** The previous site's history of object `id` of `type` (checked), from its file or its pack; null when it has none. */
   private async previousHistory(type: HistoryType, id: string): Promise<HistoryJson | null> {
     if (!this.previous) return null;
-    if (!isPacked(type)) return (await checkedHistory(this.previous, type, id))?.value ?? null;
-    return (await this.previousPack(type, packOf(Number(id)))).get(id) ?? null;
+    const own = isPacked(type) ? (await this.previousPack(type, packOf(Number(id)))).get(id) : (await checkedHistory(this.previous, type, id))?.value;
+    if (own || !isAliasedHistory(type)) return own ?? null;
+    // An older site's own file, else its kind's history (a card's by its ordinal then).
+    const legacy = type === 'card_t' ? (await checkedHistory(this.previous, type, id))?.value : null;
+    const kindId = this.aliasId(type, id, this.before);
+    const kind = legacy ?? (kindId === null ? null : await this.previousHistory(HISTORY_ALIASES[type], kindId));
+    return kind && retyped(kind, type, id);
+  }
+
+  /** The id under which an aliased type's object `id` has its kind's history in `snapshot` (a card's ordinal), null when it has no object there. */
+  private aliasId(type: AliasedHistoryType, id: string, snapshot: Snapshot): string | null {
+    if (type === 'accessory_t') return id;
+    const text = snapshot.objects.card_t.get(id);
+    return text ? ordinalOf(text) : null;
+  }
+
+  /**
+   * Drops the aliased types' histories that are their kind's (the edge answers them from it); what
+   * is left of card_t's goes to its history packs: a card no longer published, or whose ordinal's
+   * history is not its own (the ordinal changed, or held another card). One in a pack stays there.
+   */
+  private async keepOwnAliased(current: Snapshot): Promise<void> {
+    for (const [rel, history] of [...this.rewritten]) {
+      if (history.type === 'accessory_t') this.rewritten.delete(rel);
+      if (history.type !== 'card_t') continue;
+      const id = String(history.id);
+      const ordinal = this.aliasId('card_t', id, current);
+      const inPack = this.previous !== null && (await this.previousPack('card_t', packOf(history.id))).has(id);
+      if (ordinal !== null && !inPack && sameHistory(await this.load('card', ordinal), history)) this.rewritten.delete(rel);
+    }
   }
 
   /** The members of the previous site's history pack of `block` (checked; none when it has no such pack, unless `listed`). */
@@ -186,6 +223,7 @@ class History {
 
   /** Adds the version `after` holds, from the objects of `before`; a version already last is replaced. */
   async advance(before: Snapshot, after: Snapshot): Promise<void> {
+    this.before = before;
     const { truth_version: version, date } = after.version;
     const last = this.versions.at(-1);
     const replacing = last?.truth_version === version;
@@ -214,13 +252,14 @@ class History {
     else this.versions.push(next);
   }
 
-  /** Adds the rewritten histories to the site, the previous site's others carried, and versions.json. */
-  async addTo(files: MovableFiles): Promise<void> {
+  /** Adds the rewritten histories to the site, the previous site's others carried, and versions.json; `current`: the site being built. */
+  async addTo(files: MovableFiles, current: Snapshot): Promise<void> {
+    await this.keepOwnAliased(current);
     for (const history of this.rewritten.values()) if (history.versions.length && !isPacked(history.type)) emit(files, endpoints.history, [history.type, history.id], history);
-    for (const type of PACKED_HISTORY_TYPES) await this.addPacks(type, files);
+    for (const type of HISTORY_PACK_TYPES) await this.addPacks(type, files);
     const site = this.previous;
     if (site) {
-      for (const type of HISTORY_TYPES.filter((t) => !isPacked(t))) {
+      for (const type of FILE_HISTORY_TYPES) {
         for (const name of await site.list(path.posix.dirname(endpoints.history.file(type, 0)))) {
           const id = name.replace(/\.json$/, '');
           const rel = endpoints.history.file(type, id);
@@ -345,5 +384,5 @@ export async function deriveHistory({ previous, current, site, readBack }: Histo
   // A previous site without a history starts it with its own version.
   if (previous && !versions.length) await history.advance(EMPTY, previous);
   await history.advance(previous ?? EMPTY, current);
-  await history.addTo(files);
+  await history.addTo(files, current);
 }

@@ -43,13 +43,18 @@ export type SiteReader = (rel: string, optional?: boolean) => Promise<unknown>;
  */
 async function readObjects(read: SiteReader, type: ObjectType, into: PublishedObjects): Promise<void> {
   const { list, pack } = objectEndpoint[type];
-  const packs = new Map<number, Record<string, JsonObject>>();
+  const packs = new Map<string, { objects?: Record<string, unknown>; ordinals?: Record<string, unknown> }>();
+  const readPack = async (file: string) => packs.get(file) ?? packs.set(file, (await read(file)) as object).get(file)!;
+  const packed = async (id: number): Promise<unknown> => {
+    const { objects, ordinals } = await readPack(pack.file(packOf(id)));
+    // card_t's packs name each card's ordinal (an older site's held the objects).
+    const ordinal = ordinals?.[id];
+    return typeof ordinal === 'number' ? (await readPack(endpoints.cardPack.file(packOf(ordinal)))).objects?.[ordinal] : objects?.[id];
+  };
   const listed = (await read(list.file(), SONG_TYPES.includes(type))) as { result: { id: number }[] } | undefined;
   for (const { id } of listed?.result ?? []) {
-    const block = packOf(id);
-    if (!packs.has(block)) packs.set(block, ((await read(pack.file(block))) as { objects: Record<string, JsonObject> }).objects);
-    const object = packs.get(block)![id];
-    if (!isJsonObject(object)) throw new UserError(`${pack.file(block)}: no object ${id}, which ${list.file()} lists`);
+    const object = await packed(id);
+    if (!isJsonObject(object)) throw new UserError(`${pack.file(packOf(id))}: no object ${id}, which ${list.file()} lists`);
     recordObject(into, type, id, object);
   }
 }

@@ -8,6 +8,8 @@ import type { Model } from '../model/buildModel.ts';
 import type { CardBriefJson, CharacterJson, EventJson, RemovableSkillJson } from '../../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
 import { emitPacks } from './packs.ts';
+import { groupBy } from '../model/values.ts';
+import { packOf } from '../../contract/format.ts';
 import { renderCenterSkill, renderSkill, type CardRenderer } from './cards.ts';
 import type { RenderContext } from './context.ts';
 import { renderAccessory } from './accessories.ts';
@@ -71,10 +73,21 @@ function renderType<T extends ObjectType, I extends { id: number }>(files: SiteF
   const { pack, list } = objectEndpoint[type];
   const items = [...source.items].sort((a, b) => a.id - b.id);
   const rendered = items.map((item) => [item.id, source.render(item)] as const);
+  if (type === 'card_t') emitCardIdPacks(files, rendered as (readonly [number, ObjectOf<'card_t'>])[]);
   // TypeScript cannot relate the pack's objects to ObjectOf<T> for a generic T; ObjectSource<T> checks each caller's renderer.
-  emitPacks(files, pack, rendered as [number, ResponseOf<`${T}_pack`>['objects'][string]][]);
+  else emitPacks(files, pack as GenericPack, rendered as [number, ResponseOf<GenericPack['response']>['objects'][string]][]);
   emit(files, list, [], { result: items.map((item) => ({ ...source.brief(item), ref: objectRef(type, item.id) })) } as ResponseOf<`${T}_list`>);
   return rendered.map(([, json]) => json);
+}
+
+/** The pack endpoint of a type whose packs hold its objects (all but card_t). */
+type GenericPack = (typeof objectEndpoint)[Exclude<ObjectType, 'card_t'>]['pack'];
+
+/** card_t's packs: each card's ordinal by unit id (its object is published once, in the cards' packs). */
+function emitCardIdPacks(files: SiteFiles, cards: (readonly [number, ObjectOf<'card_t'>])[]): void {
+  for (const [block, members] of groupBy(cards, ([id]) => packOf(id))) {
+    emit(files, objectEndpoint.card_t.pack, [block], { ordinals: Object.fromEntries(members.map(([id, card]) => [id, card.ordinal])) });
+  }
 }
 
 /** The generic types a model publishes: every one, but the song types only when the export has a live database. */

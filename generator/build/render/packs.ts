@@ -29,7 +29,7 @@ function packBytes(entries: (readonly [number, unknown])[]): Buffer {
 }
 
 /** Names of pack responses; an object of one is `PackObject<N>`. */
-type PackName = Extract<ResponseName, 'CardPack' | `${string}_pack`>;
+type PackName = Exclude<Extract<ResponseName, 'CardPack' | `${string}_pack`>, 'card_t_pack'>;
 type PackObject<N extends PackName> = ResponseOf<N>['objects'][string];
 
 export function emitPacks<N extends PackName>(

@@ -52,7 +52,8 @@ export function renderPage(files: SiteFiles, imageHost: string | null = null): v
     liveList: objectEndpoint.live_t.list.file(),
     // Generic objects: linked at their route (the edge answers it), read by the page from their packs (any host serves them).
     object: Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, objectEndpoint[type].object.route.slice(1).replace('{ids}', '{}')])),
-    pack: Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, template(objectEndpoint[type].pack.file)])),
+    // card_t's packs name each card's ordinal: the page reads cards from their own files.
+    pack: Object.fromEntries(OBJECT_TYPE_NAMES.filter((type) => type !== 'card_t').map((type) => [type, template(objectEndpoint[type].pack.file)])),
     // Charts' notes, read from their packs as the generic objects are (the notes route needs the edge).
     notesPack: template(endpoints.notesPack.file),
     packSize: PACK_SIZE,

@@ -22,7 +22,7 @@ import { randomMatch, searchPage, type SearchKind } from './search.ts';
 import { isEdgePath } from './rewrites.ts';
 import { withPathQuery } from './pathQuery.ts';
 import { staticApiFile } from './staticHost.ts';
-import { objectsAt } from './history.ts';
+import { historyOf, objectsAt } from './history.ts';
 import { readJson, type EdgeSite } from './siteReader.ts';
 
 export type { EdgeSite } from './siteReader.ts';
@@ -140,6 +140,14 @@ async function happening(route: Route, time: string): Promise<Response> {
   return answer(route, body, time === 'now' ? NO_STORE : {});
 }
 
+/** history/<card_t|accessory_t>/<id>.json: the object's history, published once under its card's or accessory's (endpoints.ts HISTORY_ALIASES). */
+async function aliasedHistory(route: Route, type: 'card_t' | 'accessory_t', name: string): Promise<Response> {
+  const id = /^\d{1,9}$/.test(name) ? Number(name) : null;
+  const history = id === null ? null : await historyOf(route.site, type, id);
+  if (history === null) throw new HttpError(404, `no history of ${type} ${name.slice(0, 40)}`);
+  return answerText(route, [JSON.stringify(history)]);
+}
+
 type Handler = (route: Route, params: Record<string, string>) => Promise<Response | null>;
 
 /** What the edge computes, by declared endpoint; any other declared GET route is a static file. */
@@ -156,6 +164,8 @@ const HANDLERS = new Map<Endpoint, Handler>([
   [endpoints.notes, (route, { live_setting_id }) => notes(route, live_setting_id)],
   [endpoints.bulkLines, (route, { kind }) => bulkDownload(route.site, route.request, `${kind}.jsonl`)],
   [endpoints.bulkSqlite, (route) => bulkDownload(route.site, route.request, 'sif.sqlite')],
+  [endpoints.cardIdHistory, (route, { id }) => aliasedHistory(route, 'card_t', id)],
+  [endpoints.accessoryIdHistory, (route, { id }) => aliasedHistory(route, 'accessory_t', id)],
   ...OBJECT_TYPE_NAMES.flatMap((type): [Endpoint, Handler][] => [
     [objectEndpoint[type].object, (route, { ids }) => generic(route, type, ids)],
     [objectEndpoint[type].list, (route) => listing(route, type)],

@@ -4,12 +4,12 @@
  * per version a JSON Patch from the previous version's object), applied by contract/patch.ts, the
  * code the build replays histories with.
  */
-import { endpoints, PACKED_HISTORY_TYPES, type HistoryType } from '../../contract/endpoints.ts';
+import { endpoints, objectEndpoint, PACKED_HISTORY_TYPES, type HistoryType } from '../../contract/endpoints.ts';
 import type { HistoryJson, VersionsJson } from '../../contract/schemas.ts';
 import { HttpError } from './http.ts';
 import { applyPatch } from '../../contract/patch.ts';
 import { readJson, type EdgeSite } from './siteReader.ts';
-import { readObjects } from './objects.ts';
+import { keysOf, readObjects } from './objects.ts';
 
 /** History files read at once for one ?version= answer. */
 const CONCURRENT_READS = 32;
@@ -44,6 +44,26 @@ async function packedHistory(site: EdgeSite, type: HistoryType, id: number): Pro
   return text === null ? null : (JSON.parse(typeof text === 'string' ? text : new TextDecoder().decode(text)) as HistoryJson);
 }
 
+/** The history of `kind`'s object `kindId` as the history of object `id` of `type` (null when it has none). */
+async function aliased(site: EdgeSite, kind: HistoryType, kindId: number | null, type: HistoryType, id: number): Promise<HistoryJson | null> {
+  const history = kindId === null ? null : await readJson<HistoryJson>(site, endpoints.history.file(kind, kindId));
+  return history && { type, id, versions: history.versions };
+}
+
+/**
+ * The history of object `id` of `type` (null when it has none): its file or its pack's member;
+ * accessory_t's is its accessory's, card_t's its card's (by the ordinal card_t's pack names) unless
+ * card_t's history pack holds its own (endpoints.ts HISTORY_ALIASES). Reads of one answer run at once.
+ */
+export async function historyOf(site: EdgeSite, type: HistoryType, id: number): Promise<HistoryJson | null> {
+  if (type === 'accessory_t') return aliased(site, 'accessory', id, type, id);
+  if (type === 'card_t') {
+    const [own, [ordinal]] = await Promise.all([packedHistory(site, type, id), keysOf(site, objectEndpoint.card_t.pack.file, [id])]);
+    return own ?? aliased(site, 'card', ordinal, type, id);
+  }
+  return PACKED_HISTORY_TYPES.includes(type) ? packedHistory(site, type, id) : readJson<HistoryJson>(site, endpoints.history.file(type, id));
+}
+
 /** The JSON text of one object as `version` published it, null when it did not exist then. */
 async function objectTextAt(site: EdgeSite, type: HistoryType, id: number, order: Map<string, number>, version: string): Promise<string | null> {
   const file = endpoints.history.file(type, id);
@@ -51,7 +71,7 @@ async function objectTextAt(site: EdgeSite, type: HistoryType, id: number, order
   const keep = site.immutable ? site.kept?.objects : undefined;
   const kept = keep?.get(key);
   if (kept) return kept.value;
-  const history = PACKED_HISTORY_TYPES.includes(type) ? await packedHistory(site, type, id) : await readJson<HistoryJson>(site, file);
+  const history = await historyOf(site, type, id);
   const object = history && objectAt(history, order, version);
   const text = object === null ? null : JSON.stringify(object);
   keep?.set(key, text, key.length + (text?.length ?? 0));

@@ -22,6 +22,8 @@ export interface Source {
   single?: (id: number) => string;
   key: string;
   pack: (block: number) => string;
+  /** The packs hold each id's key in `of`'s packs instead of the objects (card_t's: each card's ordinal). */
+  keyedIn?: { of: Source; keys: (block: number) => string };
 }
 
 const OFFSETS = new TextEncoder().encode(',"offsets":');
@@ -99,8 +101,25 @@ async function packLookup(site: EdgeSite, path: string): Promise<PackLookup> {
   return lookup;
 }
 
+/** Each id's key in another kind's packs (card_t's ordinals), null where none is published: the key packs of every block at once. */
+export async function keysOf(site: EdgeSite, keys: (block: number) => string, ids: number[]): Promise<(number | null)[]> {
+  const blocks = [...new Set(ids.map(packOf))];
+  const read = await Promise.all(blocks.map((block) => readJson<{ ordinals?: Record<string, unknown> }>(site, keys(block))));
+  const byBlock = new Map(blocks.map((block, i) => [block, read[i]?.ordinals ?? {}]));
+  return ids.map((id) => {
+    const key = byBlock.get(packOf(id))![id];
+    return Number.isSafeInteger(key) ? (key as number) : null;
+  });
+}
+
 /** The JSON of the object of each id in request order (text or UTF-8 bytes), null where none is published. */
 export async function readObjects(site: EdgeSite, source: Source, ids: number[]): Promise<(string | Uint8Array | null)[]> {
+  if (source.keyedIn) {
+    const keys = await keysOf(site, source.keyedIn.keys, ids);
+    const objects = await readObjects(site, source.keyedIn.of, keys.filter((key) => key !== null));
+    let next = 0;
+    return keys.map((key) => (key === null ? null : objects[next++]));
+  }
   const distinct = [...new Set(ids)];
   const found = new Map<number, string | Uint8Array | null>();
   const { single } = source;
@@ -123,12 +142,18 @@ export function listPieces(key: string, texts: (string | Uint8Array)[], more = '
   return pieces;
 }
 
-/** A generic object type's files: its packs. */
-const genericSource = (type: ObjectType): Source => ({ key: 'result', pack: objectEndpoint[type].pack.file });
+const CARD_SOURCE: Source = { single: endpoints.card.file, key: 'cards', pack: endpoints.cardPack.file };
+
+/** A generic object type's files: its packs (card_t's name each card's ordinal: its object is in the cards' packs). */
+function genericSource(type: ObjectType): Source {
+  const { file } = objectEndpoint[type].pack;
+  if (type !== 'card_t') return { key: 'result', pack: file };
+  return { key: 'result', pack: endpoints.cardPack.file, keyedIn: { of: CARD_SOURCE, keys: file } };
+}
 
 /** The kinds with comma lists, keyed by their folder under api/v1/. */
 const LISTED = {
-  card: { source: { single: endpoints.card.file, key: 'cards', pack: endpoints.cardPack.file }, noun: 'card with ordinal' },
+  card: { source: CARD_SOURCE, noun: 'card with ordinal' },
   // accessory_t's packs hold the same objects under the same ids.
   accessory: { source: { single: endpoints.accessory.file, key: 'accessories', pack: objectEndpoint.accessory_t.pack.file }, noun: 'accessory with id' },
 } as const satisfies Record<string, { source: Source; noun: string }>;

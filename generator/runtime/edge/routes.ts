@@ -12,10 +12,13 @@ interface Matcher {
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** A parameter with declared values matches only those; any other one part of a segment. */
 function matcher(endpoint: Endpoint): Matcher {
+  const values = (name: string) => endpoint.parameters.find((p) => p.name === name)?.values;
   const source = endpoint.route.split(/(\{\w+\})/).map((part) => {
     const name = /^\{(\w+)\}$/.exec(part)?.[1];
-    return name ? `(?<${name}>[^/]+)` : escape(part);
+    if (!name) return escape(part);
+    return `(?<${name}>${values(name)?.map(escape).join('|') ?? '[^/]+'})`;
   }).join('');
   return { endpoint, pattern: new RegExp(`^${source}$`) };
 }
