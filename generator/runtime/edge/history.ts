@@ -11,9 +11,6 @@ import { applyPatch } from '../../contract/patch.ts';
 import { readJson, type EdgeSite } from './siteReader.ts';
 import { keysOf, readObjects } from './objects.ts';
 
-/** History files read at once for one ?version= answer. */
-const CONCURRENT_READS = 32;
-
 /**
  * The object after the history's entries up to `version` (by the order of `order`, the
  * versions' positions); null when it did not exist then.
@@ -78,15 +75,15 @@ async function objectTextAt(site: EdgeSite, type: HistoryType, id: number, order
   return text;
 }
 
-/** The JSON text of each id's object as `version` published it, null where it did not exist then. */
+/**
+ * The JSON text of each id's object as `version` published it, null where it did not exist then.
+ * Once versions.json is read, every history is read at once: a 1,000-id list is two rounds of
+ * reads, not one round per few ids (a host that limits its connections queues the rest itself).
+ */
 export async function objectsAt(site: EdgeSite, type: HistoryType, ids: number[], version: string): Promise<(string | null)[]> {
   const order = await versionOrder(site, version);
-  const texts = new Map<number, string | null>();
-  const pending = [...new Set(ids)];
-  // A few reads at a time: a 1,000-id list never opens 1,000 requests to the host at once.
-  const worker = async () => {
-    for (let id = pending.pop(); id !== undefined; id = pending.pop()) texts.set(id, await objectTextAt(site, type, id, order, version));
-  };
-  await Promise.all(Array.from({ length: CONCURRENT_READS }, worker));
-  return ids.map((id) => texts.get(id) ?? null);
+  const distinct = [...new Set(ids)];
+  const texts = await Promise.all(distinct.map((id) => objectTextAt(site, type, id, order, version)));
+  const byId = new Map(distinct.map((id, i) => [id, texts[i]]));
+  return ids.map((id) => byId.get(id) ?? null);
 }

@@ -12,7 +12,8 @@ import { packOf } from '../../contract/format.ts';
 import { endpoints, isObjectType, objectEndpoint, type ObjectType } from '../../contract/endpoints.ts';
 import type { CardList } from '../../contract/schemas.ts';
 import { HttpError, damagedFile, type JsonPieces } from './http.ts';
-import { readBytes, readJson, type EdgeSite } from './siteReader.ts';
+import { once, readBytes, readJson, type EdgeSite } from './siteReader.ts';
+import { isJsonObjectBytes } from './jsonCheck.ts';
 
 /** Up to this many distinct ids, single files are read (each smaller than a pack). */
 const SINGLE_READS = 8;
@@ -39,25 +40,16 @@ function lastIndexOf(bytes: Uint8Array, pattern: Uint8Array): number {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Whether `bytes` are the UTF-8 of one JSON object. */
-function isJsonObject(bytes: Uint8Array): boolean {
-  try {
-    const value: unknown = JSON.parse(strictUtf8.decode(bytes));
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
-}
-
 /** Whether `span` is a pack's [start, end) of an object: whole numbers, within the objects before the offsets at `end`. */
 const isSpan = (span: unknown, end: number): span is [number, number] =>
   Array.isArray(span) && span.length === 2 && span.every(Number.isSafeInteger) && span[0] >= 0 && span[0] < span[1] && span[1] <= end;
 
 /**
  * The UTF-8 bytes of each object of a pack by id, sliced at the pack's byte offsets: nothing is
- * copied. Each object is parsed once, the first time it is asked for (the lookup remembers it), so
- * a damaged pack (offsets that cut an object, bytes that are no JSON object) is a 502, never an
- * answer of broken JSON with a 200; an answer is then only sliced.
+ * copied. Each object is checked once, the first time it is asked for (the lookup remembers it):
+ * a pass over its bytes (jsonCheck.ts), not a decoding and a parse, which cost as much again as
+ * the read. So a damaged pack (offsets that cut an object, bytes that are no JSON object) is a
+ * 502, never an answer of broken JSON with a 200; an answer is then only sliced.
  */
 function packObjects(pack: Uint8Array): PackLookup {
   const at = lastIndexOf(pack, OFFSETS);
@@ -74,12 +66,11 @@ function packObjects(pack: Uint8Array): PackLookup {
     if (!Object.hasOwn(table, id)) return null;
     const span = table[id];
     if (!isSpan(span, at)) throw damagedFile();
-    const object = pack.subarray(...span);
     if (!checked.has(id)) {
-      if (!isJsonObject(object)) throw damagedFile();
+      if (!isJsonObjectBytes(pack, span[0], span[1])) throw damagedFile();
       checked.add(id);
     }
-    return object;
+    return pack.subarray(span[0], span[1]);
   };
 }
 
@@ -88,17 +79,23 @@ export type PackLookup = (id: number) => Uint8Array | null;
 /** The lookup of a pack's bytes, by those bytes: a host that keeps a file's bytes (npm start's reader) gives the same ones while the file is unchanged. */
 const lookups = new WeakMap<Uint8Array, PackLookup>();
 
-/** The objects of the pack at `path` by id (a missing pack has none), kept for later requests on an immutable site. */
+/**
+ * The objects of the pack at `path` by id (a missing pack has none), kept for later requests on an
+ * immutable site. A pack being read is read once however many ask for it meanwhile (siteReader.ts
+ * once): the ids of one block in a ?version= list of a packed history, or two requests at once.
+ */
 async function packLookup(site: EdgeSite, path: string): Promise<PackLookup> {
   const keep = site.immutable ? site.kept?.packs : undefined;
   const kept = keep?.get(path);
   if (kept) return kept.value;
-  const pack = await readBytes(site, path);
-  if (pack === null) return () => null;
-  const lookup = lookups.get(pack) ?? packObjects(pack);
-  lookups.set(pack, lookup);
-  keep?.set(path, lookup, pack.byteLength);
-  return lookup;
+  return once(site, `pack ${path}`, async () => {
+    const pack = await readBytes(site, path);
+    if (pack === null) return () => null;
+    const lookup = lookups.get(pack) ?? packObjects(pack);
+    lookups.set(pack, lookup);
+    keep?.set(path, lookup, pack.byteLength);
+    return lookup;
+  });
 }
 
 /** Each id's key in another kind's packs (card_t's ordinals), null where none is published: the key packs of every block at once. */

@@ -32,14 +32,42 @@ export interface EdgeSite {
 /** Files at least this long are kept parsed (EdgeKept.parses). */
 const KEPT_PARSE_CHARS = 64 * 1024;
 
+/** Work under way, by what it reads, per instance of an immutable site (its kept) or per site object otherwise. */
+const underWay = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+/**
+ * `work`'s promise, shared with whoever asks for the same `key` on the same site while it runs:
+ * one answer's reads run at once (a list's packs, a ?version= list's histories), so the ids of one
+ * pack or one key file would otherwise read it once each, at the same time. An immutable site's
+ * instance shares it between its requests too; another site only within one site object (one
+ * request), so a file rebuilt in place is never answered from a read begun before.
+ */
+export function once<T>(site: EdgeSite, key: string, work: () => Promise<T>): Promise<T> {
+  const owner = site.immutable && site.kept ? site.kept : site;
+  let running = underWay.get(owner);
+  if (!running) underWay.set(owner, (running = new Map()));
+  const pending = running.get(key);
+  if (pending) return pending as Promise<T>;
+  const started = work();
+  running.set(key, started);
+  const done = () => void running.delete(key);
+  started.then(done, done);
+  return started;
+}
+
 /**
  * A published JSON file, parsed (null when absent). The value may be shared between requests:
  * never change it. A long file's parse is kept: on an immutable site it is not read again, on
- * another it is read and parsed again only when its text changed.
+ * another it is read and parsed again only when its text changed. Asked again while it is being
+ * read, the same read answers (once).
  */
 export async function readJson<T>(site: EdgeSite, path: string): Promise<T | null> {
   const kept = site.kept?.parses.get(path)?.value;
   if (kept && site.immutable) return kept.value as T;
+  return once(site, `json ${path}`, () => readJsonNow<T>(site, path, kept));
+}
+
+async function readJsonNow<T>(site: EdgeSite, path: string, kept: { text: string; value: unknown } | undefined): Promise<T | null> {
   const text = await site.read(path);
   if (text === null) return null;
   if (kept?.text === text) return kept.value as T;
@@ -92,4 +120,29 @@ export const fetchReader = (fetch: (url: URL) => Promise<Response>, origin: stri
   fetchFile(fetch, origin, (response) => response.text());
 
 export const fetchBytesReader = (fetch: (url: URL) => Promise<Response>, origin: string): ReadBytes =>
-  fetchFile(fetch, origin, async (response) => new Uint8Array(await response.arrayBuffer()));
+  fetchFile(fetch, origin, bodyBytes);
+
+/**
+ * A response's body as bytes: its one chunk as it is when it came in one, else the chunks joined.
+ * `arrayBuffer()` joins them always, a copy of every byte read (11 MiB for a 1,000-card list).
+ */
+async function bodyBytes(response: Response): Promise<Uint8Array<ArrayBuffer>> {
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value as Uint8Array<ArrayBuffer>);
+    size += value.byteLength;
+  }
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
