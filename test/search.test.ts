@@ -16,6 +16,8 @@ import { diskReader } from '../generator/runtime/server/diskSite.ts';
 import { EXAMPLES, exampleUrl } from '../generator/runtime/search/examples.js';
 import { CENTERS, DIFFICULTIES, EFFECTS, SCHOOL_YEARS, TRIGGERS } from '../generator/runtime/search/words.js';
 import { absentFields, kindOf, MAX_CORRECTED, MAX_LEFT_OUT_TERMS } from '../generator/runtime/search/query.js';
+import { lexiconOf } from '../generator/runtime/search/bare.js';
+import type { SearchIndex } from '../generator/runtime/search/kinds.js';
 import type { AccessoryJson, CardJson, CharacterJson, EventJson, LiveJson, RegionsJson, SetListJson, SongJson } from '../generator/contract/schemas.ts';
 import { objectEndpoint } from '../generator/contract/endpoints.ts';
 import { packOf } from '../generator/contract/format.ts';
@@ -1092,5 +1094,19 @@ describe('the work of a query that finds nothing is bounded', () => {
     const query = (n: number) => [...Array.from({ length: n - 1 }, () => 'ur'), 'zzqqxx'].join(' ');
     expect(await suggestion(query(MAX_LEFT_OUT_TERMS))).toBe(Array.from({ length: MAX_LEFT_OUT_TERMS - 1 }, () => 'ur').join(' '));
     expect(await suggestion(query(MAX_LEFT_OUT_TERMS + 1))).toBeNull();
+  });
+});
+
+describe('a lexicon knows a word without making its lists', () => {
+  it('knows exactly the words of known().all, for every kind: the words of its phrases and texts, and no other', async () => {
+    for (const kind of ['card', 'accessory', 'event', 'song'] as const) {
+      const index = await readJson<SearchIndex>(out, `api/v1/search_index/${kind}.json`);
+      const fresh = () => lexiconOf(kindOf(kind), structuredClone(index)); // a lexicon of its own, whose lists are not made yet
+      const { all } = fresh().known();
+      expect(all.size, kind).toBeGreaterThan(5);
+      const lexicon = fresh();
+      const others = ['zqx', 'honokaa', 'μ', 's', '2017', 'perfect', 'lock', '星野', 'the', ''];
+      for (const word of [...all, ...others]) expect(lexicon.knows(word), `${kind} ${word}`).toBe(all.has(word));
+    }
   });
 });

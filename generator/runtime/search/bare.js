@@ -23,9 +23,10 @@ export { FILLERS };
 
 /** @typedef {import('./kinds.js').Kind} Kind @typedef {import('./kinds.js').SearchIndex} SearchIndex */
 /**
- * A term's test of one row; `rows`, where a test has it, gives every row it matches at once (a 0/1
- * mask), which costs what it matches rather than a call per row.
- * @typedef {((columns: Record<string, unknown[]>, row: number) => boolean) & { rows?: () => Uint8Array }} Test
+ * A term's test of one row; `rows`, where a test has it, gives every row it matches at once (a
+ * list, which may name a row twice), which costs what it matches rather than a call per row, and
+ * a negated or ANDed term that matches few rows no pass over all of them (query.js matching).
+ * @typedef {((columns: Record<string, unknown[]>, row: number) => boolean) & { rows?: () => number[] }} Test
  */
 
 /** A text as its words: runs of letters and digits (so "μ's" is "μ s", "cyaron!" is "cyaron"). */
@@ -119,12 +120,13 @@ export function phraseTest(index, columns, phrase) {
   // Where every column has a dictionary, the rows it matches come from the entries' rows at once.
   if (columns.every((c) => index.dictionaries[c])) {
     test.rows = () => {
-      const mask = new Uint8Array(index.count);
+      /** @type {number[]} */
+      const rows = [];
       columns.forEach((c, i) => {
         const rowsOf = entryRows(/** @type {number[]} */ (index.columns[c]), index.dictionaries[c].length);
-        for (const entry of /** @type {Set<number>} */ (entries(i))) for (const row of rowsOf[entry]) mask[row] = 1;
+        for (const entry of /** @type {Set<number>} */ (entries(i))) for (const row of rowsOf[entry]) rows.push(row);
       });
-      return mask;
+      return rows;
     };
   }
   return test;
@@ -156,6 +158,8 @@ function entryRows(/** @type {number[]} */ column, /** @type {number} */ entries
  * @property {Map<string, () => Test>} phrases known phrases (words joined by one space), each with the maker of its test
  * @property {number} longest the most words of a known phrase
  * @property {() => Known} known the words a bare word may be corrected to, made on first use
+ * @property {(word: string) => boolean} knows whether a word is one of `known().all`, without making the lists
+ *   (a word of the known phrases, or a word of a text bare words search: a key of that text column's word entries)
  */
 
 /** @type {WeakMap<SearchIndex, Lexicon>} */
@@ -217,8 +221,12 @@ export function lexiconOf(kind, index) {
     for (const w of texts) all.add(w);
     return { fields: [...new Set(fields)], texts: [...texts], all };
   });
+  const phraseWords = once(() => new Set([...phrases.keys()].flatMap((p) => p.split(' '))));
+  // known().all without its lists: a query of many unknown words (which gets no suggestion) never makes them.
+  const knows = (/** @type {string} */ word) => phraseWords().has(word)
+    || kind.words.some((column) => { const dictionary = index.dictionaries[column]; return !!dictionary && wordEntries(dictionary).has(word); });
   const longest = Math.max(1, ...[...phrases.keys()].map((p) => p.split(' ').length));
-  lexicon = { phrases, longest, known };
+  lexicon = { phrases, longest, known, knows };
   lexicons.set(index, lexicon);
   return lexicon;
 }

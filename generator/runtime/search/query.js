@@ -347,16 +347,18 @@ function matching(node, columns, alive) {
     case 'all': return alive.slice();
     case 'term': {
       const { test } = node;
-      if (test.rows) {
-        const rows = test.rows();
-        for (let row = 0; row < alive.length; row++) rows[row] &= alive[row];
-        return rows;
-      }
       const out = new Uint8Array(alive.length);
-      for (let row = 0; row < alive.length; row++) if (alive[row] && test(columns, row)) out[row] = 1;
+      if (test.rows) for (const row of test.rows()) out[row] = alive[row];
+      else for (let row = 0; row < alive.length; row++) if (alive[row] && test(columns, row)) out[row] = 1;
       return out;
     }
     case 'not': {
+      // A term that gives its rows: the rows alive but those, at the cost of what it matches (a word matching nothing costs a copy).
+      if (node.item.type === 'term' && node.item.test.rows) {
+        const out = alive.slice();
+        for (const row of node.item.test.rows()) out[row] = 0;
+        return out;
+      }
       const inner = matching(node.item, columns, alive);
       for (let row = 0; row < alive.length; row++) inner[row] = alive[row] & (inner[row] ^ 1);
       return inner;
@@ -371,8 +373,9 @@ function matching(node, columns, alive) {
     }
     case 'or': {
       const out = new Uint8Array(alive.length);
+      const rest = new Uint8Array(alive.length);
       for (const item of node.items) {
-        const rest = alive.map((live, row) => live & (out[row] ^ 1));
+        for (let row = 0; row < alive.length; row++) rest[row] = alive[row] & (out[row] ^ 1);
         if (!rest.includes(1)) break;
         const found = matching(item, columns, rest);
         for (let row = 0; row < out.length; row++) out[row] |= found[row];
@@ -430,6 +433,16 @@ function shuffle(rows, seed) {
   return rows;
 }
 
+/** The mask of the rows of `index` that `q` matches. @param {SearchIndex} index @param {string} q */
+function matchedRows(index, q) {
+  const kind = kindOf(index.kind);
+  const node = resolve(parseQuery(q, kind), kind, index);
+  return matching(node, indexColumns(index), new Uint8Array(index.count).fill(1));
+}
+
+/** Whether `q` matches a row of `index`: a suggestion's try, which needs no rows listed or ordered. @param {SearchIndex} index @param {string} q */
+const matchesAny = (index, q) => matchedRows(index, q).includes(1);
+
 /**
  * The rows of `index` matching the query, in the asked order: by a numeric or date field
  * (ties and missing values keep the index's own order, missing values last), or shuffled by
@@ -439,9 +452,8 @@ function shuffle(rows, seed) {
  */
 export function search(index, options) {
   const kind = kindOf(index.kind);
-  const node = resolve(parseQuery(options.q, kind), kind, index);
   const columns = indexColumns(index);
-  const matched = matching(node, columns, new Uint8Array(index.count).fill(1));
+  const matched = matchedRows(index, options.q);
   const rows = [];
   for (let row = 0; row < index.count; row++) if (matched[row]) rows.push(row);
   if (options.order === 'random') return shuffle(rows, options.seed ?? 0);
@@ -601,7 +613,7 @@ export function suggest(index, q) {
     return kept.some((unit) => unit.type !== 'filler') ? kept.map((unit) => rewrites.get(unit) ?? source(unit)).join(' ') : null;
   };
   // A bare word of one word that nothing knows (a text unit of a bare word holding more, "kotory-ur", is no text unit).
-  const unknown = units.filter((unit) => unit.type === 'text' && unit.word && !lexicon.known().all.has(unit.word));
+  const unknown = units.filter((unit) => unit.type === 'text' && unit.word && !lexicon.knows(unit.word));
   if (unknown.length > MAX_CORRECTED + 1) return null;
   /** @type {Map<Unit, string>} */
   const fixes = new Map();
@@ -622,7 +634,7 @@ export function suggest(index, q) {
   for (const candidate of candidates) {
     if (candidate === null || !candidate.trim() || tried.has(normalize(candidate)) || tried.size > MAX_TRIES) continue;
     tried.add(normalize(candidate));
-    if (search(index, { q: candidate, order: kind.identity, dir: 'asc', seed: null }).length) return candidate;
+    if (matchesAny(index, candidate)) return candidate;
   }
   return null;
 }
