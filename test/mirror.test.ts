@@ -99,9 +99,12 @@ describe('npm run mirror', () => {
     expect([...copy.files.keys()]).toEqual([...site.files.keys()]);
     expect(contentDiff(site.files, copy.files)).toEqual([]);
     const manifest: FileManifestJson = await fs.readJson(path.join(sample, MANIFEST));
-    expect(first.fetched.length).toBe(new Set(Object.values(manifest.files).map((f) => f.sha256)).size);
+    // Every file fetched once, but those made from the site's other files (bulk parts, card packs, histories).
+    expect(first.fetched.length + first.derived).toBe(new Set(Object.values(manifest.files).map((f) => f.sha256)).size);
+    expect(first.derived).toBeGreaterThan(0);
     const picture = Object.keys(manifest.files).find((key) => key.endsWith('.png'))!;
-    expect(first.fetched).toEqual(expect.arrayContaining([`/${endpoints.bulkPart.file('sif.sqlite', bulkPartName(0))}`, picture, '/api/404.json']));
+    expect(first.fetched).toEqual(expect.arrayContaining([picture, '/api/404.json', '/api/v1/card/1.json']));
+    expect(first.fetched).not.toContain(`/${endpoints.bulkPart.file('sif.sqlite', bulkPartName(0))}`);
     expect(await fs.pathExists(publishLayout(out).downloads)).toBe(false);
     const second = await mirror({ from: server.url, out });
     expect(second.fetched).toEqual([]);
@@ -264,6 +267,34 @@ describe('npm run mirror: what a hostile site cannot make it do', () => {
     });
     const out = await newCopy();
     await expect(mirror({ from: site.url, out, idleSeconds: 5, deadlineSeconds: 0.3 })).rejects.toThrow(`${site.url}${MANIFEST_BLOCKS} took more than 0.3 s; nothing was published (a new run resumes)`);
+  });
+});
+
+describe('npm run mirror: what it makes instead of fetching', () => {
+  it('makes the next version\'s bulk parts, card packs and histories from the site\'s own files, byte for byte', async () => {
+    const copy = await mirroredCopy();
+    const next = path.join(await tempDir(), 'public');
+    await build({ input: await nextSampleVersion(), out: next, since: copy });
+    const update = await mirror({ from: (await serve(next)).url, out: copy });
+    expect(contentDiff((await snapshot(next)).files, (await snapshot(copy)).files)).toEqual([]);
+    // Card 5's stats changed: its history, its pack, and every bulk file holding it changed, and none was fetched.
+    const made = [endpoints.history.file('card', 5), endpoints.cardPack.file(0), endpoints.bulkPart.file('cards.jsonl', bulkPartName(0))];
+    const before = await fs.readJson(path.join(await mirrored!, MANIFEST)) as FileManifestJson;
+    for (const rel of made) expect(before.files[`/${rel}`].sha256, rel).not.toBe(((await fs.readJson(path.join(next, MANIFEST))) as FileManifestJson).files[`/${rel}`].sha256);
+    for (const rel of made) expect(update.fetched).not.toContain(`/${rel}`);
+    expect(update.derived).toBeGreaterThanOrEqual(made.length);
+    expect(update.fetched).toContain(`/${endpoints.card.file(5)}`);
+  });
+
+  it('fetches a derived file that the site\'s own files do not make (another builder\'s), and the copy equals the site', async () => {
+    const site = await siteCopy();
+    const out = await mirroredCopy();
+    const part = endpoints.bulkPart.file('cards.jsonl', bulkPartName(0));
+    await changeFiles(site, { [part]: await edited(site, part) });
+    const update = await mirror({ from: (await serve(site)).url, out });
+    expect(update.fetched).toEqual([`/${part}`]);
+    expect(update.derived).toBe(0);
+    expect(contentDiff((await snapshot(site)).files, (await snapshot(out)).files)).toEqual([]);
   });
 });
 

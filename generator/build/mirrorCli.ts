@@ -11,7 +11,7 @@ function summary(result: MirrorResult, out: string): string {
   const { report } = result;
   if (report.upToDate) return `mirror: ${out} is already a copy of this site (truth_version ${result.truthVersion}); nothing fetched`;
   return [
-    `mirror: ${result.fetched.length} files fetched, ${result.fromCopy} kept from the copy, ${result.fromCache} from earlier downloads; ${report.changed} changed, ${report.removed} removed`,
+    `mirror: ${result.fetched.length} files fetched, ${result.derived} made from the site's other files, ${result.fromCopy} kept from the copy, ${result.fromCache} from earlier downloads; ${report.changed} changed, ${report.removed} removed`,
     `${mebibytes(result.fetchedBytes)} received (${result.ranges} byte ranges among them), ${mebibytes(result.reusedBytes)} reused from blocks of the copy's old files`,
     `${out} is a copy of the site at truth_version ${result.truthVersion}`,
     `timings: ${Object.entries(report.timings).map(([k, v]) => `${k}=${v}ms`).join(' ')}`,
@@ -43,7 +43,8 @@ const program = new Command('mirror')
   .option('-j, --concurrency <n>', 'downloads at once', wholeNumber, 8)
   .option('--idle-timeout <seconds>', 'give up when the site sends nothing for this long', seconds, 60)
   .option('--deadline <seconds>', 'give up when one file takes longer than this (plus a second per 64 KiB of it)', seconds, 300)
-  .action(async ({ idleTimeout, deadline, ...options }: { from: string; out: string; concurrency: number; idleTimeout: number; deadline: number }) => {
+  .option('--no-derive', 'download the bulk parts, card packs and histories too, instead of making them from the site\'s other files')
+  .action(async ({ idleTimeout, deadline, ...options }: { from: string; out: string; concurrency: number; idleTimeout: number; deadline: number; derive: boolean }) => {
     const { out } = publishLayout(options.out);
     try {
       const result = await mirror({ ...options, idleSeconds: idleTimeout, deadlineSeconds: deadline, progress: progressDisplay(process.stderr) });

@@ -95,7 +95,7 @@ export const patchBetween = (before: Json, after: Json): Operation[] => diff(bef
  * The entry that turns `before` into `after`, given as its text (null: neither exists, or they
  * are equal). An added object is carried as its text, unparsed: a first build adds every object.
  */
-function entryFor(version: Snapshot['version'], before: JsonObject | null, after: Buffer | null): Entry | null {
+export function entryFor(version: Snapshot['version'], before: JsonObject | null, after: Buffer | null): Entry | null {
   const at = { truth_version: version.truth_version, date: version.date };
   if (after === null) return before === null ? null : { ...at, change: 'removed', patch: null };
   if (before === null) return { ...at, change: 'added', patch: [{ op: 'add', path: '', value: encodedJson(after) as JsonObject }] };

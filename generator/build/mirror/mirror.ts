@@ -21,6 +21,7 @@ import { BlockSums, blockCount } from '../blockSums.ts';
 import { MANIFEST_BLOCK_SIZE } from '../../contract/format.ts';
 import { Assembly, MatchBudget, syncBlocks, type RangeAnswer, type Store } from './blockSync.ts';
 import { isListed } from '../derive/fileManifest.ts';
+import { deriveFiles, isDerived, type SiteFile } from './derived.ts';
 import { hostConfigFiles, renderHostRules } from '../render/hostRules.ts';
 import { truthVersionFault } from '../input/curated.ts';
 import { PublishSession } from '../publish/publishBuild.ts';
@@ -40,6 +41,8 @@ export interface MirrorOptions {
   /** A file that takes longer than this, plus a second per 64 KiB the manifest lists for it, fails the mirror (however often bytes trickle in). */
   deadlineSeconds?: number;
   progress?: ProgressListener;
+  /** Make the files the site's other files give (mirror/derived.ts) instead of downloading them (default true). */
+  derive?: boolean;
 }
 
 export interface MirrorResult {
@@ -55,6 +58,8 @@ export interface MirrorResult {
   /** Files taken from the previous copy, and from downloads an earlier run had verified. */
   fromCopy: number;
   fromCache: number;
+  /** Files made from the site's other files instead of downloaded (mirror/derived.ts). */
+  derived: number;
 }
 
 const DEFAULT_CONCURRENCY = 8;
@@ -441,11 +446,14 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
+/** A file still to download: its site path, its manifest entry, and the copy's file likeliest to share its blocks. */
+type Needed = { key: string; entry: Entry; old: string };
+
 interface Plan {
   /** Files already at hand (in the copy or the cache) by site path: where they are. */
   have: Map<string, string>;
-  /** One path per content still to download (paths with equal content share it), with the copy's file likeliest to share its blocks. */
-  need: Map<string, { key: string; entry: Entry; old: string }>;
+  /** One path per content still to download (paths with equal content share it). */
+  need: Map<string, Needed>;
   fromCopy: number;
   fromCache: number;
 }
@@ -488,6 +496,27 @@ function plan(manifest: FileManifestJson, out: string, cache: string): Plan {
   return result;
 }
 
+/** The items for which `test` holds, and the others. */
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((item) => !test(item))];
+}
+
+/**
+ * Makes what it can of the `derivable` downloads from the site's other files (mirror/derived.ts);
+ * returns how many. Making them is a saving, never a requirement: when it fails, the report says
+ * so and they are downloaded.
+ */
+async function derive(file: SiteFile, copy: SiteFile, derivable: Needed[], downloads: string, scratch: string, report: BuildReport): Promise<number> {
+  if (!derivable.length) return 0;
+  try {
+    const made = await deriveFiles(file, copy, new Map(derivable.map(({ key, entry }) => [key.slice(1), entry])), downloads, path.join(scratch, 'derived'));
+    return made.size;
+  } catch (error) {
+    report.warn(`the bulk parts, card packs and histories could not be made from the site's own files (${(error as Error).message.slice(0, 200)}): downloaded instead`);
+    return 0;
+  }
+}
+
 /** Mirrors the site at `from` into `out`. A failure is a StageError naming its stage; `out` is then as it was. */
 export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
   const source: Source = {
@@ -501,7 +530,7 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
   const session = PublishSession.open(out);
   report.warnAll(session.recovered);
   const { downloads } = session.layout;
-  const result: Omit<MirrorResult, 'truthVersion'> = { report, fetched: [], fetchedBytes: 0, reusedBytes: 0, ranges: 0, fromCopy: 0, fromCache: 0 };
+  const result: Omit<MirrorResult, 'truthVersion'> = { report, fetched: [], fetchedBytes: 0, reusedBytes: 0, ranges: 0, fromCopy: 0, fromCache: 0, derived: 0 };
   const count = (transfer: { fetched: number; reused: number; ranges: number }) => {
     result.fetchedBytes += transfer.fetched;
     result.reusedBytes += transfer.reused;
@@ -519,14 +548,25 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
       fs.mkdirSync(downloads, { recursive: true });
       const { have, need, fromCopy, fromCache } = await report.stage('compare', () => plan(manifest, out, downloads));
       Object.assign(result, { fromCopy, fromCache });
+      const fetchAll = (items: Needed[]) => eachLimited(items, options.concurrency ?? DEFAULT_CONCURRENCY, async ({ key, entry, old }) => {
+        count(await download(source, key, entry, downloads, old));
+        result.fetched.push(key);
+        report.advance(result.fetched.length, need.size);
+      });
+      const [derivable, fetched] = partition([...need.values()], ({ key }) => options.derive !== false && isDerived(key.slice(1)));
       await report.stage('fetch', async () => {
         report.advance(0, need.size);
-        await eachLimited([...need.values()], options.concurrency ?? DEFAULT_CONCURRENCY, async ({ key, entry, old }) => {
-          count(await download(source, key, entry, downloads, old));
-          result.fetched.push(key);
-          report.advance(result.fetched.length, need.size);
-        });
+        await fetchAll(fetched);
       });
+      const siteFile = (rel: string) => {
+        const entry = manifest.files[`/${rel}`];
+        const file = have.get(rel) ?? (entry && path.join(downloads, entry.sha256));
+        return file && fs.existsSync(file) ? fs.readFileSync(file) : null;
+      };
+      const copyFile = (rel: string) => (fs.existsSync(path.join(out, rel)) ? fs.readFileSync(path.join(out, rel)) : null);
+      result.derived = await report.stage('derive', () => derive(siteFile, copyFile, derivable, downloads, session.layout.scratch, report));
+      const underived = derivable.filter(({ entry }) => !fs.existsSync(path.join(downloads, entry.sha256)));
+      if (underived.length) await report.stage('fetch underived', () => fetchAll(underived));
       const files = session.files((done, total) => report.advance(done, total));
       for (const key of Object.keys(manifest.files).sort()) {
         const [rel, entry] = [key.slice(1), manifest.files[key]];
