@@ -659,7 +659,7 @@ describe('host rules (_redirects, _headers, _worker.js, _routes.json, netlify.to
     expect(routes.include.length + routes.exclude.length).toBeLessThanOrEqual(100);
     for (const rule of [...routes.include, ...routes.exclude]) expect(rule.length).toBeLessThanOrEqual(100);
     // What Pages serves without the worker holds only files that every host serves as they are.
-    expect(routes.exclude).toEqual(expect.arrayContaining(['/api/v1/pack/card/*', '/api/v1/history/card/*', '/api/v1/history/notes/*', '/api/v1/bulk/parts/*']));
+    expect(routes.exclude).toEqual(expect.arrayContaining(['/api/v1/pack/card/*', '/api/v1/history/card/*', '/api/v1/history/notes/pack/*', '/api/v1/bulk/parts/*']));
     expect(site('.assetsignore').trim().split('\n')).toEqual(['_worker.js', '_routes.json']);
     expect(site('404.html')).toContain('<title>Not found</title>');
   });
