@@ -59,7 +59,19 @@ const CHUNK_BYTES = 64 * 1024;
 const streamed = new WeakSet<Response>();
 
 const encoder = new TextEncoder();
-const pieceBytes = (piece: string | Uint8Array) => (typeof piece === 'string' ? encoder.encode(piece) : piece);
+/** Text pieces this short (a list's separators, its opening) are encoded once, not once per object of every answer. */
+const SHORT_PIECE = 16;
+const shortPieces = new Map<string, Uint8Array>();
+function pieceBytes(piece: string | Uint8Array): Uint8Array {
+  if (typeof piece !== 'string') return piece;
+  if (piece.length > SHORT_PIECE) return encoder.encode(piece);
+  let bytes = shortPieces.get(piece);
+  if (!bytes) {
+    if (shortPieces.size >= 1024) shortPieces.clear();
+    shortPieces.set(piece, (bytes = encoder.encode(piece)));
+  }
+  return bytes;
+}
 
 /** The document as text, to reshape it or send it whole. */
 export function piecesText(pieces: JsonPieces): string {
@@ -76,10 +88,12 @@ function piecesStream(pieces: JsonPieces): ReadableStream<Uint8Array> {
       let size = 0;
       while (next < pieces.length && size < CHUNK_BYTES) {
         const part = pieceBytes(pieces[next++]);
+        if (!part.byteLength) continue;
         parts.push(part);
         size += part.byteLength;
       }
-      if (size) controller.enqueue(parts.length === 1 ? parts[0] : concat(parts, size));
+      // One long part goes as it is (a view of a pack); short ones may be shared (shortPieces): copied.
+      if (size) controller.enqueue(parts.length === 1 && size > SHORT_PIECE * 4 ? parts[0] : concat(parts, size));
       if (next >= pieces.length) controller.close();
     },
   }, { highWaterMark: 0 });

@@ -12,7 +12,7 @@ export function parseIds(list: string): number[] {
   const parts = list.split(',').map((part) => part.trim()).filter((part) => part !== '');
   if (!parts.length) throw new HttpError(400, `no id in "${list}": ids are decimal numbers separated by commas`);
   if (parts.length > MAX_IDS) throw new HttpError(400, `too many ids: ${parts.length} (at most ${MAX_IDS} per request)`);
-  const bad = parts.find((part) => !ID.test(part) || part.replace(/^0+(?=\d)/, '').length > MAX_ID_DIGITS);
+  const bad = parts.find((part) => !ID.test(part) || (part.length > MAX_ID_DIGITS && part.replace(/^0+(?=\d)/, '').length > MAX_ID_DIGITS));
   if (bad !== undefined) throw new HttpError(400, `malformed id "${bad.slice(0, 40)}": ids are decimal numbers separated by commas`);
   return parts.map(Number);
 }

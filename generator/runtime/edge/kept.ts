@@ -11,8 +11,10 @@ export interface EdgeKept {
    */
   packs: Kept<PackLookup>;
   /**
-   * Parses of files at least KEPT_PARSE_CHARS long (siteReader.ts readJson), with their text, up
-   * to 16 M characters: parsing a 1 MB list or search index is most of a request's CPU.
+   * Parses (siteReader.ts readJson), up to 16 M characters of their files: on an immutable site
+   * every file's, on another those at least KEPT_PARSE_CHARS long, with their text. Parsing a 1 MB
+   * list or search index is most of a request's CPU; reading small files again (a list's key
+   * packs, versions.json, histories) most of a warm one's.
    */
   parses: Kept<{ text: string; value: unknown }>;
   /**

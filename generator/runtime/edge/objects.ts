@@ -61,16 +61,17 @@ function packObjects(pack: Uint8Array): PackLookup {
   }
   if (typeof offsets !== 'object' || offsets === null || Array.isArray(offsets)) throw damagedFile();
   const table = offsets as Record<string, unknown>;
-  const checked = new Set<number>();
+  /** The objects checked so far, by id: a warm request's lookup is one get. */
+  const checked = new Map<number, Uint8Array>();
   return (id) => {
+    const known = checked.get(id);
+    if (known) return known;
     if (!Object.hasOwn(table, id)) return null;
     const span = table[id];
-    if (!isSpan(span, at)) throw damagedFile();
-    if (!checked.has(id)) {
-      if (!isJsonObjectBytes(pack, span[0], span[1])) throw damagedFile();
-      checked.add(id);
-    }
-    return pack.subarray(span[0], span[1]);
+    if (!isSpan(span, at) || !isJsonObjectBytes(pack, span[0], span[1])) throw damagedFile();
+    const object = pack.subarray(span[0], span[1]);
+    checked.set(id, object);
+    return object;
   };
 }
 

@@ -29,7 +29,7 @@ export interface EdgeSite {
   random?: () => number;
 }
 
-/** Files at least this long are kept parsed (EdgeKept.parses). */
+/** Files at least this long are kept parsed (EdgeKept.parses) where files may change; an immutable site keeps every parse. */
 const KEPT_PARSE_CHARS = 64 * 1024;
 
 /** Work under way, by what it reads, per instance of an immutable site (its kept) or per site object otherwise. */
@@ -57,9 +57,9 @@ export function once<T>(site: EdgeSite, key: string, work: () => Promise<T>): Pr
 
 /**
  * A published JSON file, parsed (null when absent). The value may be shared between requests:
- * never change it. A long file's parse is kept: on an immutable site it is not read again, on
- * another it is read and parsed again only when its text changed. Asked again while it is being
- * read, the same read answers (once).
+ * never change it. An immutable site's instance keeps every parse and reads no file twice; another
+ * keeps a long file's, read again but parsed again only when its text changed. Asked again while
+ * it is being read, the same read answers (once).
  */
 export async function readJson<T>(site: EdgeSite, path: string): Promise<T | null> {
   const kept = site.kept?.parses.get(path)?.value;
@@ -77,7 +77,10 @@ async function readJsonNow<T>(site: EdgeSite, path: string, kept: { text: string
   } catch {
     throw damagedFile(); // a published file is JSON as the build wrote it: one that is not is damaged
   }
-  if (text.length >= KEPT_PARSE_CHARS) site.kept?.parses.set(path, { text, value }, text.length);
+  // An immutable site's instance keeps every parse (it never reads the file again, so it keeps no
+  // text); another keeps long ones with their text, to compare with the text it reads next time.
+  if (site.immutable) site.kept?.parses.set(path, { text: '', value }, text.length);
+  else if (text.length >= KEPT_PARSE_CHARS) site.kept?.parses.set(path, { text, value }, text.length);
   return value;
 }
 
