@@ -248,9 +248,30 @@ function fieldOf(kind, name, column) {
   throw new QueryError(`unknown field "${name}"; the ${kind.name} fields are ${known}`, column);
 }
 
-/** The query parsed against the fields of `kind`; throws a QueryError naming the column at fault. */
+/**
+ * Queries kept parsed (by kind and text) and resolved (by index and text), at most this many of
+ * each: a request parses its query to check it, searches it and may suggest another, and an edge
+ * instance or a page asks the same queries again; a query's meaning never changes for one index.
+ */
+const KEPT_QUERIES = 256;
+/** @template T @param {Map<string, T>} kept @param {string} key @param {() => T} make @returns {T} */
+function keptQuery(kept, key, make) {
+  let value = kept.get(key);
+  if (value === undefined) {
+    if (kept.size >= KEPT_QUERIES) kept.delete(/** @type {string} */ (kept.keys().next().value));
+    kept.set(key, (value = make()));
+  }
+  return value;
+}
+/** @type {Map<string, Node>} */
+const parsedQueries = new Map();
+
+/**
+ * The query parsed against the fields of `kind`; throws a QueryError naming the column at fault.
+ * The node is kept and shared (never change it).
+ */
 export function parseQuery(/** @type {string} */ query, /** @type {Kind} */ kind) {
-  return new Parser(query, kind).parseQuery();
+  return keptQuery(parsedQueries, `${kind.name}\n${query}`, () => new Parser(query, kind).parseQuery());
 }
 
 
@@ -433,10 +454,15 @@ function shuffle(rows, seed) {
   return rows;
 }
 
+/** Queries resolved against an index (their tests keep what they found in it), by index and text. @type {WeakMap<SearchIndex, Map<string, Node>>} */
+const resolvedQueries = new WeakMap();
+
 /** The mask of the rows of `index` that `q` matches. @param {SearchIndex} index @param {string} q */
 function matchedRows(index, q) {
   const kind = kindOf(index.kind);
-  const node = resolve(parseQuery(q, kind), kind, index);
+  let resolved = resolvedQueries.get(index);
+  if (!resolved) resolvedQueries.set(index, (resolved = new Map()));
+  const node = keptQuery(resolved, q, () => resolve(parseQuery(q, kind), kind, index));
   return matching(node, indexColumns(index), new Uint8Array(index.count).fill(1));
 }
 
