@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import type { BulkIndexJson } from '../generator/contract/schemas.ts';
-import { bulkPartName } from '../generator/contract/format.ts';
-import { deriveBulk } from '../generator/build/derive/bulk.ts';
+import { bulkPartName, PART_SPREAD } from '../generator/contract/format.ts';
+import { cuts, deriveBulk } from '../generator/build/derive/bulk.ts';
+import fc from 'fast-check';
 import { MemoryFiles } from '../generator/build/render/files.ts';
 import { memorySite, type PreviousSite } from '../generator/build/input/previousSite.ts';
 import { copySample, expectUpdatedInCarried, nextInMemory, nextSampleVersion, renderInMemory, SAMPLE_INPUT, tempDir } from './helpers.ts';
@@ -50,5 +51,35 @@ describe('api/v1/bulk/sif.sqlite', () => {
     expect([...a.keys()]).toEqual([...b.keys()]);
     expect(a.get(endpoints.bulkPart.file('sif.sqlite', bulkPartName(0)))!.length).toBeGreaterThan(0);
     for (const [rel, bytes] of a) expect(bytes.equals(b.get(rel)!), rel).toBe(true);
+  });
+});
+
+describe('where bulk parts end (derive/bulk.ts cuts)', () => {
+  /** The parts `cuts` makes of `units` (each unit its own mark). */
+  const partsOf = (units: number[], average: number) => {
+    let start = 0;
+    return cuts(units, average).map((end) => units.slice(start, (start = end)));
+  };
+
+  it('covers every unit in order, each part within a quarter and four times the average (the last may be shorter)', () => {
+    fc.assert(fc.property(fc.array(fc.nat(), { maxLength: 400 }), fc.constantFrom(1, 2, 8, 32), (units, average) => {
+      const parts = partsOf(units, average);
+      expect(parts.flat()).toEqual(units);
+      for (const part of parts) expect(part.length).toBeLessThanOrEqual(average * PART_SPREAD);
+      for (const part of parts.slice(0, -1)) expect(part.length).toBeGreaterThanOrEqual(Math.max(1, average / PART_SPREAD));
+    }));
+  });
+
+  it('a unit inserted, removed or changed rewrites its own part and the next at most: the parts after stay as they were', () => {
+    fc.assert(fc.property(fc.array(fc.nat(), { minLength: 200, maxLength: 400 }), fc.nat(), fc.nat(), fc.constantFrom('insert', 'remove', 'change'), (units, at, value, edit) => {
+      const i = at % units.length;
+      const edited = [...units];
+      if (edit === 'insert') edited.splice(i, 0, value);
+      else if (edit === 'remove') edited.splice(i, 1);
+      else edited[i] = value;
+      const [before, after] = [partsOf(units, 8), partsOf(edited, 8)].map((parts) => parts.map((part) => part.join(',')));
+      const changed = after.filter((part) => !before.includes(part));
+      expect(changed.length).toBeLessThanOrEqual(3);
+    }));
   });
 });

@@ -73,13 +73,17 @@ export const packOf = (id: number) => Math.floor(id / PACK_SIZE);
 
 /**
  * Bulk files are published in parts (api/v1/bulk/parts/<file>/<n>.part), joined by the edge:
- * the SQLite file in parts of this many bytes, JSON Lines files in parts of about as many (a
- * power-of-two count of lines, from the file's average line: 128 cards, 8 sets of 18 cards).
- * Small parts keep every file far below the hosts' size limits and make a change to one
- * object rewrite a small part, not a whole-kind file (what a deploy uploads). Parts hold
- * whole lines by position, so a new object at the end rewrites only the last part.
+ * parts of about this many bytes, the SQLite file's of whole pages, JSON Lines files' of whole
+ * lines (an average of a power-of-two count of lines, from the file's average line: 128 cards, 8
+ * sets of 18 cards). Small parts keep every file far below the hosts' size limits and make a
+ * change to one object rewrite a small part, not a whole-kind file (what a deploy uploads).
+ * Where a part ends is decided by content, not position (derive/bulk.ts `cuts`): after a line
+ * whose first member (the object's id) or a page whose bytes hash to a multiple of the average
+ * count, so an object inserted or grown rewrites its own part, not every part after it.
  */
 export const BULK_PART_BYTES = 512 * 1024;
+/** A part holds at least a quarter and at most four times the average count of lines or pages. */
+export const PART_SPREAD = 4;
 const MAX_PART_LINES = 2 ** 16;
 /** Lines per part of a JSON Lines file whose lines average `lineBytes` (newline included). */
 export const bulkPartLines = (lineBytes: number): number =>

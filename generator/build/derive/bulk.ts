@@ -15,11 +15,11 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { BULK_KINDS, LINES_ONLY_KINDS, NOTES, OBJECT_TYPE_NAMES, endpoints, type BulkKind, type ObjectType } from '../../contract/endpoints.ts';
 import type { BulkIndexJson } from '../../contract/schemas.ts';
-import { BULK_PART_BYTES, bulkPartLines, bulkPartName } from '../../contract/format.ts';
+import { BULK_PART_BYTES, bulkPartLines, bulkPartName, PART_SPREAD } from '../../contract/format.ts';
 import { CHUNK, writeDigested, type FileDigest } from '../digest.ts';
 import { emit, jsonBytes, type MovableFiles } from '../render/files.ts';
 import type { Rendered } from '../render/renderSite.ts';
-import { bulkSqlite, type SqliteKind } from './bulkSqlite.ts';
+import { bulkSqlite, SQLITE_PAGE_SIZE, type SqliteKind } from './bulkSqlite.ts';
 import type { PreviousSite } from '../input/previousSite.ts';
 import { carriedVersionFault } from '../input/curated.ts';
 
@@ -70,28 +70,52 @@ const NEWLINE = Buffer.from('\n');
 /** A part's content, written by `fill` through `write`. */
 type PartFill = (write: (bytes: Uint8Array) => void) => void;
 
-/** The JSON Lines of `objects` in parts of about BULK_PART_BYTES (format.ts bulkPartLines). */
+/** A number from `bytes` that any change to them changes (the first 32 bits of their SHA-256). */
+const mark = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest().readUInt32BE(0);
+
+/**
+ * Where parts end, given each unit's mark (lines, pages), as the index after each part's last unit:
+ * after a unit whose mark is a multiple of `average` (a power of two), holding at least
+ * average / PART_SPREAD units and at most average * PART_SPREAD (content-defined chunking, as rsync
+ * and casync cut). A unit inserted, removed or changed moves the ends of its own part at most, never
+ * those of the parts after it, as cutting every `average` units would.
+ */
+export function cuts(marks: readonly number[], average: number): number[] {
+  const [fewest, most] = [Math.max(1, average / PART_SPREAD), average * PART_SPREAD];
+  const ends: number[] = [];
+  let start = 0;
+  marks.forEach((value, i) => {
+    const held = i + 1 - start;
+    if ((held >= fewest && value % average === 0) || held >= most) ends.push((start = i + 1));
+  });
+  if (start < marks.length) ends.push(marks.length);
+  return ends;
+}
+
+/** An object's first member (its id, in every kind), whose mark decides where a part of JSON Lines ends: its content may change, its id does not. */
+const keyOf = (line: Buffer) => line.subarray(0, Math.max(0, line.indexOf(44)) || line.length);
+
+/** The JSON Lines of `objects` in parts of about BULK_PART_BYTES (format.ts bulkPartLines), cut by each object's id. */
 function lineParts(objects: readonly Buffer[]): PartFill[] {
-  const parts: PartFill[] = [];
   const lines = bulkPartLines(objects.reduce((n, bytes) => n + bytes.length + 1, 0) / Math.max(1, objects.length));
-  for (let start = 0; start < objects.length; start += lines) {
-    parts.push((write) => {
-      for (const bytes of objects.slice(start, start + lines)) {
+  let start = 0;
+  return cuts(objects.map((line) => mark(keyOf(line))), lines).map((end) => {
+    const part = objects.slice(start, (start = end));
+    return (write) => {
+      for (const bytes of part) {
         write(bytes);
         write(NEWLINE);
       }
-    });
-  }
-  return parts;
+    };
+  });
 }
 
-/** The file at `file` in parts of BULK_PART_BYTES bytes, each read when written. */
-function byteParts(file: string): PartFill[] {
-  const size = fs.statSync(file).size;
-  return Array.from({ length: Math.ceil(size / BULK_PART_BYTES) }, (_, part) => (write) => {
+/** Bytes [start, end) of the file at `file`, written a chunk at a time. */
+function byteRange(file: string, start: number, end: number): PartFill {
+  return (write) => {
     const fd = fs.openSync(file, 'r');
     try {
-      for (let at = part * BULK_PART_BYTES, end = Math.min(size, at + BULK_PART_BYTES); at < end;) {
+      for (let at = start; at < end;) {
         const chunk = Buffer.allocUnsafe(Math.min(CHUNK, end - at));
         at += fs.readSync(fd, chunk, 0, chunk.length, at);
         write(chunk);
@@ -99,7 +123,22 @@ function byteParts(file: string): PartFill[] {
     } finally {
       fs.closeSync(fd);
     }
-  });
+  };
+}
+
+/** The SQLite file at `file` in parts of whole pages, about BULK_PART_BYTES each, cut by the pages' content; each read when written. */
+function pageParts(file: string): PartFill[] {
+  const size = fs.statSync(file).size;
+  const marks: number[] = [];
+  const fd = fs.openSync(file, 'r');
+  try {
+    const page = Buffer.allocUnsafe(SQLITE_PAGE_SIZE);
+    for (let at = 0; at < size; at += SQLITE_PAGE_SIZE) marks.push(mark(page.subarray(0, fs.readSync(fd, page, 0, SQLITE_PAGE_SIZE, at))));
+  } finally {
+    fs.closeSync(fd);
+  }
+  let start = 0;
+  return cuts(marks, BULK_PART_BYTES / SQLITE_PAGE_SIZE).map((end) => byteRange(file, start * SQLITE_PAGE_SIZE, Math.min(size, (start = end) * SQLITE_PAGE_SIZE)));
 }
 
 type Part = NonNullable<BulkEntry['parts']>[number];
@@ -149,7 +188,7 @@ export async function deriveBulk(rendered: Rendered, files: MovableFiles, option
   const database = path.join(options.scratch, 'sif.sqlite');
   const tables = kinds.filter((kind) => !LINES_ONLY_KINDS.includes(kind.name as BulkKind));
   bulkSqlite(tables, options, database);
-  add('sif.sqlite', 'all', 'sqlite', tables.reduce((n, kind) => n + kind.objects.length, 0), byteParts(database));
+  add('sif.sqlite', 'all', 'sqlite', tables.reduce((n, kind) => n + kind.objects.length, 0), pageParts(database));
   fs.rmSync(database);
   const index = { truth_version: options.truthVersion, date: options.date, files: entries };
   emit(files, endpoints.bulkIndex, [], index);

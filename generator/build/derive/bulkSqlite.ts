@@ -31,7 +31,8 @@ export interface SqliteMeta {
   date: number | null;
 }
 
-const PAGE_SIZE = 65536;
+/** The database's page size (its parts are whole pages: derive/bulk.ts). */
+export const SQLITE_PAGE_SIZE = 65536;
 /** Columns indexed wherever a table has them: the keys clients look objects up by. */
 const KEY_COLUMNS = ['id', 'ordinal', 'pair'];
 const JSON_COLUMN = 'json';
@@ -105,7 +106,7 @@ export function bulkSqlite(kinds: readonly SqliteKind[], meta: SqliteMeta, file:
   fs.rmSync(file, { force: true });
   const db = new Database(file);
   try {
-    db.pragma(`page_size = ${PAGE_SIZE}`);
+    db.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
     db.transaction(() => {
