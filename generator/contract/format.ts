@@ -73,16 +73,16 @@ export const packOf = (id: number) => Math.floor(id / PACK_SIZE);
 
 /**
  * Bulk files are published in parts (api/v1/bulk/parts/<file>/<n>.part), joined by the edge:
- * parts of about this many bytes, the SQLite file's of whole pages, JSON Lines files' of whole
- * lines (an average of a power-of-two count of lines, from the file's average line: 128 cards, 8
- * sets of 18 cards). Small parts keep every file far below the hosts' size limits and make a
- * change to one object rewrite a small part, not a whole-kind file (what a deploy uploads).
- * Where a part ends is decided by content, not position (derive/bulk.ts `cuts`): after a line
- * whose first member (the object's id) or a page whose bytes hash to a multiple of the average
- * count, so an object inserted or grown rewrites its own part, not every part after it.
+ * parts of about this many bytes. JSON Lines files' are whole lines by position (a power-of-two
+ * count of lines, from the file's average line: 128 cards, 8 sets of 18 cards): objects keep their
+ * places, so a changed object rewrites its own part and a new one, mostly last, the last part. The
+ * SQLite file's are whole pages cut by content (derive/bulk.ts `cuts`): a table grown by a page
+ * moves every page after it, which cuts by position would turn into a change of every later part.
+ * Small parts keep every file far below the hosts' size limits and make a change to one object
+ * rewrite a small part, not a whole-kind file (what a deploy uploads).
  */
 export const BULK_PART_BYTES = 512 * 1024;
-/** A part holds at least a quarter and at most four times the average count of lines or pages. */
+/** A SQLite part holds at most this many times the average count of pages. */
 export const PART_SPREAD = 4;
 const MAX_PART_LINES = 2 ** 16;
 /** Lines per part of a JSON Lines file whose lines average `lineBytes` (newline included). */

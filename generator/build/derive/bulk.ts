@@ -74,40 +74,43 @@ type PartFill = (write: (bytes: Uint8Array) => void) => void;
 const mark = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest().readUInt32BE(0);
 
 /**
- * Where parts end, given each unit's mark (lines, pages), as the index after each part's last unit:
- * after a unit whose mark is a multiple of `average` (a power of two), holding at least
- * average / PART_SPREAD units and at most average * PART_SPREAD (content-defined chunking, as rsync
- * and casync cut). A unit inserted, removed or changed moves the ends of its own part at most, never
- * those of the parts after it, as cutting every `average` units would.
+ * Where parts end, given each unit's mark (a SQLite file's pages), as the index after each part's
+ * last unit: after a unit whose mark is a multiple of half the `average` (a power of two), holding
+ * at least a quarter of it and at most PART_SPREAD times it, so parts average about `average` units
+ * (content-defined chunking, as rsync and casync cut). A unit inserted, removed or changed moves the
+ * ends of its own part and its neighbours' at most, never those of the parts after it, as cutting
+ * every `average` units would: a table that grows by a page moves every page after it.
  */
 export function cuts(marks: readonly number[], average: number): number[] {
-  const [fewest, most] = [Math.max(1, average / PART_SPREAD), average * PART_SPREAD];
+  const modulus = Math.max(1, average / 2);
+  const [fewest, most] = [Math.max(1, average / 4), average * PART_SPREAD];
   const ends: number[] = [];
   let start = 0;
   marks.forEach((value, i) => {
     const held = i + 1 - start;
-    if ((held >= fewest && value % average === 0) || held >= most) ends.push((start = i + 1));
+    if ((held >= fewest && value % modulus === 0) || held >= most) ends.push((start = i + 1));
   });
   if (start < marks.length) ends.push(marks.length);
   return ends;
 }
 
-/** An object's first member (its id, in every kind), whose mark decides where a part of JSON Lines ends: its content may change, its id does not. */
-const keyOf = (line: Buffer) => line.subarray(0, Math.max(0, line.indexOf(44)) || line.length);
-
-/** The JSON Lines of `objects` in parts of about BULK_PART_BYTES (format.ts bulkPartLines), cut by each object's id. */
+/**
+ * The JSON Lines of `objects` in parts of about BULK_PART_BYTES (format.ts bulkPartLines): by
+ * position, since objects keep their places (in id or ordinal order, new ones mostly last), so a
+ * changed object rewrites its own part and a new one the last.
+ */
 function lineParts(objects: readonly Buffer[]): PartFill[] {
+  const parts: PartFill[] = [];
   const lines = bulkPartLines(objects.reduce((n, bytes) => n + bytes.length + 1, 0) / Math.max(1, objects.length));
-  let start = 0;
-  return cuts(objects.map((line) => mark(keyOf(line))), lines).map((end) => {
-    const part = objects.slice(start, (start = end));
-    return (write) => {
-      for (const bytes of part) {
+  for (let start = 0; start < objects.length; start += lines) {
+    parts.push((write) => {
+      for (const bytes of objects.slice(start, start + lines)) {
         write(bytes);
         write(NEWLINE);
       }
-    };
-  });
+    });
+  }
+  return parts;
 }
 
 /** Bytes [start, end) of the file at `file`, written a chunk at a time. */
