@@ -11,17 +11,30 @@ import { applyPatch } from '../../contract/patch.ts';
 import { readJson, type EdgeSite } from './siteReader.ts';
 import { keysOf, readObjects } from './objects.ts';
 
+type Patch = NonNullable<HistoryJson['versions'][number]['patch']>;
+
+/** Whether a version's patch gives the whole object anew (its first operation sets the root) or removes it: what came before does not count. */
+const startsAnew = (patch: Patch | null) => patch === null || (patch.length > 0 && patch[0].path === '' && (patch[0].op === 'add' || patch[0].op === 'replace'));
+
 /**
  * The object after the history's entries up to `version` (by the order of `order`, the
- * versions' positions); null when it did not exist then.
+ * versions' positions); null when it did not exist then. Replayed from the last entry that gives
+ * the whole object anew; when that entry is all there is to it (an object as it was first
+ * published, the answer to `?version=` of the oldest version), the history's own value, not a
+ * copy: never change it (the edge serializes it at once).
  */
 export function objectAt(history: HistoryJson, order: Map<string, number>, version: string): unknown {
   const until = order.get(version)!;
+  const entries = history.versions;
+  let end = 0;
+  while (end < entries.length && (order.get(entries[end].truth_version) ?? Infinity) <= until) end++;
+  let start = end - 1;
+  while (start > 0 && !startsAnew(entries[start].patch)) start--;
+  if (start < 0) return null;
+  const first = entries[start].patch;
+  if (start === end - 1 && first !== null && first.length === 1 && startsAnew(first)) return first[0].value ?? null;
   let object: unknown = null;
-  for (const entry of history.versions) {
-    if ((order.get(entry.truth_version) ?? Infinity) > until) break;
-    object = entry.patch === null ? null : applyPatch(object, entry.patch);
-  }
+  for (const entry of entries.slice(start, end)) object = entry.patch === null ? null : applyPatch(object, entry.patch);
   return object;
 }
 

@@ -103,7 +103,9 @@ function concat(parts: Uint8Array[], size: number): Uint8Array {
   const chunk = new Uint8Array(size);
   let at = 0;
   for (const part of parts) {
-    chunk.set(part, at);
+    // A list's separators are one byte: written, not copied by a call (half the parts of a list).
+    if (part.byteLength === 1) chunk[at] = part[0];
+    else chunk.set(part, at);
     at += part.byteLength;
   }
   return chunk;
