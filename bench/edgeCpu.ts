@@ -28,6 +28,12 @@ import { randomOrdinals } from './hosts.ts';
 export const BUDGET = { warmMs: 10, coldMs: 50, heapMb: 128 };
 /** Requests of a kind after the cold one, in the same instance. */
 const WARM_RUNS = 10;
+/**
+ * Node's own Web classes made ready in each instance before its first request, as a Worker's runtime
+ * has them (see INSTANCE); `EDGE_CPU_COLD_RUNTIME=1` leaves them to load during the cold request,
+ * as the bench measured before 2026-11-28.
+ */
+const WARM_RUNTIME = process.env.EDGE_CPU_COLD_RUNTIME !== '1';
 
 interface BenchRequest {
   url: string;
@@ -88,7 +94,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const v8 = require('node:v8');
 const vm = require('node:vm');
-const { dir, requests } = workerData;
+const { dir, requests, warmRuntime } = workerData;
 v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc');
 let reads = 0;
@@ -114,6 +120,19 @@ const ASSETS = {
 (async () => {
   const code = fs.readFileSync(path.join(dir, '_worker.js')).toString('base64');
   const worker = (await import('data:text/javascript;base64,' + code)).default;
+  if (warmRuntime) {
+    // Node loads its Web classes (fetch's Response and Headers, streams, encoders, Web Crypto) on their
+    // first use, in JavaScript: tens of milliseconds a Worker's runtime, which has them built in, never
+    // spends. Used once here, before any request, on nothing of the worker's.
+    const stream = new ReadableStream({ pull(controller) { controller.enqueue(new TextEncoder().encode('{}')); controller.close(); } });
+    await new Response(stream, { headers: { 'content-type': 'application/json' } }).arrayBuffer();
+    const reader = new Response(new Uint8Array(2)).body.getReader();
+    while (!(await reader.read()).done);
+    await new Response('{}').text();
+    new TextDecoder('utf-8', { fatal: true }).decode(new Uint8Array(2));
+    await crypto.subtle.digest('SHA-256', new Uint8Array(2));
+    new Headers(new Response('').headers).set('x', '1');
+  }
   const answers = [];
   for (const { url, method = 'GET', body } of requests) {
     const request = new Request('https://bench.test' + url, { method, body });
@@ -133,7 +152,7 @@ const ASSETS = {
 /** Runs `requests` in a fresh instance; every answer must be a 200. */
 function inInstance(dir: string, requests: BenchRequest[]): Promise<{ answers: Answer[]; heap: { used: number; external: number } }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(INSTANCE, { eval: true, workerData: { dir, requests } });
+    const worker = new Worker(INSTANCE, { eval: true, workerData: { dir, requests, warmRuntime: WARM_RUNTIME } });
     worker.once('message', (result: { answers: Answer[]; heap: { used: number; external: number } }) => {
       const failed = result.answers.findIndex((answer) => answer.status !== 200);
       if (failed >= 0) reject(new Error(`${requests[failed].method ?? 'GET'} ${requests[failed].url.slice(0, 120)} answered ${result.answers[failed].status}`));
