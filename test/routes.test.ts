@@ -259,8 +259,11 @@ describe('reads of published files run no code on Netlify and Cloudflare', () =>
         expect(response.headers.get(RAN_CODE_HEADER), `${name} ${p}`).toBe('1');
         if (p !== shaped) expect(Buffer.from(await response.arrayBuffer()).equals(file), `${name} ${p}`).toBe(true);
       }
-      // Netlify's function reads the list by fetching it from its own site, a path it now runs for: one more run (docs/hosts.md).
-      expect(await runs(), name).toBe(before + (name === 'deno edge' ? 4 : 3));
+      // Netlify's function reads the list by fetching it from its own site, a path it now runs for: one more run (docs/hosts.md),
+      // unless the instance keeps the list from an earlier request (an immutable site's instance keeps what it parsed).
+      const ran = (await runs()) - before;
+      if (name === 'deno edge') expect([3, 4], name).toContain(ran);
+      else expect(ran, name).toBe(3);
     }
   });
 
