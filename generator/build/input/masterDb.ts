@@ -199,8 +199,10 @@ export class MasterDb {
     return readable;
   }
 
+  /** Closes the database and drops the rows read: the model keeps what it needs, and the export stays referenced (its meta) until the build ends. */
   close(): void {
     this.db.close();
+    this.rowCache.clear();
   }
 
   /** The rows `sql` selects; with `exactIntegers`, integers come back as BigInt (none is rounded on the way). */

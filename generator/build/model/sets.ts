@@ -10,12 +10,20 @@ const albumSetId = (albumSeriesId: number) => `album-${albumSeriesId}`;
 
 export function buildSets(db: MasterDb, english: EnglishTexts, curated: CuratedSet[], cards: Writable<Card>[], findings: Findings): CardSet[] {
   const byOrdinal = new Map(cards.map((c) => [c.ordinal, c]));
+  // Each series' cards in the cards' order, grouped in one pass (a filter per series was quadratic: 7.5 s of 40,000 cards' build).
+  const bySeries = new Map<number, number[]>();
+  for (const c of cards) {
+    if (c.albumSeriesId === null) continue;
+    const ids = bySeries.get(c.albumSeriesId);
+    if (ids) ids.push(c.id);
+    else bySeries.set(c.albumSeriesId, [c.id]);
+  }
   const series = db.keyedRows('album_series_m', 'album_series_id')
     .sort((a, b) => num(a.order_num) - num(b.order_num) || num(a.album_series_id) - num(b.album_series_id))
     .map((row): CardSet => {
       const id = num(row.album_series_id);
       const name = english.text(row.name, english.get('album_series_m', 'album_series_id', id), row.name_en);
-      return { id: albumSetId(id), displayName: name.secondary ?? name.original, cardIds: cards.filter((c) => c.albumSeriesId === id).map((c) => c.id) };
+      return { id: albumSetId(id), displayName: name.secondary ?? name.original, cardIds: [...(bySeries.get(id) ?? [])] };
     });
   const taken = new Set(series.map((s) => s.id));
   const curatedSets = curated.flatMap((set): CardSet[] => {
