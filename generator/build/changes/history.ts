@@ -18,7 +18,7 @@ import { History as HistorySchema, RESPONSES, Versions as VersionsSchema, type H
 import { packOf } from '../../contract/format.ts';
 import { misfit } from '../render/check.ts';
 import { applyPatch } from '../../contract/patch.ts';
-import { emit, encodedJson, type MovableFiles } from '../render/files.ts';
+import { emit, encodedJson, jsonBytes, type MovableFiles } from '../render/files.ts';
 import { emitPacks } from '../render/packs.ts';
 import { isJsonObject, noObjects, type Json, type JsonObject } from './published.ts';
 import { parseText, sameText, type Snapshot } from './snapshot.ts';
@@ -117,7 +117,8 @@ const isPacked = (type: string) => (HISTORY_PACK_TYPES as readonly string[]).inc
 
 /** `history` as the history of object `id` of `type` (its entries copied: they are added to). */
 const retyped = (history: HistoryJson, type: HistoryType, id: string): HistoryJson => ({ type, id: Number(id), versions: [...history.versions] });
-const sameHistory = (a: HistoryJson, b: HistoryJson) => JSON.stringify(a.versions) === JSON.stringify(b.versions);
+/** Compared as their published bytes: an added object's text is spliced in as it is, not parsed and serialized again (29 s of a 200,000-card build). */
+const sameHistory = (a: HistoryJson, b: HistoryJson) => jsonBytes(a.versions).equals(jsonBytes(b.versions));
 /** The history packs of a packed type, as emitPacks publishes them. */
 const historyPacks = (type: HistoryType) => ({ response: 'history_pack' as const, file: (block: number) => endpoints.historyPack.file(type, block) });
 

@@ -10,7 +10,7 @@ import { ImageCache } from './cache.ts';
 import { ICON_SETTINGS, encodeImage, encoderFingerprint, type Encoded } from './encode.ts';
 import { imageJobs, type ImageJob } from './jobs.ts';
 import { mapLimit } from './pool.ts';
-import { listAssets, readSource, type SourceProblem } from './sources.ts';
+import { listAssets, readSource, sourceProblem, type SourceProblem } from './sources.ts';
 import type { InputFolder } from '../input/inputFiles.ts';
 
 export interface ImageOptions {
@@ -130,11 +130,19 @@ export async function encodeImages(model: Model, options: ImageOptions, onProgre
       return { ok: false, problem: 'unreadable', detail: `${job.asset}: ${error.message}` };
     }
   };
-  let done = 0;
-  const outcomes = await mapLimit(jobs, limit, async (job) => {
-    const outcome = await encodeOne(job);
+  // The pictures that cannot be read are told at once (an export without pictures has only those); the others are read and encoded.
+  const outcomes = new Array<Outcome>(jobs.length);
+  const readable: number[] = [];
+  jobs.forEach((job, i) => {
+    const problem = sourceProblem(root, job.asset, assets);
+    if (problem) outcomes[i] = problem;
+    else readable.push(i);
+  });
+  let done = jobs.length - readable.length;
+  onProgress(done, jobs.length);
+  await mapLimit(readable, limit, async (i) => {
+    outcomes[i] = await encodeOne(jobs[i]);
     onProgress(++done, jobs.length);
-    return outcome;
   });
   const files = new Map<string, Buffer>();
   const published = new Set<string>();

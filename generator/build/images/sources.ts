@@ -30,12 +30,24 @@ export function listAssets(input: InputFolder): Set<string> {
   return new Set(input.files((rel) => rel.startsWith('assets/'), { hidden: true }).map((rel) => path.join(input.root, rel)));
 }
 
-/** The picture at `asset`; `present` is listAssets(input). */
-export async function readSource(input: string, asset: string | null, present: Set<string>): Promise<SourceResult> {
+/**
+ * Why the picture at `asset` cannot be read without looking at the disk (none named, outside
+ * input/assets, not listed), or null when it is listed: most pictures of an export are missing,
+ * and telling those costs no promise each.
+ */
+export function sourceProblem(input: string, asset: string | null, present: Set<string>): SourceProblem | null {
   if (asset === null) return { ok: false, problem: 'missing', detail: 'the database names no asset' };
   const file = assetFile(input, asset);
   if (file === null) return { ok: false, problem: 'unreadable', detail: `${asset}: outside input/assets` };
   if (!present.has(file)) return { ok: false, problem: 'missing', detail: asset };
+  return null;
+}
+
+/** The picture at `asset`; `present` is listAssets(input). */
+export async function readSource(input: string, asset: string | null, present: Set<string>): Promise<SourceResult> {
+  const absent = sourceProblem(input, asset, present);
+  if (absent || asset === null) return absent!;
+  const file = assetFile(input, asset)!;
   try {
     return { ok: true, bytes: readRegularBytes(file, MAX_PICTURE_BYTES) };
   } catch (error) {

@@ -41,7 +41,16 @@ const isAbsence = (error: unknown) => ['ENOENT', 'ENOTDIR'].includes((error as N
 /** The published site in the folder `dir`; `label` names it in messages. */
 function folderSite(dir: string, label: string, named: boolean): PreviousSite {
   const where = (rel: string) => path.join(dir, rel);
+  // Whether each folder asked for is there, looked up once: a first build asks the site it
+  // follows (none yet) for the history of every object, and a failed open costs an exception each.
+  const folders = new Map<string, boolean>();
+  const hasFolder = (folder: string): boolean => {
+    let found = folders.get(folder);
+    if (found === undefined) folders.set(folder, (found = fs.statSync(where(folder), { throwIfNoEntry: false })?.isDirectory() ?? false));
+    return found;
+  };
   const bytes = async (rel: string): Promise<Buffer<ArrayBuffer> | null> => {
+    if (!hasFolder(path.posix.dirname(rel))) return null;
     try {
       return readRegularBytes(where(rel), MAX_SITE_FILE_BYTES, 'a previous site');
     } catch (error) {

@@ -87,12 +87,6 @@ export function encodedJson(bytes: Buffer): object {
   return value;
 }
 
-/** The compact JSON text of `value`; a shared object's text was serialized once already. */
-export function jsonText(value: unknown): string {
-  const shared = typeof value === 'object' && value !== null ? sharedBytes.get(value) : undefined;
-  return shared ? shared.toString('utf8') : JSON.stringify(value);
-}
-
 /** The compact JSON bytes of `value`, shared objects' bytes spliced in as they are. */
 export function jsonBytes(value: unknown): Buffer {
   const shared = typeof value === 'object' && value !== null ? sharedBytes.get(value) : undefined;

@@ -7,7 +7,7 @@
 import { packOf } from '../../contract/format.ts';
 import { groupBy } from '../model/values.ts';
 import type { ResponseName, ResponseOf } from '../../contract/endpoints.ts';
-import { jsonText, type SiteFiles } from './files.ts';
+import { jsonBytes, type SiteFiles } from './files.ts';
 
 /** One pack's bytes: objects in id order, then their offsets (in bytes of the UTF-8 file). */
 function packBytes(entries: (readonly [number, unknown])[]): Buffer {
@@ -21,7 +21,7 @@ function packBytes(entries: (readonly [number, unknown])[]): Buffer {
   entries.forEach(([id, object], i) => {
     add(Buffer.from(`${i ? ',' : ''}"${id}":`));
     const start = size;
-    add(Buffer.from(jsonText(object)));
+    add(jsonBytes(object)); // a shared object's bytes as they are, an encoded one's spliced (not decoded and encoded again)
     offsets[id] = [start, size];
   });
   add(Buffer.from(`},"offsets":${JSON.stringify(offsets)}}`));
