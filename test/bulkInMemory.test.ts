@@ -7,8 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import type { BulkIndexJson } from '../generator/contract/schemas.ts';
-import { bulkPartName, PART_SPREAD } from '../generator/contract/format.ts';
-import { cuts, deriveBulk } from '../generator/build/derive/bulk.ts';
+import { bulkPartName } from '../generator/contract/format.ts';
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+import { deriveBulk, pageRanges } from '../generator/build/derive/bulk.ts';
+import { bulkSqlite, SQLITE_PAGE_SIZE, type SqliteKind } from '../generator/build/derive/bulkSqlite.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { MemoryFiles } from '../generator/build/render/files.ts';
 import { memorySite, type PreviousSite } from '../generator/build/input/previousSite.ts';
@@ -49,37 +55,45 @@ describe('api/v1/bulk/sif.sqlite', () => {
     };
     const [a, b] = [await bulk(), await bulk()];
     expect([...a.keys()]).toEqual([...b.keys()]);
-    expect(a.get(endpoints.bulkPart.file('sif.sqlite', bulkPartName(0)))!.length).toBeGreaterThan(0);
+    const index = JSON.parse(a.get(endpoints.bulkIndex.file())!.toString()) as BulkIndexJson;
+    const sqliteParts = index.files.find((file) => file.name === 'sif.sqlite')!.parts!;
+    expect(sqliteParts.length).toBeGreaterThan(0);
+    for (const part of sqliteParts) expect(part.path).toBe(`/${endpoints.bulkPart.file('sif.sqlite', bulkPartName(part.sha256))}`);
     for (const [rel, bytes] of a) expect(bytes.equals(b.get(rel)!), rel).toBe(true);
   });
 });
 
-describe('where bulk parts end (derive/bulk.ts cuts)', () => {
-  /** The parts `cuts` makes of `units` (each unit its own mark). */
-  const partsOf = (units: number[], average: number) => {
-    let start = 0;
-    return cuts(units, average).map((end) => units.slice(start, (start = end)));
-  };
-
-  it('covers every unit in order, each part within a quarter and PART_SPREAD times the average (the last may be shorter)', () => {
-    fc.assert(fc.property(fc.array(fc.nat(), { maxLength: 400 }), fc.constantFrom(1, 2, 8, 32), (units, average) => {
-      const parts = partsOf(units, average);
-      expect(parts.flat()).toEqual(units);
-      for (const part of parts) expect(part.length).toBeLessThanOrEqual(average * PART_SPREAD);
-      for (const part of parts.slice(0, -1)) expect(part.length).toBeGreaterThanOrEqual(Math.max(1, average / 4));
+describe('the SQLite file\'s parts (derive/bulk.ts pageRanges)', () => {
+  it('hold the pages of one table or index each, at most the average count, covering every page in order', () => {
+    expect(pageRanges([2, 3, 12], 13, 4)).toEqual([[1, 2], [2, 3], [3, 7], [7, 11], [11, 12], [12, 14]]);
+    fc.assert(fc.property(fc.uniqueArray(fc.integer({ min: 2, max: 300 })), fc.integer({ min: 1, max: 300 }), (roots, pages) => {
+      const ranges = pageRanges(roots, pages, 8);
+      expect(ranges.flatMap(([first, end]) => Array.from({ length: end - first }, (_, i) => first + i))).toEqual(Array.from({ length: pages }, (_, i) => i + 1));
+      for (const [first, end] of ranges) {
+        expect(end - first).toBeLessThanOrEqual(8);
+        expect(roots.some((root) => root > first && root < end), `${first}-${end}`).toBe(false);
+      }
     }));
   });
 
-  it('a unit inserted, removed or changed rewrites its own part and the next at most: the parts after stay as they were', () => {
-    fc.assert(fc.property(fc.array(fc.nat(), { minLength: 200, maxLength: 400 }), fc.nat(), fc.nat(), fc.constantFrom('insert', 'remove', 'change'), (units, at, value, edit) => {
-      const i = at % units.length;
-      const edited = [...units];
-      if (edit === 'insert') edited.splice(i, 0, value);
-      else if (edit === 'remove') edited.splice(i, 1);
-      else edited[i] = value;
-      const [before, after] = [partsOf(units, 8), partsOf(edited, 8)].map((parts) => parts.map((part) => part.join(',')));
-      const changed = after.filter((part) => !before.includes(part));
-      expect(changed.length).toBeLessThanOrEqual(3);
-    }));
+  it('a table grown by pages leaves the parts of the tables after it as they were, but for each one\'s first (its root)', async () => {
+    const dir = await tempDir();
+    const parts = async (cards: number) => {
+      const objects = Array.from({ length: cards }, (_, i) => ({ id: i + 1, text: 'x'.repeat(3000) }));
+      const later = Array.from({ length: 6000 }, (_, i) => ({ id: i + 1, name: `skill ${i}`, text: 'y'.repeat(500) }));
+      const kinds: SqliteKind[] = [objects, later].map((list, i) => ({ name: ['cards', 'skill_t'][i], objects: list, json: list.map((o) => Buffer.from(JSON.stringify(o))) }));
+      const file = path.join(dir, `${cards}.sqlite`);
+      // meta, cards, cards' id index, skill_t, skill_t's id index
+      const roots = bulkSqlite(kinds, { truthVersion: 'v', date: null }, file);
+      const bytes = fs.readFileSync(file);
+      const ranges = pageRanges(roots, bytes.length / SQLITE_PAGE_SIZE, 8);
+      const hash = ([first, end]: [number, number]) => sha256(bytes.subarray((first - 1) * SQLITE_PAGE_SIZE, (end - 1) * SQLITE_PAGE_SIZE));
+      return { roots, all: ranges.map(hash), skills: ranges.filter(([first]) => first >= roots[3]).map(hash) };
+    };
+    const [before, after] = [await parts(400), await parts(460)];
+    expect(after.roots[3]).toBeGreaterThan(before.roots[3]); // the cards grew by pages: everything after moved
+    expect(after.skills.length).toBeGreaterThan(4);
+    // Of the skills' parts (table and index), only each b-tree's first (its root names its pages) is new.
+    expect(after.skills.filter((hash) => !before.all.includes(hash)).length).toBeLessThanOrEqual(2);
   });
 });

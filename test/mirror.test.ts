@@ -16,7 +16,6 @@ import { mirror } from '../generator/build/mirror/mirror.ts';
 import { startServer, type RunningServer } from '../generator/runtime/server/server.ts';
 import { publishLayout } from '../generator/build/publish/layout.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
-import { bulkPartName } from '../generator/contract/format.ts';
 import type { BulkIndexJson, FileManifestJson } from '../generator/contract/schemas.ts';
 import { buildSample, copySite, copyTree, expectUpdatedInCarried, nextSampleVersion, tempDir } from './helpers.ts';
 import { build } from '../generator/build/build.ts';
@@ -64,6 +63,9 @@ async function changeFiles(site: string, edits: Record<string, Buffer>): Promise
   await writeManifest(site, manifest);
 }
 
+/** The site path of the first part of the bulk file `name`, as the bulk index lists it. */
+const firstPart = (index: BulkIndexJson, name: string) => index.files.find((file) => file.name === name)!.parts![0].path;
+
 /** The file with a newline added: still valid JSON, other bytes. */
 const edited = async (site: string, rel: string) => Buffer.concat([await fs.readFile(path.join(site, rel)), Buffer.from('\n')]);
 
@@ -104,7 +106,7 @@ describe('npm run mirror', () => {
     expect(first.derived).toBeGreaterThan(0);
     const picture = Object.keys(manifest.files).find((key) => key.endsWith('.png'))!;
     expect(first.fetched).toEqual(expect.arrayContaining([picture, '/api/404.json', '/api/v1/card/1.json']));
-    expect(first.fetched).not.toContain(`/${endpoints.bulkPart.file('sif.sqlite', bulkPartName(0))}`);
+    expect(first.fetched).not.toContain(firstPart(await fs.readJson(path.join(sample, endpoints.bulkIndex.file())), 'sif.sqlite'));
     expect(await fs.pathExists(publishLayout(out).downloads)).toBe(false);
     const second = await mirror({ from: server.url, out });
     expect(second.fetched).toEqual([]);
@@ -277,11 +279,11 @@ describe('npm run mirror: what it makes instead of fetching', () => {
     await build({ input: await nextSampleVersion(), out: next, since: copy });
     const update = await mirror({ from: (await serve(next)).url, out: copy });
     expect(contentDiff((await snapshot(next)).files, (await snapshot(copy)).files)).toEqual([]);
-    // Card 5's stats changed: its history, its pack, and every bulk file holding it changed, and none was fetched.
-    const made = [endpoints.history.file('card', 5), endpoints.cardPack.file(0), endpoints.bulkPart.file('cards.jsonl', bulkPartName(0))];
-    const before = await fs.readJson(path.join(await mirrored!, MANIFEST)) as FileManifestJson;
-    for (const rel of made) expect(before.files[`/${rel}`].sha256, rel).not.toBe(((await fs.readJson(path.join(next, MANIFEST))) as FileManifestJson).files[`/${rel}`].sha256);
-    for (const rel of made) expect(update.fetched).not.toContain(`/${rel}`);
+    // Card 5's stats changed: its history, its pack, and the part of each bulk file holding it changed, and none was fetched.
+    const [before, after]: FileManifestJson[] = await Promise.all([fs.readJson(path.join(await mirrored!, MANIFEST)), fs.readJson(path.join(next, MANIFEST))]);
+    const made = [`/${endpoints.history.file('card', 5)}`, `/${endpoints.cardPack.file(0)}`, firstPart(await fs.readJson(path.join(next, endpoints.bulkIndex.file())), 'cards.jsonl')];
+    for (const key of made) expect(before.files[key]?.sha256, key).not.toBe(after.files[key].sha256);
+    for (const key of made) expect(update.fetched).not.toContain(key);
     expect(update.derived).toBeGreaterThanOrEqual(made.length);
     expect(update.fetched).toContain(`/${endpoints.card.file(5)}`);
   });
@@ -289,7 +291,7 @@ describe('npm run mirror: what it makes instead of fetching', () => {
   it('fetches a derived file that the site\'s own files do not make (another builder\'s), and the copy equals the site', async () => {
     const site = await siteCopy();
     const out = await mirroredCopy();
-    const part = endpoints.bulkPart.file('cards.jsonl', bulkPartName(0));
+    const part = firstPart(await fs.readJson(path.join(site, endpoints.bulkIndex.file())), 'cards.jsonl').slice(1);
     await changeFiles(site, { [part]: await edited(site, part) });
     const update = await mirror({ from: (await serve(site)).url, out });
     expect(update.fetched).toEqual([`/${part}`]);

@@ -8,7 +8,7 @@ import { build } from '../generator/build/build.ts';
 import { BuildReport } from '../generator/build/report.ts';
 import { publishLayout } from '../generator/build/publish/layout.ts';
 import { Staging } from '../generator/build/publish/staging.ts';
-import { endpoints, objectEndpoint } from '../generator/contract/endpoints.ts';
+import { endpoints } from '../generator/contract/endpoints.ts';
 import { acquireLock } from '../generator/build/publish/lock.ts';
 import { StageError } from '../generator/build/errors.ts';
 import { packOf } from '../generator/contract/format.ts';
@@ -373,11 +373,10 @@ describe('rebuilds rewrite only what changed', () => {
     const report = await build({ input, out });
     const after = await snapshot(out);
     const bulkAfter = await readJson(out, endpoints.bulkIndex.file());
-    // The parts of a bulk file whose bytes changed: one part of each JSON Lines file holding the card.
-    const changedParts = (name: string) => {
-      const old = new Map(bulkBefore.files.find((f: BulkEntry) => f.name === name).parts.map((p: BulkPart) => [p.path, p.sha256]));
-      return bulkAfter.files.find((f: BulkEntry) => f.name === name).parts.filter((p: BulkPart) => old.get(p.path) !== p.sha256).map((p: BulkPart) => p.path.slice(1));
-    };
+    // The parts of a bulk file whose bytes changed: named by their content, new files (and the old ones gone). One part of each JSON Lines file holding the card.
+    const partPaths = (index: { files: BulkEntry[] }, name: string): string[] => index.files.find((f) => f.name === name)!.parts.map((p: BulkPart) => p.path.slice(1));
+    const changedParts = (name: string) => partPaths(bulkAfter, name).filter((rel) => !partPaths(bulkBefore, name).includes(rel));
+    const goneParts = (name: string) => partPaths(bulkBefore, name).filter((rel) => !partPaths(bulkAfter, name).includes(rel));
     const jsonlKinds = ['cards', 'card_t', ...(sets.length ? ['sets'] : []), ...(inPair ? ['pairs'] : [])];
     for (const kind of jsonlKinds) expect(changedParts(`${kind}.jsonl`)).toHaveLength(1);
     const expected = [
@@ -395,9 +394,11 @@ describe('rebuilds rewrite only what changed', () => {
       // The card's history (card_t's is the same, answered by the edge) and the version list, which both say this version changed it.
       endpoints.history.file('card', 5), endpoints.versions.file(),
     ].sort();
-    expect(report).toMatchObject({ changed: expected.length, removed: 0, unchanged: after.files.size - expected.length });
+    const gone = [...jsonlKinds.map((kind) => `${kind}.jsonl`), 'sif.sqlite'].flatMap(goneParts);
+    expect(gone.length).toBe([...jsonlKinds.map((kind) => `${kind}.jsonl`), 'sif.sqlite'].flatMap(changedParts).length);
+    expect(report).toMatchObject({ changed: expected.length, removed: gone.length, unchanged: after.files.size - expected.length });
     expect(rewritten(before.files, after.files)).toEqual(expected);
-    expect(contentDiff(before.files, after.files)).toEqual([...expected].sort());
+    expect(contentDiff(before.files, after.files)).toEqual([...expected, ...gone].sort());
     expect((await readJson(out, endpoints.card.file(5))).cards[0].smile.at(-1)).toBe(card.cards[0].smile.at(-1) + 7);
   });
 });

@@ -498,9 +498,9 @@ export const endpoints = {
   }),
   bulkPart: declare({
     route: '/api/v1/bulk/parts/{file}/{part}.part',
-    summary: `One part of a bulk file, in the order bulk/index.json lists them: the SQLite file in parts of ${BULK_PART_BYTES / 1024} KiB, JSON Lines files in parts of about as many (whole lines, a power-of-two count); joined, they are the file`,
+    summary: `One part of a bulk file, in the order bulk/index.json lists them: parts of about ${BULK_PART_BYTES / 1024} KiB (the SQLite file's whole pages, JSON Lines files' whole lines); joined, they are the file`,
     host: 'static',
-    parameters: [{ name: 'file', description: 'a bulk file\'s name (cards.jsonl, sif.sqlite, ...)' }, { name: 'part', description: 'the part\'s number, from 0000, four digits or more' }],
+    parameters: [{ name: 'file', description: 'a bulk file\'s name (cards.jsonl, sif.sqlite, ...)' }, { name: 'part', description: 'the first 16 hex digits of the part\'s SHA-256 (bulk/index.json lists the parts in order)' }],
     query: [],
     response: 'BulkPart',
     format: 'part',

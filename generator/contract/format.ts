@@ -72,24 +72,28 @@ export const PACK_SIZE = 128;
 export const packOf = (id: number) => Math.floor(id / PACK_SIZE);
 
 /**
- * Bulk files are published in parts (api/v1/bulk/parts/<file>/<n>.part), joined by the edge:
- * parts of about this many bytes. JSON Lines files' are whole lines by position (a power-of-two
- * count of lines, from the file's average line: 128 cards, 8 sets of 18 cards): objects keep their
- * places, so a changed object rewrites its own part and a new one, mostly last, the last part. The
- * SQLite file's are whole pages cut by content (derive/bulk.ts `cuts`): a table grown by a page
- * moves every page after it, which cuts by position would turn into a change of every later part.
- * Small parts keep every file far below the hosts' size limits and make a change to one object
- * rewrite a small part, not a whole-kind file (what a deploy uploads).
+ * Bulk files are published in parts (api/v1/bulk/parts/<file>/<name>.part), joined by the edge:
+ * parts of at most this many bytes, named by their content (bulkPartName). JSON Lines files' are
+ * whole lines by position (a power-of-two count of lines, from the file's average line: 128 cards,
+ * 8 sets of 18 cards): objects keep their places, so a changed object rewrites its own part and a
+ * new one, mostly last, the last part. The SQLite file's are whole pages of one table or index each
+ * (derive/bulk.ts `pageRanges`): a table grown by a page moves every page after it, but the parts
+ * of the later tables keep their bytes and so their names. Small parts keep every file far below
+ * the hosts' size limits and make a change to one object rewrite a small part, not a whole-kind
+ * file (what a deploy uploads).
  */
 export const BULK_PART_BYTES = 512 * 1024;
-/** A SQLite part holds at most this many times the average count of pages. */
-export const PART_SPREAD = 4;
 const MAX_PART_LINES = 2 ** 16;
 /** Lines per part of a JSON Lines file whose lines average `lineBytes` (newline included). */
 export const bulkPartLines = (lineBytes: number): number =>
   Math.min(MAX_PART_LINES, 2 ** Math.max(0, Math.round(Math.log2(BULK_PART_BYTES / Math.max(1, lineBytes)))));
-/** A part's file name: its number, four digits or more, so names sort in order. */
-export const bulkPartName = (part: number) => String(part).padStart(4, '0');
+/**
+ * A part's file name: the first 16 hex digits of its SHA-256. Named by content, a part that did not
+ * change keeps its name when a part before it is split or joined (the SQLite file's parts are cut by
+ * content), so a deploy uploads, and a mirror fetches, only the parts whose bytes are new; the order
+ * is bulk/index.json's.
+ */
+export const bulkPartName = (sha256: string) => sha256.slice(0, 16);
 
 /**
  * Block sums (api/v1/manifest.json `blocks`, manifest.blocks.json): a file of at least

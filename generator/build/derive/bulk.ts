@@ -13,9 +13,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { BULK_KINDS, LINES_ONLY_KINDS, NOTES, OBJECT_TYPE_NAMES, endpoints, type BulkKind, type ObjectType } from '../../contract/endpoints.ts';
+import { BULK_KINDS, LINES_ONLY_KINDS, endpoints, type BulkKind } from '../../contract/endpoints.ts';
+import { kindsPublishedWith } from '../../contract/kinds.ts';
 import type { BulkIndexJson } from '../../contract/schemas.ts';
-import { BULK_PART_BYTES, bulkPartLines, bulkPartName, PART_SPREAD } from '../../contract/format.ts';
+import { BULK_PART_BYTES, bulkPartLines, bulkPartName } from '../../contract/format.ts';
 import { CHUNK, writeDigested, type FileDigest } from '../digest.ts';
 import { emit, jsonBytes, type MovableFiles } from '../render/files.ts';
 import type { Rendered } from '../render/renderSite.ts';
@@ -45,10 +46,9 @@ function bulkKinds({ objects, objectTypes, sets, pairs, notes }: Rendered): { na
     ...objects, cards: [...objects.card_t].sort((a, b) => a.ordinal - b.ordinal), accessories: objects.accessory_t, sets, pairs, notes,
   };
   const views: Partial<Record<BulkKind, SqliteKind['viewOf']>> = { card_t: { table: 'cards', orderBy: 'id' }, accessory_t: { table: 'accessories', orderBy: 'id' } };
-  // Object types the site does not publish (songs without a live database) have no bulk file either, nor do their charts' notes.
-  const published = (name: BulkKind) => (name === NOTES ? objectTypes.includes('live_t')
-    : !(OBJECT_TYPE_NAMES as readonly string[]).includes(name) || objectTypes.includes(name as ObjectType));
-  return BULK_KINDS.filter(published).map((name) => ({ name, objects: byKind[name], viewOf: views[name] }));
+  // Kinds the site does not publish (songs, charts and their notes without a live database) have no bulk file either.
+  const published = new Set<BulkKind>(kindsPublishedWith(objectTypes).flatMap((k) => [k.objectType, k.own?.bulk].filter((name) => !!name)));
+  return BULK_KINDS.filter((name) => published.has(name)).map((name) => ({ name, objects: byKind[name], viewOf: views[name] }));
 }
 
 /**
@@ -69,30 +69,6 @@ const NEWLINE = Buffer.from('\n');
 
 /** A part's content, written by `fill` through `write`. */
 type PartFill = (write: (bytes: Uint8Array) => void) => void;
-
-/** A number from `bytes` that any change to them changes (the first 32 bits of their SHA-256). */
-const mark = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest().readUInt32BE(0);
-
-/**
- * Where parts end, given each unit's mark (a SQLite file's pages), as the index after each part's
- * last unit: after a unit whose mark is a multiple of half the `average` (a power of two), holding
- * at least a quarter of it and at most PART_SPREAD times it, so parts average about `average` units
- * (content-defined chunking, as rsync and casync cut). A unit inserted, removed or changed moves the
- * ends of its own part and its neighbours' at most, never those of the parts after it, as cutting
- * every `average` units would: a table that grows by a page moves every page after it.
- */
-export function cuts(marks: readonly number[], average: number): number[] {
-  const modulus = Math.max(1, average / 2);
-  const [fewest, most] = [Math.max(1, average / 4), average * PART_SPREAD];
-  const ends: number[] = [];
-  let start = 0;
-  marks.forEach((value, i) => {
-    const held = i + 1 - start;
-    if ((held >= fewest && value % modulus === 0) || held >= most) ends.push((start = i + 1));
-  });
-  if (start < marks.length) ends.push(marks.length);
-  return ends;
-}
 
 /**
  * The JSON Lines of `objects` in parts of about BULK_PART_BYTES (format.ts bulkPartLines): by
@@ -129,36 +105,46 @@ function byteRange(file: string, start: number, end: number): PartFill {
   };
 }
 
-/** The SQLite file at `file` in parts of whole pages, about BULK_PART_BYTES each, cut by the pages' content; each read when written. */
-function pageParts(file: string): PartFill[] {
+/**
+ * The pages of each part of a SQLite file of `pages` pages whose tables and indexes begin at the
+ * pages `roots` (each b-tree's pages follow its root: the file is written a table at a time), as
+ * [first, last) page numbers from 1: a part never holds pages of two b-trees, and within one holds
+ * `average` pages from the b-tree's first. A table grown by a page moves every page after it; its
+ * parts, named by their content, keep their names, but for the first of each later b-tree (its
+ * root, which names its pages).
+ */
+export function pageRanges(roots: readonly number[], pages: number, average: number): [number, number][] {
+  const starts = [...new Set([1, ...roots])].filter((page) => page <= pages).sort((a, b) => a - b);
+  return starts.flatMap((first, i) => {
+    const end = starts[i + 1] ?? pages + 1;
+    return Array.from({ length: Math.ceil((end - first) / average) }, (_, j): [number, number] => [first + j * average, Math.min(end, first + (j + 1) * average)]);
+  });
+}
+
+/** The SQLite file at `file` in parts of whole pages (pageRanges), each read when written. */
+function pageParts(file: string, roots: readonly number[]): PartFill[] {
   const size = fs.statSync(file).size;
-  const marks: number[] = [];
-  const fd = fs.openSync(file, 'r');
-  try {
-    const page = Buffer.allocUnsafe(SQLITE_PAGE_SIZE);
-    for (let at = 0; at < size; at += SQLITE_PAGE_SIZE) marks.push(mark(page.subarray(0, fs.readSync(fd, page, 0, SQLITE_PAGE_SIZE, at))));
-  } finally {
-    fs.closeSync(fd);
-  }
-  let start = 0;
-  return cuts(marks, BULK_PART_BYTES / SQLITE_PAGE_SIZE).map((end) => byteRange(file, start * SQLITE_PAGE_SIZE, Math.min(size, (start = end) * SQLITE_PAGE_SIZE)));
+  return pageRanges(roots, Math.ceil(size / SQLITE_PAGE_SIZE), BULK_PART_BYTES / SQLITE_PAGE_SIZE)
+    .map(([first, end]) => byteRange(file, (first - 1) * SQLITE_PAGE_SIZE, Math.min(size, (end - 1) * SQLITE_PAGE_SIZE)));
 }
 
 type Part = NonNullable<BulkEntry['parts']>[number];
 
-/** Writes each part as a file of the site; returns the parts and the digest of the whole they make. */
+/** Writes each part as a file of the site, named by its content; returns the parts and the digest of the whole they make. */
 function publishParts(files: MovableFiles, scratch: string, name: string, fills: PartFill[]): { whole: FileDigest; parts: Part[] } {
   const whole = createHash('sha256');
   let bytes = 0;
   const parts = fills.map((fill, i) => {
-    const rel = endpoints.bulkPart.file(name, bulkPartName(i));
     const file = path.join(scratch, `${name}.${i}`);
     const digest = writeDigested(file, (write) => fill((part) => {
       whole.update(part);
       bytes += part.length;
       write(part);
     }));
-    files.move(rel, file, digest);
+    const rel = endpoints.bulkPart.file(name, bulkPartName(digest.sha256));
+    // Two parts of one file with the same bytes are one file.
+    if (files.has(rel)) fs.rmSync(file);
+    else files.move(rel, file, digest);
     return { path: `/${rel}`, ...digest };
   });
   return { whole: { sha256: whole.digest('hex'), bytes }, parts };
@@ -190,8 +176,8 @@ export async function deriveBulk(rendered: Rendered, files: MovableFiles, option
   for (const kind of kinds) add(`${kind.name}.jsonl`, kind.name, 'jsonl', kind.objects.length, lineParts(kind.json));
   const database = path.join(options.scratch, 'sif.sqlite');
   const tables = kinds.filter((kind) => !LINES_ONLY_KINDS.includes(kind.name as BulkKind));
-  bulkSqlite(tables, options, database);
-  add('sif.sqlite', 'all', 'sqlite', tables.reduce((n, kind) => n + kind.objects.length, 0), pageParts(database));
+  const roots = bulkSqlite(tables, options, database);
+  add('sif.sqlite', 'all', 'sqlite', tables.reduce((n, kind) => n + kind.objects.length, 0), pageParts(database, roots));
   fs.rmSync(database);
   const index = { truth_version: options.truthVersion, date: options.date, files: entries };
   emit(files, endpoints.bulkIndex, [], index);

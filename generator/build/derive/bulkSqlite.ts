@@ -101,10 +101,15 @@ function writeKind(db: Database.Database, kind: SqliteKind): void {
  */
 const WRITE_COUNTERS = [[24, 28], [92, 100]] as const;
 
-/** Writes the database to `file` (replacing any); its digest is taken as its parts are published (derive/bulk.ts). */
-export function bulkSqlite(kinds: readonly SqliteKind[], meta: SqliteMeta, file: string): void {
+/**
+ * Writes the database to `file` (replacing any); its digest is taken as its parts are published
+ * (derive/bulk.ts). Returns the first page of each table and index: written one after another, each
+ * b-tree's pages run from its root to the next one's.
+ */
+export function bulkSqlite(kinds: readonly SqliteKind[], meta: SqliteMeta, file: string): number[] {
   fs.rmSync(file, { force: true });
   const db = new Database(file);
+  let roots: number[];
   try {
     db.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
     db.pragma('journal_mode = OFF');
@@ -114,6 +119,7 @@ export function bulkSqlite(kinds: readonly SqliteKind[], meta: SqliteMeta, file:
       db.prepare('INSERT INTO meta VALUES (?, ?, ?, ?)').run(meta.truthVersion, API_MAJOR, API_REVISION, meta.date);
       for (const kind of kinds) writeKind(db, kind);
     })();
+    roots = db.prepare('SELECT rootpage FROM sqlite_master WHERE rootpage > 0 ORDER BY rootpage').pluck().all() as number[];
   } finally {
     db.close();
   }
@@ -123,4 +129,5 @@ export function bulkSqlite(kinds: readonly SqliteKind[], meta: SqliteMeta, file:
   } finally {
     fs.closeSync(fd);
   }
+  return roots;
 }

@@ -461,15 +461,28 @@ interface Plan {
 /** A site path's folder and extension: a file renamed (such as a content-addressed one) keeps them. */
 const kindOf = (key: string) => `${path.posix.dirname(key)}/*${path.posix.extname(key)}`;
 
+/** How many blocks two listings' block sums share (each block's weak and strong sums, as the manifest lists them). */
+function sharedBlocks(a: string, b: string | undefined): number {
+  const records = (base64: string) => (base64.match(/.{16}/g) ?? []); // 12 bytes of sums per block: 16 base64 digits
+  const theirs = new Set(records(b ?? ''));
+  return records(a).filter((record) => theirs.has(record)).length;
+}
+
 /**
  * The copy's file whose blocks a new version of `key` likely shares: its own, else (a path the
- * copy lacks) the file of the same folder and extension the site no longer lists nearest in size.
+ * copy lacks, such as a bulk part named by its content) the file of the same folder and extension
+ * the site no longer lists that shares the most blocks with it, by the sums both manifests list
+ * (a part cut by content keeps whole pages), ties to the nearest in size.
  */
 function oldVersion(key: string, entry: Entry, previous: Record<string, Entry>, dropped: Map<string, string[]>, out: string): string {
   let basis = key;
   if (!previous[key] && entry.blocks) {
-    const distance = (old: string) => Math.abs(previous[old].bytes - entry.bytes);
-    basis = (dropped.get(kindOf(key)) ?? []).reduce((best, old) => (best === key || distance(old) < distance(best) ? old : best), key);
+    const score = (old: string) => [sharedBlocks(entry.blocks!, previous[old].blocks), -Math.abs(previous[old].bytes - entry.bytes)];
+    const better = (old: string, best: string) => {
+      const [[shared, near], [bestShared, bestNear]] = [score(old), score(best)];
+      return shared > bestShared || (shared === bestShared && near > bestNear);
+    };
+    basis = (dropped.get(kindOf(key)) ?? []).reduce((best, old) => (best === key || better(old, best) ? old : best), key);
   }
   return path.join(out, basis.slice(1));
 }
