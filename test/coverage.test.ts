@@ -4,7 +4,7 @@ import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copySample, copyTree, readJson, renderInMemory, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { buildSummary, SAMPLE_NOTE } from '../generator/build/summary.ts';
-import { UNREAD_FILES_KEPT } from '../generator/build/report.ts';
+import { UNREAD_FILES_KEPT } from '../generator/build/findings.ts';
 import { SAMPLE_MARKER } from '../generator/build/input/sampleMarker.ts';
 import type { CardJson } from '../generator/contract/schemas.ts';
 

@@ -1,9 +1,10 @@
 /**
- * The report's warnings (generator/build/report.ts): one line per kind, whether heard one by one,
+ * The report's warnings (generator/build/findings.ts, report.ts): one line per kind, whether heard one by one,
  * added from a stage's Findings, or replayed from the stored report of an up-to-date build.
  */
 import { describe, expect, it } from 'vitest';
-import { BuildReport, Findings, WARNING_EXAMPLES } from '../generator/build/report.ts';
+import { BuildReport } from '../generator/build/report.ts';
+import { Findings, WARNING_EXAMPLES } from '../generator/build/findings.ts';
 
 const KIND = 'unit_m: rows whose unit_number is no ordinal';
 

@@ -33,7 +33,8 @@ import { DEFAULT_PLAN, type HostPlan } from './publish/hostLimits.ts';
 import { fitHosts, refuseUnfit } from './publish/hostFit.ts';
 import { hostConfigBytes } from './render/hostRules.ts';
 import type { DigestedFiles } from './render/files.ts';
-import { BuildReport, Findings, type ProgressListener } from './report.ts';
+import { BuildReport, type ProgressListener } from './report.ts';
+import { Findings } from './findings.ts';
 
 export interface BuildOptions {
   input: string;

@@ -12,7 +12,7 @@ import { Value } from '@sinclair/typebox/value';
 import { InputFolder } from '../input/inputFiles.ts';
 import { readExport, closeExport } from '../input/readExport.ts';
 import { buildModel, type Model } from '../model/buildModel.ts';
-import { Findings } from '../report.ts';
+import { Findings } from '../findings.ts';
 
 const Ids = Type.Array(Type.Integer());
 const CensusSchema = Type.Object({

@@ -1,5 +1,6 @@
 /**
- * The generator's import graph, read by esbuild (which resolves imports as the bundles do),
+ * The generator's import graph, type imports included (read by TypeScript's own scanner, which
+ * sees `import type` that a bundler drops: a cycle of types is still a cycle a reader walks round),
  * the rules its three wings keep, and its drawing in docs/architecture.md (`npm run docs`).
  *
  * - contract/: what the build and the runtime share (the endpoint declarations and the
@@ -12,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
+import ts from 'typescript';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const WINGS = ['build', 'contract', 'runtime'] as const;
@@ -30,16 +31,17 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** The repository-relative modules `file` imports, types and re-exports included (packages left out: only relative specifiers). */
+function importsOf(file: string): string[] {
+  const { importedFiles } = ts.preProcessFile(fs.readFileSync(path.join(ROOT, file), 'utf8'), true, true);
+  const relative = importedFiles.map((entry) => entry.fileName).filter((name) => name.startsWith('.'));
+  return [...new Set(relative.map((name) => path.posix.normalize(path.posix.join(path.posix.dirname(file), name))))];
+}
+
 /** Every module under generator/ and the host entries, with what each imports (packages left out). */
 export function importGraph(): ImportGraph {
   const files = [...sourceFiles('generator'), ...HOST_ENTRIES];
-  const { metafile } = buildSync({
-    entryPoints: files, absWorkingDir: ROOT, bundle: true, write: false, metafile: true,
-    outdir: 'out', platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent', splitting: true,
-  });
-  return new Map(files.map((file) => [file, (metafile.inputs[file]?.imports ?? [])
-    .filter((entry) => !entry.external)
-    .map((entry) => entry.path)]));
+  return new Map(files.map((file) => [file, importsOf(file)]));
 }
 
 /**

@@ -4,7 +4,7 @@
  * pictures were published, so the JSON renderers that run next point only at those.
  */
 import type { Model } from '../model/buildModel.ts';
-import { manyWarning } from '../report.ts';
+import { manyWarning } from '../findings.ts';
 import { IMAGE_FORMATS } from '../../contract/format.ts';
 import { ImageCache } from './cache.ts';
 import { ICON_SETTINGS, encodeImage, encoderFingerprint, type Encoded } from './encode.ts';

@@ -11,7 +11,7 @@ import { readRegularBytes, requireInside, type InputFolder } from './inputFiles.
 import { MAX_JSON_BYTES, MAX_TEXT_CHARS } from './limits.ts';
 import { allEndpoints, endpoints } from '../../contract/endpoints.ts';
 import { UserError } from '../errors.ts';
-import type { Findings } from '../report.ts';
+import type { Findings } from '../findings.ts';
 import type { PreviousSite } from './previousSite.ts';
 import { parseOffset, toUnixSeconds } from './time.ts';
 

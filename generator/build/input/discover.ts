@@ -1,7 +1,7 @@
 /** Finds a master database anywhere under an export folder, in any of the shapes people share. */
 import path from 'node:path';
 import type { InputFolder } from './inputFiles.ts';
-import type { Findings } from '../report.ts';
+import type { Findings } from '../findings.ts';
 
 /** Preferred first: the client's own file, then flat copies, then SQL dumps. */
 const EXTENSIONS = ['.db_', '.db', '.sqlite', '.db.sql', '.sql'];

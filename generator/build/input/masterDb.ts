@@ -11,7 +11,7 @@ import { decryptPayload, encryptedPayload, type ReleaseKeys } from './rowCipher.
 import { UserError } from '../errors.ts';
 import { openRegularFile } from './inputFiles.ts';
 import { MAX_INPUT_FILE_BYTES, MAX_TEXT_CHARS } from './limits.ts';
-import type { Findings } from '../report.ts';
+import type { Findings } from '../findings.ts';
 import { MAX_ID } from '../../contract/limits.ts';
 
 export type DbRow = Record<string, unknown>;

@@ -15,7 +15,7 @@ import {
   type CuratedGacha, type CuratedSet, type Meta,
 } from './curated.ts';
 import { UserError } from '../errors.ts';
-import type { Findings } from '../report.ts';
+import type { Findings } from '../findings.ts';
 import type { ArchiveStep } from './archiveStep.ts';
 import type { RegionFacts } from '../model/types.ts';
 

@@ -1,14 +1,9 @@
 /** Which files under the input folder the build did not read, and why: what the report tells a user to fix. */
 import path from 'node:path';
 import type { InputFolder } from './inputFiles.ts';
+import type { UnreadFile } from '../findings.ts';
 import { DATABASE_EXTENSION, lookalikeDatabase, type DatabaseCandidates } from './discover.ts';
 
-export interface UnreadFile {
-  file: string;
-  reason: string;
-  /** What would make the build read it: the name a misnamed database needs. */
-  hint?: string;
-}
 
 /** Folders whose files are read by the paths the databases name (pictures), or are never input. */
 const NOT_LISTED = new Set(['assets', 'node_modules']);

@@ -3,7 +3,7 @@
  * owning card (accessory_special_m) and icon (accessory_asset_m). Legacy exports have none.
  */
 import type { MasterDb, DbRow } from '../input/masterDb.ts';
-import { WARNING_EXAMPLES, type Findings } from '../report.ts';
+import { WARNING_EXAMPLES, type Findings } from '../findings.ts';
 import type { Accessory, AccessoryLevel, Card, Character, MemberTag, Target } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { resolveTarget } from './characters.ts';

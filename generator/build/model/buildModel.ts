@@ -1,6 +1,6 @@
 /** Builds the whole domain model from a game export: the one place that knows how parts link up. */
 import type { GameExport } from '../input/readExport.ts';
-import type { Findings } from '../report.ts';
+import type { Findings } from '../findings.ts';
 import type {
   Accessory, Card, CardSet, CenterSkill, Character, Gacha, GameEvent, MemberTag, Pair, RemovableSkill, Skill, Song,
 } from './types.ts';

@@ -1,6 +1,6 @@
 /** Cards (unit_m) with their caps, flags, per-level stats and linked skills. */
 import type { MasterDb, DbRow } from '../input/masterDb.ts';
-import type { Findings } from '../report.ts';
+import type { Findings } from '../findings.ts';
 import type { Card, CenterSkill, Character, LevelStats, Skill, Writable } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { assetPath, groupBy, isOrdinal, num, numOrNull } from './values.ts';

@@ -4,7 +4,7 @@
  * sub-unit and names no target); this check says so in the build report, once per table.
  */
 import type { MasterDb } from '../input/masterDb.ts';
-import type { Findings } from '../report.ts';
+import type { Findings } from '../findings.ts';
 import type { Character, MemberTag } from './types.ts';
 import { resolveTarget } from './characters.ts';
 import { num } from './values.ts';

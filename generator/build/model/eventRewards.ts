@@ -6,7 +6,7 @@
  * simply absent.
  */
 import type { MasterDb, DbRow } from '../input/masterDb.ts';
-import type { Findings } from '../report.ts';
+import type { Findings } from '../findings.ts';
 import type { Card, GameEvent, Writable } from './types.ts';
 import { num } from './values.ts';
 

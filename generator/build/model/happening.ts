@@ -6,7 +6,7 @@
 import type { MasterDb, DbRow } from '../input/masterDb.ts';
 import type { CuratedGacha } from '../input/curated.ts';
 import { toUnixSeconds } from '../input/time.ts';
-import type { Findings } from '../report.ts';
+import type { Findings } from '../findings.ts';
 import type { EnglishTexts } from './english.ts';
 import type { Gacha, GameEvent, Writable } from './types.ts';
 import { num, numOrNull } from './values.ts';

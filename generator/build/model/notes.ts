@@ -11,7 +11,7 @@ import { HOLD_EFFECTS, LANES, STAR_EFFECTS, SWING_EFFECTS } from '../../contract
 import type { NoteJson } from '../../contract/schemas.ts';
 import { noteFileSize, noteName, readNoteFile, type NoteFiles } from '../input/noteFiles.ts';
 import { MAX_NOTE_BYTES, MAX_NOTE_FILES } from '../input/limits.ts';
-import type { Findings } from '../report.ts';
+import type { Findings } from '../findings.ts';
 import type { ChartNotes, NoteStats } from './types.ts';
 import { assetPath, groupBy } from './values.ts';
 

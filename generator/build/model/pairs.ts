@@ -1,6 +1,6 @@
 /** Pairs (unit_pair_m): two cards whose art forms one picture. The table is optional. */
 import type { MasterDb } from '../input/masterDb.ts';
-import { WARNING_EXAMPLES, type Findings } from '../report.ts';
+import { WARNING_EXAMPLES, type Findings } from '../findings.ts';
 import type { Card, Pair } from './types.ts';
 import { groupBy, num } from './values.ts';
 

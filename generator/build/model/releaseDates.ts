@@ -4,7 +4,7 @@
  * two known ordinals is estimated from the nearest known one below (marked dirty); a card
  * outside them has no date (null, dirty): nothing bounds it on that side.
  */
-import type { Findings } from '../report.ts';
+import type { Findings } from '../findings.ts';
 import type { Card, Writable } from './types.ts';
 
 /** Ordinal -> known date: the event-derived ones, overridden by the curated ones. */

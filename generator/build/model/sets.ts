@@ -1,7 +1,7 @@
 /** Sets: one per album series (album_series_m), plus the curated ones of input/sets.json. */
 import type { MasterDb } from '../input/masterDb.ts';
 import type { CuratedSet } from '../input/curated.ts';
-import type { Findings } from '../report.ts';
+import type { Findings } from '../findings.ts';
 import type { Card, CardSet, Writable } from './types.ts';
 import type { EnglishTexts } from './english.ts';
 import { num } from './values.ts';

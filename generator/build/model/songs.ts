@@ -7,7 +7,7 @@
  * the note file its row names (notes.ts).
  */
 import { idOf, type DbRow, type MasterDb } from '../input/masterDb.ts';
-import type { Findings } from '../report.ts';
+import type { Findings } from '../findings.ts';
 import type { EnglishTexts } from './english.ts';
 import type { Character, Chart, ChartPlay, MemberTag, RankThresholds, Song, Writable } from './types.ts';
 import { groupTagOf } from './characters.ts';

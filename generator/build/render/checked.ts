@@ -9,7 +9,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Model } from '../model/buildModel.ts';
 import type { Card, Song } from '../model/types.ts';
-import type { Findings } from '../report.ts';
+import type { Findings } from '../findings.ts';
 import { misfit } from './check.ts';
 import { Accessory, Card as CardSchema, CenterSkill, Character, GameEvent, Live, RemovableSkill, Skill, Song as SongSchema } from '../../contract/schemas.ts';
 import { renderCenterSkill, renderSkill } from './cards.ts';

@@ -14,7 +14,7 @@
  * sample with other databases, and an archive builds each export in a folder of its own.
  */
 import type { FileScheme } from '../input/fileCipher.ts';
-import type { SampleDatabase, SampleOptions } from './make-sample.ts';
+import type { SampleDatabase, SampleOptions } from './sampleOptions.ts';
 import type { Row, SqlValue, TableDump } from './sql.ts';
 import { CARDS, TRANSLATIONS, unitIdOf } from './data.ts';
 

@@ -1,4 +1,5 @@
-import type { PackLookup } from './objects.ts';
+/** A pack's objects by id, as UTF-8 bytes sliced from it (edge/objects.ts): null for an id it does not hold. */
+export type PackLookup = (id: number) => Uint8Array | null;
 
 /**
  * What an edge instance keeps between its requests, each within its budget (EdgeSite.kept): its

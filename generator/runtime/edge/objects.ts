@@ -14,6 +14,7 @@ import type { CardList } from '../../contract/schemas.ts';
 import { HttpError, damagedFile, type JsonPieces } from './http.ts';
 import { once, readBytes, readJson, type EdgeSite } from './siteReader.ts';
 import { isJsonObjectBytes } from './jsonCheck.ts';
+import type { PackLookup } from './kept.ts';
 
 /** Up to this many distinct ids, single files are read (each smaller than a pack). */
 const SINGLE_READS = 8;
@@ -81,7 +82,6 @@ function packObjects(pack: Uint8Array): PackLookup {
   };
 }
 
-export type PackLookup = (id: number) => Uint8Array | null;
 
 /** The lookup of a pack's bytes, by those bytes: a host that keeps a file's bytes (npm start's reader) gives the same ones while the file is unchanged. */
 const lookups = new WeakMap<Uint8Array, PackLookup>();
