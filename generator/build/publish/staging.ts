@@ -55,10 +55,11 @@ interface Batch {
   ends: number[];
   bytes: ArrayBuffer;
 }
-/** A kept file (its stats are the old file's), or a written one. */
-type StagedRecord = [rel: string, hash: string] | [rel: string, hash: string, size: number, mtimeMs: number, ino: number];
+/** A written file's stats (size, mtimeMs, ino); null for a kept one (its stats are the old file's). */
+type StagedStat = [size: number, mtimeMs: number, ino: number] | null;
 type Reply =
-  | { type: 'staged'; records: StagedRecord[] }
+  /** Per file of the batch, in its order: size, mtimeMs and ino, size -1 for a kept file (stagingWorker.js). */
+  | { type: 'staged'; stats: Float64Array }
   | { type: 'linked' }
   | { type: 'error'; message: string; code?: string };
 
@@ -81,7 +82,8 @@ function oldHashes(scan: FolderScan, manifest: Manifest | null): [string, string
 
 /** What a writer tells the build it serves. */
 interface WriterListeners {
-  onStaged(records: StagedRecord[]): void;
+  /** The files of a batch staged: `rels` as the build sent them, `stats` as the writer replied (see Reply). */
+  onStaged(rels: readonly string[], stats: Float64Array): void;
   onError(error: Error): void;
 }
 
@@ -99,13 +101,18 @@ class Writer {
   private linked: (() => void) | null = null;
   /** It failed: it ignores everything from then on (stagingWorker.js), so it is never given another build. */
   private failed = false;
+  /**
+   * The paths of the batches sent and not yet replied to, in order (a writer replies to each in
+   * turn): the replies carry no path or hash, so the build keeps its own strings, not copies.
+   */
+  private readonly sentRels: string[][] = [];
 
   private constructor() {
     // No node options: the writer is plain JavaScript, and `node --import tsx` (npm run build)
     // would otherwise load tsx into every writer, about 140 ms of CPU each.
     this.thread = new Worker(new URL('./stagingWorker.js', import.meta.url), { execArgv: [] });
     this.thread.on('message', (reply: Reply) => {
-      if (reply.type === 'staged') this.listeners?.onStaged(reply.records);
+      if (reply.type === 'staged') this.listeners?.onStaged(this.sentRels.shift()!, reply.stats);
       else if (reply.type === 'error') this.fail(Object.assign(new Error(reply.message), { code: reply.code }));
       else this.linked?.();
     });
@@ -135,6 +142,7 @@ class Writer {
 
   /** Hands the batch over: its bytes move to the writer's thread. */
   send(batch: Batch): void {
+    this.sentRels.push(batch.rels);
     this.thread.postMessage({ type: 'files', ...batch }, [batch.bytes]);
   }
 
@@ -149,6 +157,7 @@ class Writer {
   /** Its build is done with it (`idle`: every batch written): kept for the next build, else ended. */
   async release(idle: boolean): Promise<void> {
     this.listeners = this.linked = null;
+    this.sentRels.length = 0;
     if (idle && !this.failed && idleWriters.length < WRITERS) {
       this.thread.postMessage({ type: 'end' });
       this.thread.unref();
@@ -218,16 +227,24 @@ export class Staging {
    */
   private writer(index: number): Writer {
     while (this.writers.length <= index) {
-      this.writers.push(Writer.take(this.writerState, { onStaged: (records) => this.onStaged(records), onError: (error) => this.fail(error) }));
+      this.writers.push(Writer.take(this.writerState, { onStaged: (rels, stats) => this.onStaged(rels, stats), onError: (error) => this.fail(error) }));
     }
     return this.writers[index];
   }
 
-  private onStaged(records: StagedRecord[]): void {
-    for (const [rel, hash, size, mtimeMs, ino] of records) {
-      if (size === undefined) this.unchanged++;
-      this.records.set(rel, size === undefined ? { hash, ...this.oldStats.get(rel)! } : { hash, size, mtimeMs: mtimeMs!, ino: ino! });
-    }
+  private onStaged(rels: readonly string[], stats: Float64Array): void {
+    rels.forEach((rel, i) => this.record(rel, stats[3 * i] < 0 ? null : [stats[3 * i], stats[3 * i + 1], stats[3 * i + 2]]));
+    this.progressed();
+  }
+
+  /** The manifest record of a staged file: its hash is the digest's string (one per file, however many records name it). */
+  private record(rel: string, stat: StagedStat): void {
+    const hash = this.digests.get(rel)!.sha256;
+    if (stat === null) this.unchanged++;
+    this.records.set(rel, stat === null ? { hash, ...this.oldStats.get(rel)! } : { hash, size: stat[0], mtimeMs: stat[1], ino: stat[2] });
+  }
+
+  private progressed(): void {
     this.onProgress(this.records.size, this.digests.size);
     if (this.records.size === this.digests.size) this.whenStaged?.();
   }
@@ -301,13 +318,14 @@ export class Staging {
     const old = this.oldHashes.get(rel);
     if (old !== undefined && (old ?? digestFile(path.join(this.layout.out, rel)).sha256) === digest.sha256) {
       fs.rmSync(file);
-      return this.keepPublished(rel, digest.sha256);
+      return this.keepPublished(rel);
     }
     const staged = path.join(this.layout.staging, rel);
     fs.mkdirSync(path.dirname(staged), { recursive: true });
     fs.renameSync(file, staged);
     const { size, mtimeMs, ino } = fs.statSync(staged);
-    this.onStaged([[rel, digest.sha256, size, mtimeMs, ino]]);
+    this.record(rel, [size, mtimeMs, ino]);
+    this.progressed();
   }
 
   /**
@@ -321,13 +339,14 @@ export class Staging {
     const { size } = this.oldStats.get(rel)!;
     this.admit(rel, size);
     this.digests.set(rel, withBlockSums({ sha256: old, bytes: size }, file));
-    this.keepPublished(rel, old);
+    this.keepPublished(rel);
   }
 
   /** The published file at `rel` stays as it is: linked into the staged site at the end (as the writers link theirs). */
-  private keepPublished(rel: string, sha256: string): void {
+  private keepPublished(rel: string): void {
     this.keptHere.push(rel);
-    this.onStaged([[rel, sha256]]);
+    this.record(rel, null);
+    this.progressed();
   }
 
   /** The site's files: each one added is staged; a path can be added once only. */

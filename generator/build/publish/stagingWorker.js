@@ -6,8 +6,9 @@
 // Messages: begin {out, staging, old, inFlight} (the build to serve from now on) -> nothing;
 // end (the build is done with this writer: its state goes, the published hashes with it) -> nothing;
 // files {rels, hashes, ends, bytes} (the files' bytes end to end in one buffer, each ending
-// at its `ends` entry) -> staged {records} ([rel, hash] for a kept file, [rel, hash, size,
-// mtimeMs, ino] for a written one); link -> linked; any failure -> error {message, code},
+// at its `ends` entry) -> staged {stats} (three numbers per file of the batch, in its order:
+// size, mtimeMs, ino of a written file, -1 and two zeros for a kept one; no path or hash, which
+// the build has); link -> linked; any failure -> error {message, code},
 // after which the writer ignores everything (it is ended, never given another build). Each
 // files message taken off the queue, staged or ignored, counts down the build's batches in
 // flight (`inFlight`, shared with the main thread, which waits while too many are queued).
@@ -45,10 +46,12 @@ function isKept(rel, bytes, digest) {
   return fs.statSync(file).size === bytes.length && fs.readFileSync(file).equals(bytes);
 }
 
-function stageFile(rel, bytes, digest) {
+/** Stages one file and puts its stats at `at` of `stats` (see the messages above). */
+function stageFile(rel, bytes, digest, stats, at) {
   if (isKept(rel, bytes, digest)) {
     build.kept.push(rel);
-    return [rel, digest];
+    stats[at] = -1;
+    return;
   }
   const file = `${build.staging}/${rel}`;
   ensureFolder(file);
@@ -56,7 +59,7 @@ function stageFile(rel, bytes, digest) {
   try {
     for (let offset = 0; offset < bytes.length; ) offset += fs.writeSync(fd, bytes, offset);
     const { size, mtimeMs, ino } = fs.fstatSync(fd); // through the open file: no second path lookup
-    return [rel, digest, size, mtimeMs, ino];
+    [stats[at], stats[at + 1], stats[at + 2]] = [size, mtimeMs, ino];
   } finally {
     fs.closeSync(fd);
   }
@@ -78,8 +81,9 @@ function handle(message) {
     build = undefined;
   } else if (message.type === 'files') {
     const { rels, hashes, ends } = message;
-    const records = rels.map((rel, i) => stageFile(rel, Buffer.from(message.bytes, ends[i - 1] ?? 0, ends[i] - (ends[i - 1] ?? 0)), hashes[i]));
-    parentPort.postMessage({ type: 'staged', records });
+    const stats = new Float64Array(3 * rels.length);
+    rels.forEach((rel, i) => stageFile(rel, Buffer.from(message.bytes, ends[i - 1] ?? 0, ends[i] - (ends[i - 1] ?? 0)), hashes[i], stats, 3 * i));
+    parentPort.postMessage({ type: 'staged', stats }, [stats.buffer]);
   } else if (message.type === 'link') {
     linkKept();
     parentPort.postMessage({ type: 'linked' });
