@@ -12,6 +12,7 @@ import { BULK_PART_BYTES, PACK_SIZE } from './format.ts';
 import { MAX_IDS } from './limits.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, MAX_SEED } from '../runtime/search/query.js';
 import type { RESPONSES } from './schemas.ts';
+import { KINDS, OBJECT_TYPE_NAMES, type GenericWithOwn, type ObjectType, type OwnBulkKind, type OwnHistoryType, type SearchKind } from './kinds.ts';
 
 /** The name of a response schema (schemas.ts RESPONSES, openapi.json components). */
 export type ResponseName = keyof typeof RESPONSES;
@@ -119,22 +120,9 @@ function declare<N extends ResponseName, H extends Host>(endpoint: Declaration<N
   return { method: 'get', parameters: [], query: SHAPING, errors: [], ...endpoint, file } as Endpoint<N> & { file: FileOf };
 }
 
-/** Generic object types (starlight's object API), each with its responses `<type>_result`, `<type>_list` and `<type>_pack`. */
-export const OBJECT_TYPES = {
-  card_t: 'a card by internal id (unit_id)',
-  char_t: 'a character (unit_type_id)',
-  skill_t: 'a card skill (unit_skill_id)',
-  leader_skill_t: 'a center skill (unit_leader_skill_id)',
-  accessory_t: 'an accessory (accessory_id)',
-  event_t: 'an event (event_id)',
-  removable_skill_t: 'a School Idol Skill (unit_removable_skill_id)',
-  song_t: 'a song (live_track_id of the live database)',
-  live_t: 'a chart of a song (live_setting_id of the live database)',
-} as const;
-export type ObjectType = keyof typeof OBJECT_TYPES;
-export const OBJECT_TYPE_NAMES = Object.keys(OBJECT_TYPES) as ObjectType[];
-/** The types of the live database: published only when the export has one (an older site may lack them too). */
-export const SONG_TYPES: readonly ObjectType[] = ['song_t', 'live_t'];
+/** Generic object types (starlight's object API), each with its responses `<type>_result`, `<type>_list` and `<type>_pack`: the kinds of kinds.ts that have one. */
+export const OBJECT_TYPES = Object.fromEntries(KINDS.filter((k) => k.objectType).map((k) => [k.objectType, k.about])) as Record<ObjectType, string>;
+export { OBJECT_TYPE_NAMES, type ObjectType };
 export const isObjectType = (name: string): name is ObjectType => Object.hasOwn(OBJECT_TYPES, name);
 
 /** An object's extensionless URL as a root-relative path: it resolves the same from every response. */
@@ -151,9 +139,18 @@ export const objectRef = (type: ObjectType, id: number) => `/api/v1/${type}/${id
  */
 export const NOTES = 'notes';
 
+/**
+ * The kinds' own bulk kinds or history types (kinds.ts `own`): those of the kinds with files of their
+ * own first (cards, accessories, sets, pairs), before the generic types; those of the kinds that live
+ * in packs only (notes) after them.
+ */
+function ownFiles<F extends 'bulk' | 'history'>(of: F, packedOnly: boolean): (F extends 'bulk' ? OwnBulkKind : OwnHistoryType)[] {
+  return KINDS.filter((k) => !!k.packedOnly === packedOnly).flatMap((k) => (k.own?.[of] ? [k.own[of]] : [])) as (F extends 'bulk' ? OwnBulkKind : OwnHistoryType)[];
+}
+
 /** The kinds of the bulk downloads, in bulk/index.json's order: a JSON Lines file each, then every kind but LINES_ONLY_KINDS in one SQLite file. */
-export const BULK_KINDS = ['cards', 'accessories', 'sets', 'pairs', ...OBJECT_TYPE_NAMES, NOTES] as const;
-export type BulkKind = (typeof BULK_KINDS)[number];
+export type BulkKind = OwnBulkKind | ObjectType;
+export const BULK_KINDS: readonly BulkKind[] = [...ownFiles('bulk', false), ...OBJECT_TYPE_NAMES, ...ownFiles('bulk', true)];
 const BULK_FILE_NAMES = [...BULK_KINDS.map((kind) => `${kind}.jsonl`), 'sif.sqlite'];
 /**
  * Kinds sif.sqlite leaves out: a chart's notes are a list (no column would hold any of it) and, at
@@ -162,10 +159,10 @@ const BULK_FILE_NAMES = [...BULK_KINDS.map((kind) => `${kind}.jsonl`), 'sif.sqli
 export const LINES_ONLY_KINDS: readonly BulkKind[] = [NOTES];
 
 /** Types with a history (api/v1/history/<type>/<id>.json): cards by ordinal, accessories, every generic object type, and notes by chart. */
-export const HISTORY_TYPES = ['card', 'accessory', ...OBJECT_TYPE_NAMES, NOTES] as const;
-export type HistoryType = (typeof HISTORY_TYPES)[number];
+export type HistoryType = OwnHistoryType | ObjectType;
+export const HISTORY_TYPES: readonly HistoryType[] = [...ownFiles('history', false), ...OBJECT_TYPE_NAMES, ...ownFiles('history', true)];
 /** History types whose histories live in packs (api/v1/history/<type>/pack/<block>.json) instead of a file per object. */
-export const PACKED_HISTORY_TYPES: readonly HistoryType[] = [NOTES];
+export const PACKED_HISTORY_TYPES: readonly HistoryType[] = ownFiles('history', true);
 
 /**
  * Types whose objects are another kind's, published once: card_t's objects are the cards (by unit
@@ -175,8 +172,9 @@ export const PACKED_HISTORY_TYPES: readonly HistoryType[] = [NOTES];
  * card_t's history packs the few histories that are not their card's (an id whose ordinal changed,
  * a card no longer published), which win over the card's.
  */
-export const HISTORY_ALIASES = { card_t: 'card', accessory_t: 'accessory' } as const satisfies Partial<Record<HistoryType, HistoryType>>;
-export type AliasedHistoryType = keyof typeof HISTORY_ALIASES;
+export type AliasedHistoryType = GenericWithOwn['objectType'];
+type Aliases = { [T in AliasedHistoryType]: Extract<GenericWithOwn, { objectType: T }>['own']['history'] };
+export const HISTORY_ALIASES = Object.fromEntries(KINDS.flatMap((k) => (k.objectType && k.own?.history ? [[k.objectType, k.own.history]] : []))) as Aliases;
 export const isAliasedHistory = (type: string): type is AliasedHistoryType => Object.hasOwn(HISTORY_ALIASES, type);
 /** History types with a file per object (api/v1/history/<type>/<id>.json). */
 export const FILE_HISTORY_TYPES: readonly HistoryType[] = HISTORY_TYPES.filter((type) => !PACKED_HISTORY_TYPES.includes(type) && !isAliasedHistory(type));
@@ -242,7 +240,7 @@ export const objectEndpoint = Object.fromEntries(OBJECT_TYPE_NAMES.map((type) =>
 const SEARCH_QUERY: QueryParameter[] = [...SHAPING, ...(Object.keys(SEARCH_PARAMETERS) as QueryParameter[])];
 
 /** The search route of one kind (answered by the edge from the kind's index and objects files). */
-function searchEndpoint<N extends ResponseName>(kind: 'card' | 'accessory' | 'event' | 'song', response: N) {
+function searchEndpoint<N extends ResponseName>(kind: SearchKind, response: N) {
   return declare({
     route: `/api/v1/search/${kind}`,
     summary: `The ${kind} objects a query matches, ordered and paged (docs/search.md)`,

@@ -7,6 +7,7 @@
  */
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { MAX_READ_TL_STRINGS } from './limits.ts';
+import { CHANGE_TYPES, type ChangeType } from './kinds.ts';
 import { ATTRIBUTE_NAMES, DIFFICULTIES } from '../runtime/search/words.js';
 import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES, LANES, MANIFEST_BLOCK_SIZE, NOTE_EFFECTS } from './format.ts';
 
@@ -449,11 +450,8 @@ const CardChanges = obj({
   changed: Type.Array(obj({ id: Int, ordinal: Int, fields: Type.Array(FieldChange) })),
 }, 'Cards by id, added and removed also by ordinal; a changed card carries its new ordinal.');
 
-/** The changelog's object types, in the order change lists name them. */
-export const CHANGE_TYPES = ['cards', 'skills', 'center_skills', 'accessories', 'characters', 'events', 'sets', 'pairs', 'songs', 'charts'] as const;
-/** The changelog types of the live database: change lists of sites from before songs lack them (read as no change). */
-export const SONG_CHANGE_TYPES: readonly ChangeType[] = ['songs', 'charts'];
-export type ChangeType = (typeof CHANGE_TYPES)[number];
+/** The changelog's object types, in the order change lists name them (kinds.ts). */
+export { CHANGE_TYPES, type ChangeType };
 
 export const Versions = named('Versions', obj({
   versions: Type.Array(obj({
@@ -498,7 +496,7 @@ export const ChangeList = named('ChangeList', obj({
     pairs: TypeChanges(Int),
     songs: TypeChanges(Int),
     charts: TypeChanges(Int),
-  }),
+  } satisfies Record<ChangeType, TSchema>),
 }, '(extra) What a game update changed, per object type: ids in ascending order, changed objects in id order with their fields in name order.'));
 
 const ChangeCounts = obj({ added: Int, removed: Int, changed: Int });
@@ -508,7 +506,7 @@ export const ChangeIndex = named('ChangeIndex', obj({
     truth_version: Str,
     from_truth_version: Str,
     date: nullable(Int),
-    counts: obj(Object.fromEntries(CHANGE_TYPES.map((type) => [type, ChangeCounts])) as Record<(typeof CHANGE_TYPES)[number], typeof ChangeCounts>),
+    counts: obj(Object.fromEntries(CHANGE_TYPES.map((type) => [type, ChangeCounts])) as Record<ChangeType, typeof ChangeCounts>),
   })),
 }, '(extra) Every published change list, newest first.'));
 

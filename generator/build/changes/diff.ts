@@ -1,17 +1,12 @@
 /** The change list between two snapshots: a pure function of them (same snapshots, same bytes). */
 import { isDeepStrictEqual } from 'node:util';
-import { CHANGE_TYPES, type ChangeCounts, type ChangeListJson, type ChangeType } from '../../contract/schemas.ts';
-import { isJsonObject, type Json, type JsonObject, type PublishedKind } from './published.ts';
+import type { ChangeCounts, ChangeListJson } from '../../contract/schemas.ts';
+import { CHANGE_TYPES, kindOfChange, type ChangeType } from '../../contract/kinds.ts';
+import { isJsonObject, type Json, type JsonObject } from './published.ts';
 import { parseText, sameText, type Snapshot } from './snapshot.ts';
 
 type Id = number | string;
 type FieldChange = { field: string; from: Json; to: Json };
-
-/** The published kind each changelog type compares. */
-const KIND_OF: Record<ChangeType, PublishedKind> = {
-  cards: 'card_t', skills: 'skill_t', center_skills: 'leader_skill_t', accessories: 'accessory_t',
-  characters: 'char_t', events: 'event_t', sets: 'set', pairs: 'pair', songs: 'song_t', charts: 'live_t',
-};
 
 const same = (object: JsonObject) => object;
 
@@ -49,7 +44,8 @@ function fieldChanges(before: Json, after: Json, path: string, out: FieldChange[
  * published id, `shape` drops what is no data change.
  */
 function typeChanges<I extends Id>(type: ChangeType, from: Snapshot, to: Snapshot, idOf: (key: string) => I) {
-  const [before, after] = [from.objects[KIND_OF[type]], to.objects[KIND_OF[type]]];
+  const { published } = kindOfChange(type);
+  const [before, after] = [from.objects[published], to.objects[published]];
   const shape = WITHOUT_PICTURES[type] ?? same;
   const ids = (objects: Map<string, Buffer>, test: (key: string) => boolean) => sortIds([...objects.keys()].filter(test).map(idOf));
   const differs = (key: string) => before.has(key) && !sameText(before.get(key), after.get(key));
@@ -63,31 +59,22 @@ function typeChanges<I extends Id>(type: ChangeType, from: Snapshot, to: Snapsho
 /** The ordinal of a card in a snapshot. */
 const ordinalIn = (snapshot: Snapshot) => (id: number) => parseText(snapshot.objects.card_t.get(String(id))!).ordinal as number;
 
-/** What the update from `from` to `to` changed, type by type in CHANGE_TYPES order. */
+/** What the update from `from` to `to` changed, type by type in CHANGE_TYPES order: cards also by ordinal, sets by their text ids. */
 export function diffSnapshots(from: Snapshot, to: Snapshot): ChangeListJson {
-  const of = (type: ChangeType) => typeChanges(type, from, to, Number);
-  const cards = of('cards');
+  const cards = typeChanges('cards', from, to, Number);
+  const of = (type: ChangeType) => (type === 'cards'
+    ? {
+      added: cards.added,
+      removed: cards.removed,
+      added_ordinals: sortIds(cards.added.map(ordinalIn(to))),
+      removed_ordinals: sortIds(cards.removed.map(ordinalIn(from))),
+      changed: cards.changed.map(({ id, fields }) => ({ id, ordinal: ordinalIn(to)(id), fields })),
+    }
+    : typeChanges<Id>(type, from, to, type === 'sets' ? String : Number));
   return {
     from: from.version,
     to: to.version,
-    types: {
-      cards: {
-        added: cards.added,
-        removed: cards.removed,
-        added_ordinals: sortIds(cards.added.map(ordinalIn(to))),
-        removed_ordinals: sortIds(cards.removed.map(ordinalIn(from))),
-        changed: cards.changed.map(({ id, fields }) => ({ id, ordinal: ordinalIn(to)(id), fields })),
-      },
-      skills: of('skills'),
-      center_skills: of('center_skills'),
-      accessories: of('accessories'),
-      characters: of('characters'),
-      events: of('events'),
-      sets: typeChanges('sets', from, to, String),
-      pairs: of('pairs'),
-      songs: of('songs'),
-      charts: of('charts'),
-    },
+    types: Object.fromEntries(CHANGE_TYPES.map((type) => [type, of(type)])) as ChangeListJson['types'],
   };
 }
 
@@ -102,18 +89,13 @@ export function countsOf(list: ChangeListJson): ChangeCounts {
 export const isEmpty = (counts: Partial<ChangeCounts>): boolean =>
   Object.values(counts).every((c) => c.added + c.removed + c.changed === 0);
 
-const NAMES: Record<ChangeType, [one: string, many: string]> = {
-  cards: ['card', 'cards'], skills: ['skill', 'skills'], center_skills: ['center skill', 'center skills'],
-  accessories: ['accessory', 'accessories'], characters: ['character', 'characters'], events: ['event', 'events'],
-  sets: ['set', 'sets'], pairs: ['pair', 'pairs'], songs: ['song', 'songs'], charts: ['chart', 'charts'],
-};
-
 /** "24 cards added, 3 skills changed, ..." in type order, or "none". */
 export function describeCounts(counts: Partial<ChangeCounts>): string {
   const parts = CHANGE_TYPES.flatMap((type) => {
     const c = counts[type];
     if (!c) return [];
-    return (['added', 'removed', 'changed'] as const).filter((kind) => c[kind]).map((kind) => `${c[kind]} ${NAMES[type][c[kind] === 1 ? 0 : 1]} ${kind}`);
+    const { one, many } = kindOfChange(type).change!;
+    return (['added', 'removed', 'changed'] as const).filter((kind) => c[kind]).map((kind) => `${c[kind]} ${c[kind] === 1 ? one : many} ${kind}`);
   });
   return parts.length ? parts.join(', ') : 'none';
 }

@@ -5,7 +5,8 @@
  * types (a card by id is `card_t`, an accessory `accessory_t`: the same objects the card and
  * accessory routes publish), sets and pairs as their lists describe them, and charts' notes.
  */
-import { NOTES, OBJECT_TYPE_NAMES, type ObjectType } from '../../contract/endpoints.ts';
+import { NOTES, OBJECT_TYPE_NAMES } from '../../contract/endpoints.ts';
+import { KINDS, type PublishedKind } from '../../contract/kinds.ts';
 import type { Rendered } from '../render/renderSite.ts';
 
 export type Json = null | boolean | number | string | Json[] | JsonObject;
@@ -15,8 +16,8 @@ export interface JsonObject {
 
 export const isJsonObject = (value: unknown): value is JsonObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
-export type PublishedKind = ObjectType | 'set' | 'pair' | typeof NOTES;
-export const PUBLISHED_KINDS: readonly PublishedKind[] = [...OBJECT_TYPE_NAMES, 'set', 'pair', NOTES];
+export type { PublishedKind };
+export const PUBLISHED_KINDS: readonly PublishedKind[] = KINDS.map((k) => k.published);
 
 /** Objects by kind, keyed by their id as text (set ids are strings, the others numbers). */
 export type PublishedObjects = Record<PublishedKind, Map<string, JsonObject>>;

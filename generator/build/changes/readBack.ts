@@ -1,7 +1,8 @@
 /** The site a build follows (input/previousSite.ts), read back: its snapshot and its change lists (the history carried forward). */
 import path from 'node:path';
 import { endpoints } from '../../contract/endpoints.ts';
-import { CHANGE_TYPES, SONG_CHANGE_TYPES, type ChangeIndexJson, type ChangeListJson } from '../../contract/schemas.ts';
+import type { ChangeIndexJson, ChangeListJson } from '../../contract/schemas.ts';
+import { CHANGE_TYPES, LATER_CHANGE_TYPES } from '../../contract/kinds.ts';
 import { UserError } from '../errors.ts';
 import type { PreviousSite } from '../input/previousSite.ts';
 import { carriedVersionFault } from '../input/curated.ts';
@@ -51,12 +52,12 @@ function requireCarried(site: PreviousSite, rel: string, name: unknown): void {
 
 /**
  * `value` as the change list of `truthVersion`, or null for a hand-edited or foreign file (not
- * carried). A list from before songs gets the song types as empty: nothing changed in them.
+ * carried). A list from before a later change type (songs, charts) gets it as empty: nothing changed in it.
  */
 function changeListOf(value: unknown, truthVersion: string): ChangeListJson | null {
   if (!isJsonObject(value) || !isJsonObject(value.from) || !isJsonObject(value.to) || !isJsonObject(value.types)) return null;
   const types = { ...value.types };
-  for (const type of SONG_CHANGE_TYPES) types[type] ??= { added: [], removed: [], changed: [] };
+  for (const type of LATER_CHANGE_TYPES) types[type] ??= { added: [], removed: [], changed: [] };
   const complete = value.to.truth_version === truthVersion && CHANGE_TYPES.every((type) => isJsonObject(types[type]));
   return complete ? ({ ...value, types } as unknown as ChangeListJson) : null;
 }

@@ -5,7 +5,8 @@
  * its render stage returns; an older site's from its published files (--since, or a site
  * without build records). Both give the same texts (test/changesInMemory.test.ts checks it).
  */
-import { endpoints, NOTES, objectEndpoint, OBJECT_TYPE_NAMES, SONG_TYPES, type ObjectType } from '../../contract/endpoints.ts';
+import { endpoints, NOTES, objectEndpoint, OBJECT_TYPE_NAMES, type ObjectType } from '../../contract/endpoints.ts';
+import { kindOfType } from '../../contract/kinds.ts';
 import type { PairListJson, SetListJson } from '../../contract/schemas.ts';
 import { jsonBytes } from '../render/files.ts';
 import { isJsonObject, noObjects, recordObject, type JsonObject, type PublishedKind, type PublishedObjects } from './published.ts';
@@ -39,7 +40,7 @@ export type SiteReader = (rel: string, optional?: boolean) => Promise<unknown>;
 
 /**
  * Every object of a generic type: the ids of its list, each read from the pack of its block. A
- * site without a live database (or from before songs) has no song types: none of their objects.
+ * site without an optional kind's database (contract/kinds.ts; or from before the kind) has none of its objects.
  */
 async function readObjects(read: SiteReader, type: ObjectType, into: PublishedObjects): Promise<void> {
   const { list, pack } = objectEndpoint[type];
@@ -51,7 +52,7 @@ async function readObjects(read: SiteReader, type: ObjectType, into: PublishedOb
     const ordinal = ordinals?.[id];
     return typeof ordinal === 'number' ? (await readPack(endpoints.cardPack.file(packOf(ordinal)))).objects?.[ordinal] : objects?.[id];
   };
-  const listed = (await read(list.file(), SONG_TYPES.includes(type))) as { result: { id: number }[] } | undefined;
+  const listed = (await read(list.file(), kindOfType(type).optional)) as { result: { id: number }[] } | undefined;
   for (const { id } of listed?.result ?? []) {
     const object = await packed(id);
     if (!isJsonObject(object)) throw new UserError(`${pack.file(packOf(id))}: no object ${id}, which ${list.file()} lists`);

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { BULK_KINDS, LINES_ONLY_KINDS, endpoints, type BulkKind } from '../../contract/endpoints.ts';
-import { kindsPublishedWith } from '../../contract/kinds.ts';
+import { KINDS, kindsPublishedWith } from '../../contract/kinds.ts';
 import type { BulkIndexJson } from '../../contract/schemas.ts';
 import { BULK_PART_BYTES, bulkPartLines, bulkPartName } from '../../contract/format.ts';
 import { CHUNK, writeDigested, type FileDigest } from '../digest.ts';
@@ -45,7 +45,8 @@ function bulkKinds({ objects, objectTypes, sets, pairs, notes }: Rendered): { na
   const byKind: Record<BulkKind, readonly object[]> = {
     ...objects, cards: [...objects.card_t].sort((a, b) => a.ordinal - b.ordinal), accessories: objects.accessory_t, sets, pairs, notes,
   };
-  const views: Partial<Record<BulkKind, SqliteKind['viewOf']>> = { card_t: { table: 'cards', orderBy: 'id' }, accessory_t: { table: 'accessories', orderBy: 'id' } };
+  // A generic type whose objects are a kind's own (card_t, accessory_t) is a view of its kind's table.
+  const views: Partial<Record<BulkKind, SqliteKind['viewOf']>> = Object.fromEntries(KINDS.flatMap((k) => (k.objectType && k.own ? [[k.objectType, { table: k.own.bulk, orderBy: 'id' }]] : [])));
   // Kinds the site does not publish (songs, charts and their notes without a live database) have no bulk file either.
   const published = new Set<BulkKind>(kindsPublishedWith(objectTypes).flatMap((k) => [k.objectType, k.own?.bulk].filter((name) => !!name)));
   return BULK_KINDS.filter((name) => published.has(name)).map((name) => ({ name, objects: byKind[name], viewOf: views[name] }));

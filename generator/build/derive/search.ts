@@ -5,17 +5,14 @@
  * from the objects' own files and packs, as comma lists do.
  */
 import { endpoints } from '../../contract/endpoints.ts';
+import { kindOfSearch } from '../../contract/kinds.ts';
 import { KINDS, buildIndex, type IndexContext, type Kind } from '../../runtime/search/kinds.js';
 import { addJson, type SiteFiles } from '../render/files.ts';
 import type { Rendered } from '../render/renderSite.ts';
-/** Each kind's objects in its index's row order (cards by ordinal, the others by id). */
+/** Each kind's objects in its index's row order: its kind's objects (contract/kinds.ts), cards by ordinal, the others by id. */
 function objectsOf(kind: Kind, { objects }: Rendered): unknown[] {
-  switch (kind.name) {
-    case 'card': return [...objects.card_t].sort((a, b) => a.ordinal - b.ordinal);
-    case 'accessory': return objects.accessory_t;
-    case 'event': return objects.event_t;
-    case 'song': return objects.live_t;
-  }
+  const type = kindOfSearch(kind.name).objectType!;
+  return type === 'card_t' ? [...objects.card_t].sort((a, b) => a.ordinal - b.ordinal) : objects[type];
 }
 
 export function deriveSearch(rendered: Rendered, files: SiteFiles): void {
@@ -25,8 +22,8 @@ export function deriveSearch(rendered: Rendered, files: SiteFiles): void {
     songs: new Map(rendered.objects.song_t.map((s) => [s.id, s])),
     offsetMinutes: rendered.timezoneOffset,
   };
-  // Songs are searched only where the site publishes them (an export with a live database).
-  for (const kind of KINDS.filter((k) => k.name !== 'song' || rendered.objectTypes.includes('live_t'))) {
+  // A kind is searched only where the site publishes its objects (songs: an export with a live database).
+  for (const kind of KINDS.filter((k) => rendered.objectTypes.includes(kindOfSearch(k.name).objectType!))) {
     addJson(files, endpoints.searchIndex.file(kind.name), buildIndex(kind, objectsOf(kind, rendered), context));
   }
 }

@@ -2,12 +2,13 @@
 import path from 'node:path';
 import type { InputFolder } from './inputFiles.ts';
 import type { Findings } from '../findings.ts';
+import { DATABASES, type DatabaseName } from '../../contract/kinds.ts';
 
 /** Preferred first: the client's own file, then flat copies, then SQL dumps. */
 const EXTENSIONS = ['.db_', '.db', '.sqlite', '.db.sql', '.sql'];
 
-/** The databases the build reads, by their client names; every other file the client keeps is not used. */
-const DATABASES = ['unit', 'event_common', 'live'] as const;
+// The databases the build reads, by their client names (contract/kinds.ts: those its kinds come
+// from); every other file the client keeps is not used.
 
 /** The main export's folder and the English one's, relative to the input folder. */
 const EXPORTS = ['', 'en/'] as const;
@@ -16,7 +17,7 @@ export type ExportFolder = (typeof EXPORTS)[number];
 /** Folders of an export (in any case) that never hold its own master databases. */
 const NOT_DATABASES = new Set(['en', 'assets', 'translations', 'node_modules']);
 
-export type DatabaseName = (typeof DATABASES)[number];
+export type { DatabaseName };
 
 /** The database `rel` (relative to an export's folder) could be, by its file name in any case, unless it is under NOT_DATABASES. */
 function candidateFor(rel: string): DatabaseName | undefined {

@@ -11,6 +11,7 @@ import type { Model } from '../model/buildModel.ts';
 import type { Card, Song } from '../model/types.ts';
 import type { Findings } from '../findings.ts';
 import { misfit } from './check.ts';
+import { kind, type KindName } from '../../contract/kinds.ts';
 import { Accessory, Card as CardSchema, CenterSkill, Character, GameEvent, Live, RemovableSkill, Skill, Song as SongSchema } from '../../contract/schemas.ts';
 import { renderCenterSkill, renderSkill } from './cards.ts';
 import { renderAccessory } from './accessories.ts';
@@ -20,10 +21,11 @@ import { renderLive, renderSong } from './songs.ts';
 
 const KIND = 'objects that do not fit their declared schema (left out)';
 
-/** Keeps the items whose rendered object fits `schema`; warns for each other one, naming `table` and its `key` column. */
+/** Keeps the items whose rendered object fits `schema`; warns for each other one, naming its kind's table and key column (contract/kinds.ts). */
 function fitting<I extends { id: number }>(
-  items: Iterable<I>, schema: TSchema, render: (item: I) => unknown, table: string, key: string, findings: Findings,
+  items: Iterable<I>, schema: TSchema, render: (item: I) => unknown, of: KindName, findings: Findings,
 ): I[] {
+  const [table, key] = kind(of).table!;
   return [...items].filter((item) => {
     const problem = misfit(schema, render(item));
     if (problem) findings.warn(`${table}: ${key} ${item.id}: ${problem}; it is left out`, KIND);
@@ -33,8 +35,8 @@ function fitting<I extends { id: number }>(
 
 /** The songs that fit, each with only its charts that fit (a song left out takes its charts with it). */
 function fittingSongs(songs: readonly Song[], findings: Findings): Song[] {
-  const charts = new Set(fitting(songs.flatMap((s) => s.charts), Live, renderLive, 'live_setting_m', 'live_setting_id', findings));
-  return fitting(songs, SongSchema, renderSong, 'live_track_m', 'live_track_id', findings)
+  const charts = new Set(fitting(songs.flatMap((s) => s.charts), Live, renderLive, 'chart', findings));
+  return fitting(songs, SongSchema, renderSong, 'song', findings)
     .map((s) => (s.charts.every((c) => charts.has(c)) ? s : { ...s, charts: s.charts.filter((c) => charts.has(c)) }));
 }
 
@@ -43,14 +45,14 @@ const byId = <I extends { id: number }>(items: I[]) => new Map(items.map((item) 
 /** The context with a model holding only objects that fit their schemas (the same objects, so renderers' caches stay valid). */
 export function checkedContext(context: RenderContext, findings: Findings): RenderContext {
   const { model } = context;
-  const skills = byId(fitting(model.skills.values(), Skill, renderSkill, 'unit_skill_m', 'unit_skill_id', findings));
-  const centerSkills = byId(fitting(model.centerSkills.values(), CenterSkill, renderCenterSkill, 'unit_leader_skill_m', 'unit_leader_skill_id', findings));
+  const skills = byId(fitting(model.skills.values(), Skill, renderSkill, 'skill', findings));
+  const centerSkills = byId(fitting(model.centerSkills.values(), CenterSkill, renderCenterSkill, 'center_skill', findings));
   // A card embeds its skills and events: one that does not fit makes the card not fit either.
   // A shallow copy: the shared card object carries a (non-enumerable) toJSON the schema does not know.
-  const cards = fitting(model.cards, CardSchema, (c) => ({ ...context.cards.card(c) }), 'unit_m', 'unit_id', findings);
+  const cards = fitting(model.cards, CardSchema, (c) => ({ ...context.cards.card(c) }), 'card', findings);
   const kept = new Set<Card>(cards);
   const keptIds = new Set(cards.map((c) => c.id));
-  const events = fitting(model.events, GameEvent, renderEventObject, 'event_m', 'event_id', findings)
+  const events = fitting(model.events, GameEvent, renderEventObject, 'event', findings)
     .map((e) => (e.rewardCards.every((c) => kept.has(c)) ? e : { ...e, rewardCards: e.rewardCards.filter((c) => kept.has(c)) }));
   const accessories = model.accessories.map((a) => (a.card && !kept.has(a.card) ? { ...a, card: null } : a));
   const filtered: Model = {
@@ -63,7 +65,7 @@ export function checkedContext(context: RenderContext, findings: Findings): Rend
     pairs: model.pairs.filter((p) => p.members.every((m) => kept.has(m.card))),
     characters: model.characters,
     accessories: [],
-    removableSkills: fitting(model.removableSkills, RemovableSkill, renderRemovableSkill, 'unit_removable_skill_m', 'unit_removable_skill_id', findings),
+    removableSkills: fitting(model.removableSkills, RemovableSkill, renderRemovableSkill, 'removable_skill', findings),
     songs: model.songs && fittingSongs(model.songs, findings),
   };
   // An accessory renders with the checked cards it names; characters with the checked cards.
@@ -72,8 +74,8 @@ export function checkedContext(context: RenderContext, findings: Findings): Rend
     ...context,
     model: {
       ...filtered,
-      accessories: fitting(accessories, Accessory, (a) => renderAccessory(withCards, a), 'accessory_m', 'accessory_id', findings),
-      characters: byId(fitting(model.characters.values(), Character, (c) => renderCharacter(c, model.tags, cards), 'unit_type_m', 'unit_type_id', findings)),
+      accessories: fitting(accessories, Accessory, (a) => renderAccessory(withCards, a), 'accessory', findings),
+      characters: byId(fitting(model.characters.values(), Character, (c) => renderCharacter(c, model.tags, cards), 'character', findings)),
     },
   };
 }

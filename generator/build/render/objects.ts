@@ -3,8 +3,9 @@
  * listings api/v1/list/<type>.json, for every type of contract/endpoints.ts OBJECT_TYPES.
  */
 import type { Card, Character, GameEvent, MemberTag, RemovableSkill, Text } from '../model/types.ts';
-import { OBJECT_TYPE_NAMES, SONG_TYPES, objectEndpoint, objectRef, type ObjectType, type ResponseOf } from '../../contract/endpoints.ts';
+import { objectEndpoint, objectRef, type ObjectType, type ResponseOf } from '../../contract/endpoints.ts';
 import type { Model } from '../model/buildModel.ts';
+import { objectTypesWith, type DatabaseName } from '../../contract/kinds.ts';
 import type { CardBriefJson, CharacterJson, EventJson, RemovableSkillJson } from '../../contract/schemas.ts';
 import { emit, type SiteFiles } from './files.ts';
 import { emitPacks } from './packs.ts';
@@ -90,8 +91,11 @@ function emitCardIdPacks(files: SiteFiles, cards: (readonly [number, ObjectOf<'c
   }
 }
 
-/** The generic types a model publishes: every one, but the song types only when the export has a live database. */
-export const objectTypesOf = (model: Model): ObjectType[] => OBJECT_TYPE_NAMES.filter((type) => model.songs || !SONG_TYPES.includes(type));
+/** Whether the model has what an optional database gives (contract/kinds.ts): the live database its songs. */
+const hasDatabase = (model: Model) => (database: DatabaseName): boolean => database !== 'live' || model.songs !== null;
+
+/** The generic types a model publishes: every one, but an optional kind's only when the export has its database. */
+export const objectTypesOf = (model: Model): ObjectType[] => objectTypesWith(hasDatabase(model));
 
 /** The published objects of every generic type, in id order: what the derive stages read. */
 export type RenderedObjects = { [T in ObjectType]: ObjectOf<T>[] };

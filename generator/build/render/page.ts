@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PACK_SIZE, RARITIES, imagePaths, type ImageFormat } from '../../contract/format.ts';
-import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint } from '../../contract/endpoints.ts';
+import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint, type ObjectType } from '../../contract/endpoints.ts';
+import { CHANGE_TYPES, kindOfChange } from '../../contract/kinds.ts';
 import type { SiteFiles } from './files.ts';
 
 const source = (name: string, folder = 'page'): Buffer => fs.readFileSync(fileURLToPath(new URL(`../../runtime/${folder}/${name}`, import.meta.url)));
@@ -15,6 +16,15 @@ const iconTemplates = (pathOf: (name: string, format: ImageFormat) => string) =>
   webp: template((name: string) => pathOf(name, 'webp')),
 });
 
+/** A generic object's route, `{}` for its id: the page links objects there (the edge answers it). */
+const objectRoute = (type: ObjectType) => objectEndpoint[type].object.route.slice(1).replace('{ids}', '{}');
+
+/** Each change list type with its heading and where an id leads: a view of the page, else the object's route (contract/kinds.ts). */
+const changeTypes = () => CHANGE_TYPES.map((type) => {
+  const { page, objectType } = kindOfChange(type);
+  return [type, page!.label, page!.view ?? objectRoute(objectType!)];
+});
+
 /** Files a person may want to open directly: info and the lists (those this export has). */
 const indexFiles = (files: SiteFiles) =>
   [endpoints.info, endpoints.cardList, endpoints.setList, endpoints.pairList, endpoints.accessoryList, endpoints.openapi,
@@ -22,8 +32,8 @@ const indexFiles = (files: SiteFiles) =>
     .map((endpoint) => endpoint.file())
     .filter((rel) => files.has(rel));
 
-/** The page's scripts (ES modules, app.js the entry) and style, copied into site/. */
-const PAGE_FILES = ['app.js', 'dom.js', 'imageHost.js', 'views.js', 'words.js', 'chart.js', 'changes.js', 'history.js', 'downloads.js', 'songs.js', 'style.css'];
+/** The page's scripts (ES modules, app.js the entry) and style, copied into site/: every one in generator/runtime/page/. */
+const PAGE_FILES = fs.readdirSync(fileURLToPath(new URL('../../runtime/page/', import.meta.url))).filter((name) => /\.(js|css)$/.test(name)).sort();
 /**
  * The search module (generator/runtime/search/), which the edge runs too, copied into search/: beside
  * site/ as generator/runtime/search/ is beside generator/runtime/page/, so the page's imports resolve the same.
@@ -51,13 +61,14 @@ export function renderPage(files: SiteFiles, imageHost: string | null = null): v
     songList: files.has(objectEndpoint.song_t.list.file()) ? objectEndpoint.song_t.list.file() : null,
     liveList: objectEndpoint.live_t.list.file(),
     // Generic objects: linked at their route (the edge answers it), read by the page from their packs (any host serves them).
-    object: Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, objectEndpoint[type].object.route.slice(1).replace('{ids}', '{}')])),
+    object: Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, objectRoute(type)])),
     // card_t's packs name each card's ordinal: the page reads cards from their own files.
     pack: Object.fromEntries(OBJECT_TYPE_NAMES.filter((type) => type !== 'card_t').map((type) => [type, template(objectEndpoint[type].pack.file)])),
     // Charts' notes, read from their packs as the generic objects are (the notes route needs the edge).
     notesPack: template(endpoints.notesPack.file),
     packSize: PACK_SIZE,
     changes: endpoints.latestChanges.file(),
+    changeTypes: changeTypes(),
     cardHistory: endpoints.history.file('card', '{}'),
     searchIndex: template(endpoints.searchIndex.file),
     bulkIndex: endpoints.bulkIndex.file(),

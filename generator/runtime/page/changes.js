@@ -5,19 +5,11 @@
 'use strict';
 import { cardTile, config, day, el, fill, shortValue } from './dom.js';
 
-/** Per type: its heading and where an id leads (a view, else the object's JSON file). */
-const TYPES = {
-  cards: ['Cards', (ordinal) => `#card/${ordinal}`],
-  skills: ['Skills', (id) => fill(config.object.skill_t, id)],
-  center_skills: ['Center skills', (id) => fill(config.object.leader_skill_t, id)],
-  accessories: ['Accessories', (id) => `#accessory/${id}`],
-  characters: ['Characters', (id) => fill(config.object.char_t, id)],
-  events: ['Events', (id) => `#event/${id}`],
-  sets: ['Sets', (id) => `#set/${encodeURIComponent(id)}`],
-  pairs: ['Pairs', (id) => `#pair/${id}`],
-  songs: ['Songs', (id) => `#song/${id}`],
-  charts: ['Charts', (id) => fill(config.object.live_t, id)],
-};
+/**
+ * Per type, in the change lists' order: its heading and where an id leads (a view, else the
+ * object's route), as the build gives them from its table of kinds (config.changeTypes).
+ */
+const TYPES = Object.fromEntries(config.changeTypes.map(([type, label, href]) => [type, [label, (id) => fill(href, id)]]));
 /** Added cards shown as tiles in the summary (the newest: highest ordinals). */
 const NEWEST_TILES = 6;
 
