@@ -19,7 +19,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const TIERS = {
   unit: ['accessories', 'bulkInMemory', 'cards', 'changesInMemory', 'checked', 'edge', 'events', 'fuzz', 'generations',
-    'hostFit', 'edgeReads', 'imports', 'jsonCheck', 'notes', 'objects', 'pairs', 'removableSkills', 'reportFindings', 'search', 'sets', 'songs', 'sqlDump', 'versionsInMemory'],
+    'hostFit', 'edgeReads', 'imports', 'jsonCheck', 'kinds', 'notes', 'objects', 'pairs', 'removableSkills', 'reportFindings', 'search', 'sets', 'songs', 'sqlDump', 'versionsInMemory'],
   build: ['archive', 'bulk', 'changes', 'clientFiles', 'contract', 'coverage', 'degradation', 'images', 'input', 'inputProblems',
     'mirrorBlocks', 'versions'],
   hosts: ['cli', 'clients', 'load', 'mirror', 'outFolder', 'publish', 'report', 'routes', 'server'],

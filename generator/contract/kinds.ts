@@ -161,8 +161,6 @@ const FIRST_CHANGE_TYPES = 8;
 export const LATER_CHANGE_TYPES = CHANGE_TYPES.slice(FIRST_CHANGE_TYPES);
 /** The input databases the build reads, by their client names. */
 export const DATABASES = [...new Set(KINDS.map((k) => k.database))] as DatabaseName[];
-/** The kinds every site publishes, and those only a site whose export has their database does. */
-export const OPTIONAL_KINDS = KINDS.filter((k) => k.optional);
 
 /**
  * The kinds a site publishes, given the generic types it publishes: an optional kind is published

@@ -19,7 +19,7 @@ import type { NotesJson } from '../../contract/schemas.ts';
 /** The published objects the derive stages build on (search index, ...), so none reads files back. */
 export interface Rendered {
   objects: RenderedObjects;
-  /** The generic types the site publishes (the song types only with a live database). */
+  /** The generic types the site publishes (an optional kind's only with its database: contract/kinds.ts). */
   objectTypes: ObjectType[];
   /** set_list.json's entries, each with its set file's cards. */
   sets: RenderedSet[];

@@ -10,6 +10,7 @@
 import type { Static } from '@sinclair/typebox';
 import { packOf } from '../../contract/format.ts';
 import { endpoints, isObjectType, objectEndpoint, type ObjectType } from '../../contract/endpoints.ts';
+import { KINDS } from '../../contract/kinds.ts';
 import type { CardList } from '../../contract/schemas.ts';
 import { HttpError, damagedFile, type JsonPieces } from './http.ts';
 import { once, readBytes, readJson, type EdgeSite } from './siteReader.ts';
@@ -164,14 +165,11 @@ const LISTED = {
 
 export type ListedKind = keyof typeof LISTED;
 
-/** The generic type of a search kind's results where it is not `<kind>_t`: a song search answers charts. */
-const SEARCH_RESULT_TYPES: Record<string, ObjectType> = { song: 'live_t' };
-
-/** Where a search kind's results are read: cards by ordinal, accessories by id, any other kind `<kind>` from its generic type `<kind>_t`. */
+/** Where a search kind's results are read: cards by ordinal, accessories by id, any other kind from its generic type (contract/kinds.ts: a song search answers charts, live_t). */
 export function searchSource(kind: string): Source {
   if (kind === 'card' || kind === 'accessory') return LISTED[kind].source;
-  const type = SEARCH_RESULT_TYPES[kind] ?? `${kind}_t`;
-  if (!isObjectType(type)) throw new Error(`search kind ${kind} has no object type ${type}`);
+  const type = KINDS.find((k) => k.search === kind)?.objectType;
+  if (!type) throw new Error(`search kind ${kind} has no object type`);
   return genericSource(type);
 }
 

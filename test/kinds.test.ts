@@ -1,0 +1,47 @@
+/**
+ * The table of kinds (generator/contract/kinds.ts) and the lists derived from it: the orders
+ * clients and earlier sites already know stay as they were (a new kind may only come after them),
+ * every search kind has a row, and the optional kinds go together with their database.
+ */
+import { describe, expect, it } from 'vitest';
+import { CHANGE_TYPES, DATABASES, KINDS, LATER_CHANGE_TYPES, OBJECT_TYPE_NAMES, kindOfSearch, kindsPublishedWith, objectTypesWith } from '../generator/contract/kinds.ts';
+import { BULK_KINDS, HISTORY_ALIASES, HISTORY_TYPES, OBJECT_TYPES, PACKED_HISTORY_TYPES } from '../generator/contract/endpoints.ts';
+import { KINDS as SEARCH_KINDS } from '../generator/runtime/search/kinds.js';
+
+describe('the table of kinds', () => {
+  it('keeps the published orders of the lists it derives (new kinds after them)', () => {
+    const generic = ['card_t', 'char_t', 'skill_t', 'leader_skill_t', 'accessory_t', 'event_t', 'removable_skill_t', 'song_t', 'live_t'];
+    expect(OBJECT_TYPE_NAMES.slice(0, 9)).toEqual(generic);
+    expect(Object.keys(OBJECT_TYPES)).toEqual(OBJECT_TYPE_NAMES);
+    expect(CHANGE_TYPES.slice(0, 10)).toEqual(['cards', 'skills', 'center_skills', 'accessories', 'characters', 'events', 'sets', 'pairs', 'songs', 'charts']);
+    expect(LATER_CHANGE_TYPES.slice(0, 2)).toEqual(['songs', 'charts']);
+    expect(BULK_KINDS.slice(0, 4)).toEqual(['cards', 'accessories', 'sets', 'pairs']);
+    expect(BULK_KINDS.slice(4, 13)).toEqual(generic);
+    expect(BULK_KINDS.at(-1)).toBe('notes');
+    expect(HISTORY_TYPES.slice(0, 11)).toEqual(['card', 'accessory', ...generic]);
+    expect(HISTORY_TYPES.at(-1)).toBe('notes');
+    expect(PACKED_HISTORY_TYPES).toEqual(['notes']);
+    expect(HISTORY_ALIASES).toEqual({ card_t: 'card', accessory_t: 'accessory' });
+    expect(DATABASES).toEqual(['unit', 'event_common', 'live']);
+  });
+
+  it('gives every change type its own place, and every kind a name of its own', () => {
+    const places = KINDS.flatMap((k) => (k.change ? [k.change.place] : [])).sort((a, b) => a - b);
+    expect(places).toEqual(places.map((_, i) => i));
+    expect(new Set(KINDS.map((k) => k.name)).size).toBe(KINDS.length);
+    expect(new Set(KINDS.map((k) => k.published)).size).toBe(KINDS.length);
+  });
+
+  it('has a row with a generic type for every search kind of the search language', () => {
+    for (const { name } of SEARCH_KINDS) expect(kindOfSearch(name)?.objectType, name).toBeTruthy();
+    expect(KINDS.filter((k) => k.search).map((k) => k.search).sort()).toEqual(SEARCH_KINDS.map((k) => k.name).sort());
+  });
+
+  it('publishes the live database\'s kinds together, or none of them', () => {
+    expect(KINDS.filter((k) => k.optional).map((k) => k.name)).toEqual(['song', 'chart', 'notes']);
+    const without = objectTypesWith((database) => database !== 'live');
+    expect(without).toEqual(OBJECT_TYPE_NAMES.filter((type) => type !== 'song_t' && type !== 'live_t'));
+    expect(kindsPublishedWith(without).map((k) => k.name)).not.toContain('notes');
+    expect(kindsPublishedWith(OBJECT_TYPE_NAMES).length).toBe(KINDS.length);
+  });
+});
