@@ -25,7 +25,7 @@ const noSite = () => memorySite(new Map());
 
 describe('api/v1/bulk/index.json after a previous site', () => {
   it('carries updated_in from the previous site\'s index while a file\'s hash is unchanged', async () => {
-    const { rendered } = renderInMemory(SAMPLE_INPUT);
+    const { rendered } = await renderInMemory(SAMPLE_INPUT);
     const scratch = await tempDir();
     const bulk = (truthVersion: string, previous: PreviousSite) => deriveBulk(rendered, new MemoryFiles(), { truthVersion, date: null, previous, scratch });
     const first = await bulk('v1', noSite());
@@ -48,7 +48,7 @@ describe('api/v1/bulk/sif.sqlite', () => {
   it('is byte-identical for the same input (built twice in one process)', async () => {
     const scratch = await tempDir();
     const bulk = async () => {
-      const { model, rendered } = renderInMemory(SAMPLE_INPUT);
+      const { model, rendered } = await renderInMemory(SAMPLE_INPUT);
       const files = new MemoryFiles();
       await deriveBulk(rendered, files, { truthVersion: model.truthVersion, date: null, previous: noSite(), scratch });
       return files;

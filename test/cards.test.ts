@@ -175,7 +175,7 @@ describe('/api/v1/info', () => {
     const input = await copySample();
     const timezoneOf = async (meta: object) => {
       await fs.writeJson(path.join(input, 'meta.json'), meta);
-      return renderInMemory(input).json('api/v1/info.json').timezone;
+      return (await renderInMemory(input)).json('api/v1/info.json').timezone;
     };
     expect(await timezoneOf({ truth_version: 'cn-1', region: 'cn' })).toBe('+08:00');
     expect(await timezoneOf({ truth_version: 'x-1', timezone: '-03:30' })).toBe('-03:30');

@@ -82,8 +82,8 @@ describe('agreement with HonokaMiku', () => {
 
 describe('an encrypted sample', () => {
   let plainFiles: Map<string, Buffer>;
-  beforeAll(() => {
-    plainFiles = renderInMemory(SAMPLE_INPUT).files;
+  beforeAll(async () => {
+    plainFiles = (await renderInMemory(SAMPLE_INPUT)).files;
   });
 
   // Every version once, the regions taking turns (the cipher tests above cover every pair).
@@ -92,7 +92,7 @@ describe('an encrypted sample', () => {
     it(`${describeScheme(scheme)}: renders byte-identical output, decrypted in memory only`, async () => {
       const input = await encryptedSample(scheme);
       const before = await snapshot(input);
-      const { files, report } = renderInMemory(input);
+      const { files, report } = await renderInMemory(input);
       expect([...files.keys()]).toEqual([...plainFiles.keys()]);
       expect([...files].filter(([rel, bytes]) => !bytes.equals(plainFiles.get(rel)!)).map(([rel]) => rel)).toEqual([]);
       expect(report.databases.map((d) => [path.relative(input, d.file), d.encryption])).toEqual([
@@ -113,9 +113,9 @@ describe('an encrypted sample', () => {
   it('says when a CN or TW file is read at a zone meta.json did not choose', async () => {
     const input = await encryptedSample({ region: 'cn', version: 2 });
     await fs.writeJson(path.join(input, 'meta.json'), { truth_version: 'cn' });
-    expect(renderInMemory(input).report.warnings).toContainEqual(expect.stringMatching(/unit\.db_: a CN client file, but meta\.json names no region.*"region": "cn"/));
+    expect((await renderInMemory(input)).report.warnings).toContainEqual(expect.stringMatching(/unit\.db_: a CN client file, but meta\.json names no region.*"region": "cn"/));
     await fs.writeJson(path.join(input, 'meta.json'), { truth_version: 'cn', region: 'cn' });
-    expect(renderInMemory(input).report.warnings.filter((w) => w.includes('client file'))).toEqual([]);
+    expect((await renderInMemory(input)).report.warnings.filter((w) => w.includes('client file'))).toEqual([]);
   });
 });
 
@@ -133,11 +133,11 @@ describe('databases in WAL mode (as an app may keep them)', () => {
   it('read from the main file alone, plain or encrypted, writing nothing beside the input', async () => {
     const { input, file, bytes } = await walUnit();
     expect([bytes[18], bytes[19]]).toEqual([2, 2]);
-    const plainCard = renderInMemory(SAMPLE_INPUT).json('api/v1/card/5.json');
+    const plainCard = (await renderInMemory(SAMPLE_INPUT)).json('api/v1/card/5.json');
     for (const content of [bytes, encryptClientFile(bytes, { region: 'jp', version: 3 }, 'unit.db_')]) {
       await fs.writeFile(file, content);
       const before = await snapshot(input);
-      expect(renderInMemory(input).json('api/v1/card/5.json')).toEqual(plainCard);
+      expect((await renderInMemory(input)).json('api/v1/card/5.json')).toEqual(plainCard);
       expect(await snapshot(input)).toEqual(before);
     }
   });
@@ -170,7 +170,7 @@ describe('client files that do not open', () => {
     const { input, file, bytes } = await plainUnit();
     await fs.remove(file);
     await fs.writeFile(path.join(input, 'unit.db'), encryptClientFile(bytes, { region: 'ww', version: 4, generator: 3 }, 'unit.db_'));
-    const { report } = renderInMemory(input);
+    const { report } = await renderInMemory(input);
     expect(report.databases[0]).toMatchObject({ form: 'client file', encryption: 'EN/WW V4', keyName: 'unit.db_' });
   });
 

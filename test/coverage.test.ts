@@ -62,7 +62,7 @@ describe('coverage in the report', () => {
     const input = await copySample();
     await fs.outputFile(path.join(input, 'db/item/item.db_'), 'x');
     for (let i = 0; i < UNREAD_FILES_KEPT + 5; i++) await fs.outputFile(path.join(input, `stray/${String(i).padStart(4, '0')}.txt`), '');
-    const { report } = renderInMemory(input);
+    const { report } = await renderInMemory(input);
     expect(report.unreadFiles[0]).toEqual({ file: 'db/item/item.db_', reason: 'a database the build does not use' });
     expect([report.unreadFiles.length, report.unreadFileCount]).toEqual([UNREAD_FILES_KEPT, UNREAD_FILES_KEPT + 6]);
     expect(buildSummary(report, 'report.json')).toMatch(new RegExp(`^not read: ${UNREAD_FILES_KEPT + 6} files: .*; and ${UNREAD_FILES_KEPT + 1} more \\(report\\.json unread_files\\)$`, 'm'));
@@ -78,7 +78,7 @@ describe('the shipped sample and a user\'s export', () => {
     const input = path.join(await tempDir(), 'input');
     copyTree(SAMPLE_INPUT, input);
     await fs.copy(path.join(input, 'unit.sql'), path.join(input, 'mine/unit.db.sql'));
-    expect(() => renderInMemory(input)).toThrow(new RegExp(
+    await expect(renderInMemory(input)).rejects.toThrow(new RegExp(
       `^${input.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} holds the invented sample \\(sample\\.json\\) and another export's databases \\(mine/unit\\.db\\.sql\\); put your export in a folder of its own and build it with --input <folder>`,
     ));
   });
@@ -87,6 +87,6 @@ describe('the shipped sample and a user\'s export', () => {
     const input = await copySample();
     expect(await fs.pathExists(path.join(input, SAMPLE_MARKER))).toBe(false);
     await fs.copy(path.join(input, 'unit.sql'), path.join(input, 'mine/unit.db.sql'));
-    expect(renderInMemory(input).report.warnings.join('\n')).toMatch(/several unit databases/);
+    expect((await renderInMemory(input)).report.warnings.join('\n')).toMatch(/several unit databases/);
   });
 });

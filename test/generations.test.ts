@@ -13,7 +13,7 @@ async function render(tables: TableDump[], english?: TableDump[]) {
   const input = await tempDir('sif-generation-');
   await writeDb(input, 'unit.sql', tables);
   if (english) await writeDb(input, 'en/unit.sql', english);
-  const rendered = renderInMemory(input);
+  const rendered = await renderInMemory(input);
   return { ...rendered, card: (ordinal: number): CardJson => rendered.json(`api/v1/card/${ordinal}.json`).cards[0] };
 }
 
@@ -53,7 +53,7 @@ describe('the 2015 generation as real exports have it: unit_level_m(unit_id, hp,
   const sampleCards = async (generation: 'current' | '2015') => {
     const input = await tempDir('sif-2015-');
     await writeSampleExport(input, { generation, images: false });
-    const { json, report } = renderInMemory(input);
+    const { json, report } = await renderInMemory(input);
     const cards: CardJson[] = json('api/v1/card_list.json').stubs.map((c: { ordinal: number }) => json(`api/v1/card/${c.ordinal}.json`).cards[0]);
     return { cards: new Map(cards.map((c) => [c.ordinal, c])), report };
   };

@@ -9,17 +9,11 @@ import { inputDigest } from '../generator/build/input/treeDigest.ts';
 import { InputFolder } from '../generator/build/input/inputFiles.ts';
 import { openSql } from '../generator/build/input/sqlDump.ts';
 import { buildModel, type Model } from '../generator/build/model/buildModel.ts';
-import { renderSite } from '../generator/build/render/renderSite.ts';
-import { renderContext } from '../generator/build/render/context.ts';
-import { checkedContext } from '../generator/build/render/checked.ts';
-import { deriveSearch } from '../generator/build/derive/search.ts';
 import { MemoryFiles } from '../generator/build/render/files.ts';
-import { deriveChanges, type ChangesFound } from '../generator/build/changes/deriveChanges.ts';
-import { deriveHistory } from '../generator/build/changes/history.ts';
-import { deriveBulk } from '../generator/build/derive/bulk.ts';
+import type { ChangesFound } from '../generator/build/changes/deriveChanges.ts';
 import type { BulkIndexJson } from '../generator/contract/schemas.ts';
-import { memorySite } from '../generator/build/input/previousSite.ts';
-import { readMeta } from '../generator/build/input/curated.ts';
+import { runStages, type StageOptions } from '../generator/build/stages.ts';
+import { memorySite, type PreviousSite } from '../generator/build/input/previousSite.ts';
 import { BuildReport } from '../generator/build/report.ts';
 import { publishLayout } from '../generator/build/publish/layout.ts';
 import { scanFolder, writeManifest, type Manifest } from '../generator/build/publish/manifest.ts';
@@ -74,16 +68,8 @@ export async function buildInto(input: string) {
   return { out, report };
 }
 
-/**
- * `input` read, modelled and rendered in memory, without the picture and publishing stages: for
- * rule tests that only look at the JSON. `json(rel)` is a rendered file parsed (`files.has(rel)` says whether one is).
- * `pictures`: the site paths of the pictures taken as published (none by default).
- */
-export function renderInMemory(input: string, pictures: ReadonlySet<string> = new Set()) {
-  const { model, report } = modelAt(input);
-  const files = new MemoryFiles();
-  const rendered = renderSite(checkedContext(renderContext(model, pictures), report), files);
-  deriveSearch(rendered, files);
+/** The accessors of a site held in memory: a rendered file parsed, a generic object from its type's pack. */
+function accessors(files: MemoryFiles) {
   const json = <T = any>(rel: string): T => {
     const bytes = files.get(rel);
     if (!bytes) throw new Error(`${rel} was not rendered`);
@@ -94,30 +80,44 @@ export function renderInMemory(input: string, pictures: ReadonlySet<string> = ne
     const pack = files.get(objectEndpoint[type].pack.file(packOf(id)));
     return pack ? ((JSON.parse(pack.toString('utf8')) as { objects: Record<string, T> }).objects[id] ?? null) : null;
   };
-  return { files, report, json, object, model, rendered };
+  return { json, object };
 }
 
-/** A site rendered in memory with what a build publishes after it follows a previous site: change lists, histories, bulk files. */
-export type SiteInMemory = ReturnType<typeof renderInMemory> & { changes: ChangesFound; bulk: BulkIndexJson | null };
+/** `input` through the build's stages (stages.ts runStages) on files in memory, following `previous`; pictures taken as published, never encoded. */
+async function stagesInMemory(input: string, previous: PreviousSite, options: Pick<StageOptions, 'recorded' | 'scratch' | 'renderOnly'> & { pictures: ReadonlySet<string> }) {
+  const report = new BuildReport();
+  const files = new MemoryFiles();
+  const folder = InputFolder.walk(input);
+  const done = await runStages(report, files, { input: folder, inputDigest: inputDigest(folder), previous, imageHost: null, images: options.pictures, ...options });
+  return { files, report, ...accessors(files), ...done };
+}
 
 /**
- * `input` rendered in memory (renderInMemory) and then through the changes, history and bulk
- * stages as a build runs them, following `previous` (a site made so before; null: a first
- * build) through the previous site's interface (memorySite) instead of a folder. The snapshots
- * the previous run kept stand for its build's records, unless `readBack` (as --since, or a site
- * without records): then its objects are read back from its files. Only the bulk stage's own
- * scratch folder is on disk; `bulk: false` leaves that stage out (tests of the change lists,
- * which no bulk file feeds: its SQLite database is most of a sample site's time).
+ * `input` read, modelled and rendered in memory, without the picture and publishing stages: for
+ * rule tests that only look at the JSON. `json(rel)` is a rendered file parsed (`files.has(rel)` says whether one is).
+ * `pictures`: the site paths of the pictures taken as published (none by default).
+ */
+export const renderInMemory = (input: string, pictures: ReadonlySet<string> = new Set()) =>
+  stagesInMemory(input, memorySite(new Map()), { recorded: null, scratch: null, renderOnly: true, pictures });
+
+/** A site rendered in memory with what a build publishes after it follows a previous site: change lists, histories, bulk files. */
+export type RenderedInMemory = Awaited<ReturnType<typeof renderInMemory>>;
+export type SiteInMemory = RenderedInMemory & { changes: ChangesFound };
+
+/**
+ * `input` through every stage but the picture and publishing ones, in memory, following
+ * `previous` (a site made so before; null: a first build) through the previous site's interface
+ * (memorySite) instead of a folder. The snapshots the previous run kept stand for its build's
+ * records, unless `readBack` (as --since, or a site without records): then its objects are read
+ * back from its files. Only the bulk stage's own scratch folder is on disk; `bulk: false` leaves
+ * that stage out (tests of the change lists, which no bulk file feeds: its SQLite database is
+ * most of a sample site's time).
  */
 export async function nextInMemory(input: string, previous: SiteInMemory | null, { readBack = false, pictures = new Set<string>(), bulk = true } = {}): Promise<SiteInMemory> {
-  const site = renderInMemory(input, pictures);
-  const { truthVersion } = site.model;
-  const { date } = readMeta(input);
   const previousSite = memorySite(previous?.files ?? new Map(), { named: readBack && previous !== null });
-  const changes = await deriveChanges({ rendered: site.rendered, truthVersion }, site.files, { previous: previousSite, recorded: readBack ? null : previous?.changes.keep ?? null, date });
-  await deriveHistory(changes.history, site.files);
-  const bulkIndex = bulk ? await deriveBulk(site.rendered, site.files, { truthVersion, date, previous: previousSite, scratch: await tempDir() }) : null;
-  return { ...site, changes, bulk: bulkIndex };
+  const recorded = readBack ? null : previous?.changes.keep ?? null;
+  const site = await stagesInMemory(input, previousSite, { recorded, scratch: bulk ? await tempDir() : null, pictures });
+  return { ...site, changes: site.changes! };
 }
 
 /** Writes a site held in memory into the folder `dir`, as a published site (for the tests of folders: --since). */

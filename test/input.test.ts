@@ -13,7 +13,7 @@ async function buildExport(tables: TableDump[], rel = 'unit.sql', files: Record<
   const input = await tempDir('sif-input-');
   await writeDb(input, rel, tables);
   for (const [name, value] of Object.entries(files)) await fs.outputJson(path.join(input, name), value);
-  const rendered = renderInMemory(input);
+  const rendered = await renderInMemory(input);
   const card = async (ordinal: number): Promise<CardJson> => rendered.json(`api/v1/card/${ordinal}.json`).cards[0];
   const exists = async (ordinal: number) => rendered.files.has(`api/v1/card/${ordinal}.json`);
   return { ...rendered, input, card, exists };

@@ -108,8 +108,8 @@ describe('curated and key files with hostile values', () => {
     const input = await copySample();
     const keys = await fs.readJson(path.join(input, 'release_info.json'));
     await writeJson(input, 'release_info.json', Object.entries(keys).map(([id, key]) => ({ id: Number(id), key })));
-    const cards = (dir: string) => renderInMemory(dir).json('api/v1/card_list.json').stubs;
-    expect(cards(input)).toEqual(cards(SAMPLE_INPUT));
+    const cards = async (dir: string) => (await renderInMemory(dir)).json('api/v1/card_list.json').stubs;
+    expect(await cards(input)).toEqual(await cards(SAMPLE_INPUT));
   });
 
   it('a gacha ending in the year 33658: refused naming the gacha', async () => {
@@ -209,7 +209,7 @@ describe('unit_number values that are no ordinal', () => {
   it('are left out, counted in one warning line with the first few in full; nothing like card/Infinity.json is published', async () => {
     const input = await copySample();
     await editDump(input, 'unit.sql', Object.entries(odd).map(([id, n]) => `UPDATE unit_m SET unit_number = ${n} WHERE unit_id = ${id};`).join('\n'));
-    const { files, report, json } = renderInMemory(input);
+    const { files, report, json } = await renderInMemory(input);
     const warning = (id: number, shown: string) => `unit_m: unit_id ${id} has unit_number ${shown}, not a whole number from 1 to 999999999; the card is left out`;
     expect(report.warningKinds['unit_m: rows whose unit_number is no ordinal']).toEqual({
       count: 6, examples: [warning(1003, 'Infinity'), warning(1006, '12.5'), warning(1009, '"0x20"')],
@@ -265,7 +265,7 @@ describe('links in the input folder', () => {
     await fs.symlink(path.join(outside, 'unit.sql'), path.join(input, 'unit.sql'));
     await expect(buildInto(input)).rejects.toThrow(/no unit database found/);
     await fs.move(path.join(outside, 'unit.sql'), path.join(input, 'unit.sql'), { overwrite: true });
-    expect(JSON.stringify(renderInMemory(input).json('api/v1/tl/0.json'))).not.toMatch(/First Morning/);
+    expect(JSON.stringify((await renderInMemory(input)).json('api/v1/tl/0.json'))).not.toMatch(/First Morning/);
     await fs.writeJson(path.join(outside, 'meta.json'), { timezone: '+09:00' });
     await fs.remove(path.join(input, 'meta.json'));
     await fs.symlink(path.join(outside, 'meta.json'), path.join(input, 'meta.json'));

@@ -20,10 +20,10 @@ import { packOf } from '../generator/contract/format.ts';
 import { handleRequest } from '../generator/runtime/edge/handler.ts';
 import { memorySite } from '../generator/build/input/previousSite.ts';
 import { BROKEN_NOTES } from '../generator/build/sample/data.ts';
-import { copySample, nextInMemory, renderInMemory, SAMPLE_INPUT, tempDir } from './helpers.ts';
+import { copySample, nextInMemory, renderInMemory, SAMPLE_INPUT, tempDir, type RenderedInMemory } from './helpers.ts';
 import { MemoryFiles } from '../generator/build/render/files.ts';
 
-const rendered = renderInMemory(SAMPLE_INPUT);
+const rendered = await renderInMemory(SAMPLE_INPUT);
 
 /** A member's JSON text exactly as a pack file of `files` holds it (at the pack's offsets), null when none. */
 function packMember(files: ReadonlyMap<string, Buffer>, pack: string, id: number): string | null {
@@ -35,7 +35,7 @@ function packMember(files: ReadonlyMap<string, Buffer>, pack: string, id: number
 /** A chart's notes as published (what notes/<id>.json answers), as text; null when it has none. */
 const notesText = (files: ReadonlyMap<string, Buffer>, id: number) => packMember(files, endpoints.notesPack.file(packOf(id)), id);
 const notesOf = (files: ReadonlyMap<string, Buffer>, id: number) => JSON.parse(notesText(files, id) ?? 'null') as NotesJson | null;
-const live = (site: ReturnType<typeof renderInMemory>, id: number) => site.object<LiveJson>('live_t', id)!;
+const live = (site: RenderedInMemory, id: number) => site.object<LiveJson>('live_t', id)!;
 
 /** Each chart's notes_setting_asset and s_rank_combo, from the sample's live.sql. */
 function chartRows(input = SAMPLE_INPUT): { live_setting_id: number; notes_setting_asset: string; s_rank_combo: number }[] {
@@ -196,7 +196,7 @@ describe('note files of an export', () => {
     await fs.mkdir(path.join(input, 'notes', 'extra'));
     await fs.copyFile(path.join(input, 'notes', '0001_1.json'), path.join(input, 'notes', 'extra', '0001_1.json'));
     await fs.writeFile(path.join(input, 'notes', '9999_9.json'), notes(1));
-    const site = renderInMemory(input);
+    const site = await renderInMemory(input);
 
     for (const id of [...Object.keys(HOSTILE).map(Number), 42]) {
       expect(live(site, id), `chart ${id}`).toMatchObject(NO_STATISTICS);
@@ -222,7 +222,7 @@ describe('note files of an export', () => {
   it('without a live database, every note file is a file not read, saying why', async () => {
     const input = await copySample();
     await fs.rm(path.join(input, 'live.sql'));
-    const site = renderInMemory(input);
+    const site = await renderInMemory(input);
     expect(site.rendered.notes).toEqual([]);
     expect(site.report.unreadFiles.map((f) => f.reason)).toEqual(Array(7).fill('a note file, but the export has no live database'));
   });
@@ -231,7 +231,7 @@ describe('note files of an export', () => {
     const input = await copySample();
     await fs.rm(path.join(input, 'notes'), { recursive: true });
     writeFileSync(path.join(input, 'notes'), '[]');
-    expect(() => renderInMemory(input)).toThrow(/notes: expected a folder/);
+    await expect(renderInMemory(input)).rejects.toThrow(/notes: expected a folder/);
   });
 });
 

@@ -73,7 +73,7 @@ describe('exports without unit_pair_m', () => {
   it('publish an empty pair list and no pair files', async () => {
     const input = await tempDir();
     await writeDb(input, 'unit.sql', unitTables('legacy', { cards: [{ unit_id: 1, unit_number: 1 }] }));
-    const { files, json } = renderInMemory(input);
+    const { files, json } = await renderInMemory(input);
     expect(json('api/v1/pair_list.json')).toEqual({ pairs: [] });
     expect([...files.keys()].filter((rel) => rel.startsWith('api/v1/pair/'))).toEqual([]);
   });

@@ -206,7 +206,7 @@ describe('fan words: skills, school years, songs by group and difficulty, and th
       UPDATE unit_m SET eponym = 'パーフェクト・デイ', eponym_en = 'Perfect Day' WHERE unit_number = (${healer});`);
     await editDump(input, 'live.sql', `UPDATE live_track_m SET name = 'Snow halation', name_en = 'Snow halation'
       WHERE live_track_id = (SELECT MIN(live_track_id) FROM live_setting_m WHERE difficulty = 6 AND live_track_id IN (SELECT live_track_id FROM live_track_m WHERE member_category = 1));`);
-    const { files, json, object } = renderInMemory(input);
+    const { files, json, object } = await renderInMemory(input);
     fanEdge = { read: async (rel) => files.get(rel)?.toString('utf8') ?? null };
     fanCards = json<{ stubs: { ordinal: number }[] }>('api/v1/card_list.json').stubs.map((stub) => json(`api/v1/card/${stub.ordinal}.json`).cards[0]);
     charts = json<{ result: { id: number }[] }>('api/v1/list/live_t.json').result.map(({ id }) => {
@@ -458,7 +458,7 @@ describe('dates are days of the site\'s calendar', () => {
     const input = await copySample();
     const file = path.join(input, 'release_dates.json');
     await fs.writeJson(file, { ...(await fs.readJson(file)), 1: '2019/05/01 0:30:00' });
-    const site = renderInMemory(input);
+    const site = await renderInMemory(input);
     const index = site.json('api/v1/search_index/card.json');
     expect(index.offset).toBe(9 * 60);
     const ordinals = (q: string) => pageModule.search(index, { q, order: 'ordinal', dir: 'asc', seed: null }).map((row: number) => index.columns.ordinal[row]);
@@ -742,8 +742,8 @@ describe('song fields of the charts\' notes: notes, nps, duration, has', () => {
   /** The sample without its notes/ folder: no chart has notes. */
   let bare: { edge: EdgeSite; charts: LiveJson[]; index: any };
 
-  const rendered = (input: string) => {
-    const { files, json, object } = renderInMemory(input);
+  const rendered = async (input: string) => {
+    const { files, json, object } = await renderInMemory(input);
     return {
       edge: { read: async (rel: string) => files.get(rel)?.toString('utf8') ?? null } as EdgeSite,
       charts: json<{ result: { id: number }[] }>('api/v1/list/live_t.json').result.map(({ id }) => object<LiveJson>('live_t', id)!),
@@ -751,10 +751,10 @@ describe('song fields of the charts\' notes: notes, nps, duration, has', () => {
     };
   };
   beforeAll(async () => {
-    ({ edge, charts, index } = rendered(SAMPLE_INPUT));
+    ({ edge, charts, index } = await rendered(SAMPLE_INPUT));
     const input = await copySample();
     await fs.rm(path.join(input, 'notes'), { recursive: true });
-    bare = rendered(input);
+    bare = await rendered(input);
   });
 
   /** Every chart `q` matches through the edge, in the answer's order. */

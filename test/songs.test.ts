@@ -31,7 +31,7 @@ function sampleRows(table: string, dump = path.join(SAMPLE_INPUT, 'live.sql')): 
 /** Rows stored in the clear: no release payload (NULL or the text None). */
 const plain = (rows: Row[]) => rows.filter((r) => r.release_tag === null || r.release_tag === 'None');
 
-const rendered = renderInMemory(SAMPLE_INPUT);
+const rendered = await renderInMemory(SAMPLE_INPUT);
 const songs = rendered.json<{ result: { id: number }[] }>('api/v1/list/song_t.json').result.map((s) => rendered.object<SongJson>('song_t', s.id)!);
 const lives = rendered.json<{ result: { id: number }[] }>('api/v1/list/live_t.json').result.map((l) => rendered.object<LiveJson>('live_t', l.id)!);
 const song = (id: number) => songs.find((s) => s.id === id);

@@ -1,6 +1,6 @@
 /**
- * The build, top to bottom: check -> read -> model -> images -> render -> search -> changes ->
- * history -> bulk -> manifest -> hosts -> write. Each stage returns what the next one needs
+ * The build, top to bottom: check -> (stages.ts runStages: read -> model -> images -> render ->
+ * search -> changes -> history -> bulk) -> manifest -> hosts -> write. Each stage returns what the next one needs
  * and what it found, and the report is assembled here from those; the model is read-only once
  * built (the image stage returns which pictures it published instead of writing them into the
  * model). The site this one follows (the output folder's, or --since's) is an input too,
@@ -8,23 +8,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { readExport, closeExport } from './input/readExport.ts';
 import { InputFolder } from './input/inputFiles.ts';
-import { publishedVersions, requireDistinctVersion } from './input/curated.ts';
-import { memorySite, previousSite, type PreviousSite } from './input/previousSite.ts';
+import { memorySite, previousSite } from './input/previousSite.ts';
 import type { ArchiveStep } from './input/archiveStep.ts';
-import type { GameExport } from './input/readExport.ts';
-import { buildModel, type Model } from './model/buildModel.ts';
-import { modelCoverage } from './model/coverage.ts';
-import { encodeImages } from './images/encodeImages.ts';
-import { renderContext } from './render/context.ts';
-import { checkedContext } from './render/checked.ts';
-import { renderSite } from './render/renderSite.ts';
-import { deriveChanges } from './changes/deriveChanges.ts';
+import { runStages } from './stages.ts';
 import { keepSnapshots, recordedSnapshots } from './changes/store.ts';
-import { deriveHistory } from './changes/history.ts';
-import { deriveSearch } from './derive/search.ts';
-import { deriveBulk } from './derive/bulk.ts';
 import { deriveFileManifest } from './derive/fileManifest.ts';
 import { PublishSession } from './publish/publishBuild.ts';
 import { UserError } from './errors.ts';
@@ -34,7 +22,6 @@ import { fitHosts, refuseUnfit } from './publish/hostFit.ts';
 import { hostConfigBytes } from './render/hostRules.ts';
 import type { DigestedFiles } from './render/files.ts';
 import { BuildReport, type ProgressListener } from './report.ts';
-import { Findings } from './findings.ts';
 
 export interface BuildOptions {
   input: string;
@@ -110,37 +97,6 @@ const listing = (files: DigestedFiles) => ({
 });
 
 /**
- * The read and model stages. They tell what they find through one Findings, added to the report
- * when they end, failed or not: a database's rows are read (and found unreadable) as the model
- * asks for them, until the model stage closes the export.
- */
-async function readAndModel(input: InputFolder, inputDigest: string, previous: PreviousSite, report: BuildReport, archive?: ArchiveStep): Promise<{ game: GameExport; model: Model }> {
-  const findings = new Findings();
-  try {
-    const game = await report.stage('read', async () => {
-      const read = readExport(input, findings, inputDigest, archive);
-      try {
-        requireDistinctVersion(input.root, read.meta.truthVersion, await publishedVersions(previous));
-      } catch (error) {
-        closeExport(read);
-        throw error;
-      }
-      return read;
-    });
-    const model = await report.stage('model', () => {
-      try {
-        return buildModel(game, findings);
-      } finally {
-        closeExport(game);
-      }
-    });
-    return { game, model };
-  } finally {
-    report.add(findings);
-  }
-}
-
-/**
  * Builds the site of `input` into `out`. A failure is a StageError naming its stage; one
  * before the write stage's swap leaves `out` as it was. The report is assembled here alone,
  * from what each stage returns.
@@ -170,31 +126,16 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     // The site this one follows, opened here for every stage that reads it: --since, else the output folder.
     const previous = options.fresh ? memorySite(new Map(), { label: 'no site' }) : previousSite(out, options.since);
     if (!upToDate) {
-      const { game, model } = await readAndModel(inputFolder, inputDigest, previous, report, options.archive);
-      report.coverage = modelCoverage(model);
-      report.sample = game.sample;
-      const images = await report.stage('images', () => encodeImages(model, { input: inputFolder, imageHost: Boolean(options.imageHost), ...imageCacheOf(options, session.layout.images) }, progress));
-      Object.assign(report.images, images.counts);
-      report.warnAll(images.warnings);
       const files = session.files(progress);
-      const renderFindings = new Findings();
-      const rendered = await report.stage('render', () => renderSite(checkedContext(renderContext(model, images.published, options.imageHost ?? null), renderFindings), files))
-        .finally(() => report.add(renderFindings));
-      session.renderingDone();
-      await report.stage('search', () => deriveSearch(rendered, files));
-      for (const [rel, bytes] of images.files) files.set(rel, bytes);
       const store = session.layout.snapshots;
-      const changes = await report.stage('changes', async () => {
-        // The build's records describe the output folder's site: trusted only when that is the one followed.
-        const recorded = previous.named || options.fresh ? null : recordedSnapshots(store, session.changeRecords);
-        const found = await deriveChanges({ rendered, truthVersion: model.truthVersion }, files, { previous, recorded, date: game.meta.date });
-        return { ...found, records: keepSnapshots(store, found.keep, session.changeRecords) };
+      // The build's records describe the output folder's site: trusted only when that is the one followed.
+      const recorded = previous.named || options.fresh ? null : recordedSnapshots(store, session.changeRecords);
+      const { model, changes } = await runStages(report, files, {
+        input: inputFolder, inputDigest, previous, recorded, archive: options.archive, progress,
+        images: { imageHost: Boolean(options.imageHost), ...imageCacheOf(options, session.layout.images) },
+        imageHost: options.imageHost ?? null, scratch: session.layout.scratch, onRendered: () => session.renderingDone(),
       });
-      report.update = changes.update;
-      report.warnAll(changes.warnings);
-      await report.stage('history', () => deriveHistory(changes.history, files));
-      const bulkOptions = { truthVersion: model.truthVersion, date: game.meta.date, previous, scratch: session.layout.scratch };
-      await report.stage('bulk', () => deriveBulk(rendered, files, bulkOptions));
+      const records = keepSnapshots(store, changes!.keep, session.changeRecords);
       await report.stage('manifest', () => deriveFileManifest(files, model.truthVersion));
       report.countFiles(files.keys());
       await report.stage('hosts', () => {
@@ -203,7 +144,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       });
       await report.stage('write', async () => {
         Object.assign(report, await session.finishStaging(files));
-        await session.publish(changes.records, report.toJSON());
+        await session.publish(records, report.toJSON());
       });
     }
   } catch (error) {
