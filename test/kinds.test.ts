@@ -9,20 +9,18 @@ import { BULK_KINDS, HISTORY_ALIASES, HISTORY_TYPES, OBJECT_TYPES, PACKED_HISTOR
 import { KINDS as SEARCH_KINDS } from '../generator/runtime/search/kinds.js';
 
 describe('the table of kinds', () => {
-  it('keeps the published orders of the lists it derives (new kinds after them)', () => {
+  it('keeps the published orders of the lists it derives (a new kind may come anywhere, the known ones keep their order)', () => {
+    const keeps = (list: readonly string[], known: string[]) => expect(list.filter((name) => known.includes(name))).toEqual(known);
     const generic = ['card_t', 'char_t', 'skill_t', 'leader_skill_t', 'accessory_t', 'event_t', 'removable_skill_t', 'song_t', 'live_t'];
-    expect(OBJECT_TYPE_NAMES.slice(0, 9)).toEqual(generic);
+    keeps(OBJECT_TYPE_NAMES, generic);
     expect(Object.keys(OBJECT_TYPES)).toEqual(OBJECT_TYPE_NAMES);
-    expect(CHANGE_TYPES.slice(0, 10)).toEqual(['cards', 'skills', 'center_skills', 'accessories', 'characters', 'events', 'sets', 'pairs', 'songs', 'charts']);
-    expect(LATER_CHANGE_TYPES.slice(0, 2)).toEqual(['songs', 'charts']);
-    expect(BULK_KINDS.slice(0, 4)).toEqual(['cards', 'accessories', 'sets', 'pairs']);
-    expect(BULK_KINDS.slice(4, 13)).toEqual(generic);
-    expect(BULK_KINDS.at(-1)).toBe('notes');
-    expect(HISTORY_TYPES.slice(0, 11)).toEqual(['card', 'accessory', ...generic]);
-    expect(HISTORY_TYPES.at(-1)).toBe('notes');
+    keeps(CHANGE_TYPES, ['cards', 'skills', 'center_skills', 'accessories', 'characters', 'events', 'sets', 'pairs', 'songs', 'charts']);
+    expect(LATER_CHANGE_TYPES).toEqual(CHANGE_TYPES.slice(CHANGE_TYPES.indexOf('songs')));
+    keeps(BULK_KINDS, ['cards', 'accessories', 'sets', 'pairs', ...generic, 'notes']);
+    keeps(HISTORY_TYPES, ['card', 'accessory', ...generic, 'notes']);
     expect(PACKED_HISTORY_TYPES).toEqual(['notes']);
     expect(HISTORY_ALIASES).toEqual({ card_t: 'card', accessory_t: 'accessory' });
-    expect(DATABASES).toEqual(['unit', 'event_common', 'live']);
+    keeps(DATABASES, ['unit', 'event_common', 'live']);
   });
 
   it('gives every change type its own place, and every kind a name of its own', () => {

@@ -118,7 +118,7 @@ export type Kind = Row & Pick<KindRow, 'packedOnly'> & {
   /** Published only when the export has its database (an older site may lack it too). */
   optional: boolean;
   /** Its key among a build's published objects and snapshots (changes/published.ts): its generic type, else its name. */
-  published: Row['objectType'] & {} | Exclude<Row, { objectType: string }>['name'];
+  published: NonNullable<Row['objectType']> | Exclude<Row, { objectType: string }>['name'];
 };
 
 /** Every published kind, in the table's order. */
