@@ -78,8 +78,9 @@ describe('the shipped sample and a user\'s export', () => {
     const input = path.join(await tempDir(), 'input');
     copyTree(SAMPLE_INPUT, input);
     await fs.copy(path.join(input, 'unit.sql'), path.join(input, 'mine/unit.db.sql'));
+    // The stages name the one that failed (the CLI prints the rest as its one line).
     await expect(renderInMemory(input)).rejects.toThrow(new RegExp(
-      `^${input.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} holds the invented sample \\(sample\\.json\\) and another export's databases \\(mine/unit\\.db\\.sql\\); put your export in a folder of its own and build it with --input <folder>`,
+      `^read stage: ${input.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} holds the invented sample \\(sample\\.json\\) and another export's databases \\(mine/unit\\.db\\.sql\\); put your export in a folder of its own and build it with --input <folder>`,
     ));
   });
 
