@@ -25,6 +25,9 @@
  * - rss_mb: peak resident memory so far.
  * Builds and floors alternate and every run writes a new folder (nothing is deleted until
  * the end), so both meet the same disk state. The last line is the 4,000-card headline.
+ *
+ * `npm run bench -- --builds`: the 4,000-card full builds and floors alone (build_s, floor_s and
+ * their ratio), in a few minutes.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -57,6 +60,8 @@ const SCALES: Scale[] = [
   { cards: 4000, accessories: 600, runs: 3 },
   { cards: 20000, accessories: 3000, runs: 1 },
 ];
+/** --builds: the 4,000-card builds and floors only. */
+const BUILDS_ONLY = process.argv.includes('--builds');
 const EDGE_REQUESTS = 200;
 const EDGE_LIST = 100;
 const PAGE_LOADS = 5;
@@ -142,6 +147,15 @@ async function measure(scale: Scale, root: string) {
     if (!files.length) files = readSite(out);
     floors.push(await timed(() => writePlain(files, path.join(dir, `floor-${run}`, 'public'))));
   }
+  if (BUILDS_ONLY) {
+    const [build, floor] = [median(builds), median(floors)];
+    console.log(
+      `${scale.cards} cards, ${scale.accessories} accessories: ${files.length} files, ${(files.reduce((n, [, b]) => n + b.length, 0) / 2 ** 20).toFixed(1)} MiB; ` +
+      `full builds ${builds.map(seconds).join(' ')} s, floors ${floors.map(seconds).join(' ')} s\n` +
+      `bench: cards=${scale.cards} files=${files.length} build_s=${seconds(build)} floor_s=${seconds(floor)} ratio=${(build / floor).toFixed(2)} rss_mb=${(process.resourceUsage().maxRSS / 1024).toFixed(0)}`,
+    );
+    return null;
+  }
   const rebuilds: number[] = [];
   for (let run = 0; run < 3; run++) rebuilds.push(await timed(() => build({ input, out, plan: UNCHECKED_PLAN })));
   const forced = await timed(() => build({ input, out, force: true, plan: UNCHECKED_PLAN }));
@@ -184,9 +198,9 @@ const edgeCpuFields = (r: EdgeCpuResult) =>
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sif-bench-'));
 try {
   const results = [];
-  for (const scale of SCALES) results.push(await measure(scale, root));
+  for (const scale of BUILDS_ONLY ? SCALES.slice(0, 1) : SCALES) results.push(await measure(scale, root));
   const r = results[0];
-  console.log(
+  if (r) console.log(
     `bench: cards=${r.cards} files=${r.files} build_s=${seconds(r.build)} floor_s=${seconds(r.floor)} ` +
     `ratio=${(r.build / r.floor).toFixed(2)} rebuild_s=${seconds(r.rebuild)} rebuild_ratio=${(r.rebuild / r.build).toFixed(3)} ` +
     `edge_p50_ms=${r.edge.toFixed(2)} edge${r.hosts.ids}_p50_ms=${r.hosts.deno.p50.toFixed(1)} edge${r.hosts.ids}_reads=${r.hosts.deno.reads} ` +
