@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from '../generator/build/build.ts';
 import { UNCHECKED_PLAN } from '../generator/build/publish/hostLimits.ts';
 import { writeSampleExport } from '../generator/build/sample/make-sample.ts';
-import { MAX_TERMS } from '../generator/runtime/search/query.js';
+import { MAX_TERMS } from '../generator/web/search/query.js';
 import { publishedOrdinals } from './load.ts';
 import { randomOrdinals } from './hosts.ts';
 

@@ -1,7 +1,7 @@
 /**
  * Search at the edge as it runs in production: the Netlify edge function under Deno, each read
  * an HTTP fetch from a local static host that holds every response back `latencyMs` (a CDN
- * round trip), answering the documented card examples (generator/runtime/search/examples.js) with
+ * round trip), answering the documented card examples (generator/web/search/examples.js) with
  * 100 results a page. Reports the p50 and p95 over every timed request, the most files one
  * request read (the index, then the page's objects: a few single files or the packs the page
  * touches, which an instance keeps once read), and the very first request (cold: the edge has
@@ -11,7 +11,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { denoEdge } from '../test/hosts.ts';
-import { EXAMPLES, exampleUrl } from '../generator/runtime/search/examples.js';
+import { EXAMPLES, exampleUrl } from '../generator/web/search/examples.js';
 
 export interface SearchResult {
   queries: number;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHANGE_TYPES, DATABASES, KINDS, LATER_CHANGE_TYPES, OBJECT_TYPE_NAMES, kindOfSearch, kindsPublishedWith, objectTypesWith } from '../generator/contract/kinds.ts';
 import { BULK_KINDS, HISTORY_ALIASES, HISTORY_TYPES, OBJECT_TYPES, PACKED_HISTORY_TYPES } from '../generator/contract/endpoints.ts';
-import { KINDS as SEARCH_KINDS } from '../generator/runtime/search/kinds.js';
+import { KINDS as SEARCH_KINDS } from '../generator/web/search/kinds.js';
 
 describe('the table of kinds', () => {
   it('keeps the published orders of the lists it derives (a new kind may come anywhere, the known ones keep their order)', () => {

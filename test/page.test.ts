@@ -15,7 +15,7 @@ import { handleRequest } from '../generator/runtime/edge/handler.ts';
 import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
 import { objectEndpoint } from '../generator/contract/endpoints.ts';
 import { packOf } from '../generator/contract/format.ts';
-import { EXAMPLES } from '../generator/runtime/search/examples.js';
+import { EXAMPLES } from '../generator/web/search/examples.js';
 import { patchBetween } from '../generator/build/changes/history.ts';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';

@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSample, copyTree, packedObject, readJson, tempDir } from './helpers.ts';
-import { EXAMPLES, exampleUrl } from '../generator/runtime/search/examples.js';
+import { EXAMPLES, exampleUrl } from '../generator/web/search/examples.js';
 import { HOSTS, WORKER_CONFIG, workerdPages, type Host, type HostName } from './hosts.ts';
 import { serveStatic } from './staticServer.ts';
 import { compiled } from './bin.ts';

@@ -13,11 +13,11 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handleRequest, type EdgeSite } from '../generator/runtime/edge/handler.ts';
 import { diskReader } from '../generator/runtime/server/diskSite.ts';
-import { EXAMPLES, exampleUrl } from '../generator/runtime/search/examples.js';
-import { CENTERS, DIFFICULTIES, EFFECTS, SCHOOL_YEARS, TRIGGERS } from '../generator/runtime/search/words.js';
-import { absentFields, kindOf, MAX_CORRECTED, MAX_LEFT_OUT_TERMS } from '../generator/runtime/search/query.js';
-import { lexiconOf } from '../generator/runtime/search/bare.js';
-import type { SearchIndex } from '../generator/runtime/search/kinds.js';
+import { EXAMPLES, exampleUrl } from '../generator/web/search/examples.js';
+import { CENTERS, DIFFICULTIES, EFFECTS, SCHOOL_YEARS, TRIGGERS } from '../generator/web/search/words.js';
+import { absentFields, kindOf, MAX_CORRECTED, MAX_LEFT_OUT_TERMS } from '../generator/web/search/query.js';
+import { lexiconOf } from '../generator/web/search/bare.js';
+import type { SearchIndex } from '../generator/web/search/kinds.js';
 import type { AccessoryJson, CardJson, CharacterJson, EventJson, LiveJson, RegionsJson, SetListJson, SongJson } from '../generator/contract/schemas.ts';
 import { objectEndpoint } from '../generator/contract/endpoints.ts';
 import { packOf } from '../generator/contract/format.ts';
@@ -40,7 +40,7 @@ let events: EventJson[];
 let characters: Map<number, CharacterJson>;
 let setNames: Map<string, string>;
 /** The search module as the page loads it: the site's own copy. */
-let pageModule: typeof import('../generator/runtime/search/query.js');
+let pageModule: typeof import('../generator/web/search/query.js');
 
 beforeAll(async () => {
   ({ out } = await buildSample());

@@ -11,7 +11,7 @@ import { loadSqlDump } from '../generator/build/input/sqlDump.ts';
 import { handleRequest, type EdgeSite } from '../generator/runtime/edge/handler.ts';
 import { diskReader } from '../generator/runtime/server/diskSite.ts';
 import { build } from '../generator/build/build.ts';
-import { DIFFICULTIES } from '../generator/runtime/search/words.js';
+import { DIFFICULTIES } from '../generator/web/search/words.js';
 import type { LiveJson, SongJson } from '../generator/contract/schemas.ts';
 import { buildSample, copySample, readJson, renderInMemory, SAMPLE_INPUT, tempDir } from './helpers.ts';
 import { dumpToClientDb, editDump } from './exportEdits.ts';

@@ -16,7 +16,7 @@ import { serveStatic, type StaticSite } from './staticServer.ts';
 import { launchBrowser } from './browser.ts';
 import { handleRequest } from '../generator/runtime/edge/handler.ts';
 import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
-import { EXAMPLES, exampleUrl } from '../generator/runtime/search/examples.js';
+import { EXAMPLES, exampleUrl } from '../generator/web/search/examples.js';
 
 let out: string;
 let site: StaticSite;

@@ -16,7 +16,7 @@ import { keepSnapshots, recordedSnapshots } from './changes/store.ts';
 import { deriveFileManifest } from './derive/fileManifest.ts';
 import { PublishSession } from './publish/publishBuild.ts';
 import { UserError } from './errors.ts';
-import { baseTemplate, templateProblem } from '../runtime/page/imageHost.js';
+import { baseTemplate, templateProblem } from '../web/page/imageHost.js';
 import { DEFAULT_PLAN, type HostPlan } from './publish/hostLimits.ts';
 import { fitHosts, refuseUnfit } from './publish/hostFit.ts';
 import { hostConfigBytes } from './render/hostRules.ts';
@@ -36,7 +36,7 @@ export interface BuildOptions {
    */
   imageCache?: string;
   /**
-   * An image host's URL template (generator/runtime/page/imageHost.js: `{id}`, `{ordinal}`, `{kind}`,
+   * An image host's URL template (generator/web/page/imageHost.js: `{id}`, `{ordinal}`, `{kind}`,
    * `{t}`, `{idolized}`): cards' pictures the export lacks (its art always) are named there.
    */
   imageHost?: string | null;

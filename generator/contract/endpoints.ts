@@ -10,7 +10,7 @@
 import type { Static } from '@sinclair/typebox';
 import { BULK_PART_BYTES, PACK_SIZE } from './format.ts';
 import { MAX_IDS } from './limits.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, MAX_SEED } from '../runtime/search/query.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, MAX_SEED } from '../web/search/query.js';
 import type { RESPONSES } from './schemas.ts';
 import { KINDS, OBJECT_TYPE_NAMES, type GenericWithOwn, type ObjectType, type OwnBulkKind, type OwnHistoryType, type SearchKind } from './kinds.ts';
 

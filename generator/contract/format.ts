@@ -9,7 +9,7 @@ export const API_MAJOR = 1;
 export const API_REVISION = 2;
 
 /** Rarity ids with their names, lowest first in game order (kept with the search words, which name them too). */
-export { RARITIES } from '../runtime/search/words.js';
+export { RARITIES } from '../web/search/words.js';
 
 /** Published pictures: every picture exists as .png and as .webp. */
 export type ImageFormat = 'png' | 'webp';

@@ -8,7 +8,7 @@
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { MAX_READ_TL_STRINGS } from './limits.ts';
 import { CHANGE_TYPES, type ChangeType } from './kinds.ts';
-import { ATTRIBUTE_NAMES, DIFFICULTIES } from '../runtime/search/words.js';
+import { ATTRIBUTE_NAMES, DIFFICULTIES } from '../web/search/words.js';
 import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES, LANES, MANIFEST_BLOCK_SIZE, NOTE_EFFECTS } from './format.ts';
 
 /** Named schemas, published as openapi.json components and referenced by `$ref`. */

@@ -1,12 +1,12 @@
 /**
  * The search stage (after render): for each searchable kind, its index (one column per
- * searchable value, generator/runtime/search/kinds.js), built from the objects the render stage
+ * searchable value, generator/web/search/kinds.js), built from the objects the render stage
  * published. A search reads the index to evaluate the query, then reads the page of results
  * from the objects' own files and packs, as comma lists do.
  */
 import { endpoints } from '../../contract/endpoints.ts';
 import { kindOfSearch } from '../../contract/kinds.ts';
-import { KINDS, buildIndex, type IndexContext, type Kind } from '../../runtime/search/kinds.js';
+import { KINDS, buildIndex, type IndexContext, type Kind } from '../../web/search/kinds.js';
 import { addJson, type SiteFiles } from '../render/files.ts';
 import type { Rendered } from '../render/renderSite.ts';
 /** Each kind's objects in its index's row order: its kind's objects (contract/kinds.ts), cards by ordinal, the others by id. */

@@ -8,7 +8,7 @@ import { HAPPENING_PARAMETER, QUERY_PARAMETERS, SEARCH_PARAMETERS, VERSION_PARAM
 import { components } from '../../contract/schemas.ts';
 import { EDGE_PATH, NETLIFY_OTHER_METHODS, netlifyExcludedPaths, workerFirstPaths } from '../../contract/hostRouting.ts';
 import { examplesMarkdown, searchMarkdown } from './searchDocs.ts';
-import { EXAMPLES, exampleUrl } from '../../runtime/search/examples.js';
+import { EXAMPLES, exampleUrl } from '../../web/search/examples.js';
 
 type Schema = Record<string, any>;
 

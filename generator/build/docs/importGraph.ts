@@ -1,14 +1,14 @@
 /**
  * The generator's import graph, type imports included (read by TypeScript's own scanner, which
  * sees `import type` that a bundler drops: a cycle of types is still a cycle a reader walks round),
- * the rules its three wings keep, and its drawing in docs/architecture.md (`npm run docs`).
+ * the rules its wings keep, and its drawing in docs/architecture.md (`npm run docs`).
  *
  * - contract/: what the build and the runtime share (the endpoint declarations and the
  *   published format);
- * - runtime/: what runs on a host or in a browser (the edge handler, `npm start`, the page);
- *   its browser modules (search/ and page/imageHost.js, plain JavaScript published as it is)
- *   are the one part of it the contract and the build import too;
- * - build/: everything that makes a site (and the mirror, which copies one).
+ * - runtime/: what runs on a host (the edge handler, `npm start`);
+ * - build/: everything that makes a site (and the mirror, which copies one);
+ * - web/: what the browser loads as published, plain JavaScript that imports only its fellows
+ *   (the page, and the search language, which the edge, the build and the contract read too).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const WINGS = ['build', 'contract', 'runtime'] as const;
+const WINGS = ['build', 'contract', 'runtime', 'web'] as const;
 /** Files outside generator/ that hosts load by their own convention. */
 const HOST_ENTRIES = ['netlify/edge-functions/api.ts'];
 
@@ -57,18 +57,16 @@ export function unitOf(file: string): string {
 
 const wingOf = (file: string): string => (file.startsWith('generator/') ? file.split('/')[1] : 'host');
 
-/** Plain JavaScript the browser loads as published; the contract and the build may import these runtime modules. */
-const isBrowserModule = (file: string): boolean =>
-  file.startsWith('generator/runtime/search/') || file.startsWith('generator/runtime/page/');
-const isSharedRuntime = (file: string): boolean =>
-  file.startsWith('generator/runtime/search/') || file === 'generator/runtime/page/imageHost.js';
+/** The web modules every wing may read: the search language, and the image host's templates (the build checks them). */
+const isShared = (file: string): boolean =>
+  file.startsWith('generator/web/search/') || file === 'generator/web/page/imageHost.js';
 
 /** Whether a module of one wing may import a module of another. */
 function allowed(from: string, to: string): boolean {
-  if (isBrowserModule(from)) return isBrowserModule(to); // published as it is: only its fellows resolve
-  switch (wingOf(to)) {
+  switch (wingOf(from) === 'web' ? 'web' : wingOf(to)) {
+    case 'web': return wingOf(to) === 'web' && (wingOf(from) === 'web' || isShared(to)); // published as it is: only its fellows resolve
     case 'contract': return true;
-    case 'runtime': return ['runtime', 'host'].includes(wingOf(from)) || isSharedRuntime(to);
+    case 'runtime': return ['runtime', 'host'].includes(wingOf(from));
     default: return wingOf(from) === wingOf(to); // nothing outside the build imports it
   }
 }

@@ -1,12 +1,12 @@
 /**
  * The generated part of docs/search.md: every field of every searchable kind with its values,
  * the word tables with the codes each word stands for, and the worked examples, all from the
- * search module itself (generator/runtime/search/), so the documentation cannot drift from the code.
+ * search module itself (generator/web/search/), so the documentation cannot drift from the code.
  */
-import { KINDS, type Field, type Kind } from '../../runtime/search/kinds.js';
-import { orderNames } from '../../runtime/search/query.js';
-import { CENTERS, DIFFICULTIES, EFFECTS, SCHOOL_YEARS, TRIGGERS, type Word } from '../../runtime/search/words.js';
-import { EXAMPLES, exampleUrl } from '../../runtime/search/examples.js';
+import { KINDS, type Field, type Kind } from '../../web/search/kinds.js';
+import { orderNames } from '../../web/search/query.js';
+import { CENTERS, DIFFICULTIES, EFFECTS, SCHOOL_YEARS, TRIGGERS, type Word } from '../../web/search/words.js';
+import { EXAMPLES, exampleUrl } from '../../web/search/examples.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 const code = (text: string) => `\`${text.replace(/`/g, '')}\``;

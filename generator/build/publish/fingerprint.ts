@@ -19,7 +19,7 @@ let generatorDigest: string | undefined;
 function generatorVersion(): string {
   if (generatorDigest === undefined) {
     const hash = createHash('sha256');
-    // Page sources (generator/runtime/page, generator/runtime/search) are published as they are.
+    // Page sources (generator/web/page, generator/web/search) are published as they are.
     hashTree(hash, InputFolder.walk(GENERATOR), (rel) => SOURCE.test(rel));
     if (fs.existsSync(LOCKFILE)) hash.update(fs.readFileSync(LOCKFILE));
     generatorDigest = hash.digest('hex');

@@ -7,7 +7,7 @@
 import type { Accessory, Card } from '../model/types.ts';
 import { OBJECT_TO_ROOT, imagePaths } from '../../contract/format.ts';
 import type { CardJson } from '../../contract/schemas.ts';
-import { hostUrl } from '../../runtime/page/imageHost.js';
+import { hostUrl } from '../../web/page/imageHost.js';
 
 /** A site path as a URL relative to a response at api/v1/<type>/<file>. */
 const objectUrl = (sitePath: string | null): string | null => sitePath && OBJECT_TO_ROOT + sitePath;

@@ -1,4 +1,4 @@
-/** public/index.html with its script and style: the card browser (sources in generator/runtime/page/). */
+/** public/index.html with its script and style: the card browser (sources in generator/web/page/). */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PACK_SIZE, RARITIES, imagePaths, type ImageFormat } from '../../contract/format.ts';
@@ -6,7 +6,7 @@ import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint, type ObjectType } from '.
 import { CHANGE_TYPES, kindOfChange } from '../../contract/kinds.ts';
 import type { SiteFiles } from './files.ts';
 
-const source = (name: string, folder = 'page'): Buffer => fs.readFileSync(fileURLToPath(new URL(`../../runtime/${folder}/${name}`, import.meta.url)));
+const source = (name: string, folder = 'page'): Buffer => fs.readFileSync(fileURLToPath(new URL(`../../web/${folder}/${name}`, import.meta.url)));
 
 /** A path function's result with `{}` in place of its argument, for the page's script to fill in. */
 const template = <T>(pathOf: (arg: T) => string): string => pathOf('{}' as unknown as T);
@@ -32,13 +32,13 @@ const indexFiles = (files: SiteFiles) =>
     .map((endpoint) => endpoint.file())
     .filter((rel) => files.has(rel));
 
-/** The page's scripts (ES modules, app.js the entry) and style, copied into site/: every one in generator/runtime/page/. */
-const PAGE_FILES = fs.readdirSync(fileURLToPath(new URL('../../runtime/page/', import.meta.url))).filter((name) => /\.(js|css)$/.test(name)).sort();
+/** The page's scripts (ES modules, app.js the entry) and style, copied into site/: every one in generator/web/page/. */
+const PAGE_FILES = fs.readdirSync(fileURLToPath(new URL('../../web/page/', import.meta.url))).filter((name) => /\.(js|css)$/.test(name)).sort();
 /**
- * The search module (generator/runtime/search/), which the edge runs too, copied into search/: beside
- * site/ as generator/runtime/search/ is beside generator/runtime/page/, so the page's imports resolve the same.
+ * The search module (generator/web/search/), which the edge runs too, copied into search/: beside
+ * site/ as generator/web/search/ is beside generator/web/page/, so the page's imports resolve the same.
  */
-const SEARCH_FILES = fs.readdirSync(fileURLToPath(new URL('../../runtime/search/', import.meta.url))).filter((name) => name.endsWith('.js')).sort();
+const SEARCH_FILES = fs.readdirSync(fileURLToPath(new URL('../../web/search/', import.meta.url))).filter((name) => name.endsWith('.js')).sort();
 
 /** Call after every JSON file is rendered: the page links the index files among them; `imageHost` shows tiles' pictures the site lacks. */
 export function renderPage(files: SiteFiles, imageHost: string | null = null): void {

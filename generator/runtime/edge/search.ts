@@ -1,14 +1,14 @@
 /**
  * Search routes: /api/v1/search/<kind> and card/random.json?q=. The query is checked before
  * anything is read; then the kind's index is read (parsed once per text, see readIndex), the
- * query evaluated on it by the module the browse page runs too (generator/runtime/search/query.js),
+ * query evaluated on it by the module the browse page runs too (generator/web/search/query.js),
  * and the page of results read as the comma lists read objects (edge/objects.ts: single files,
  * or the packs of the blocks touched, sliced as bytes), so no object is parsed unless query
  * parameters reshape it.
  */
 import { endpoints } from '../../contract/endpoints.ts';
-import { QueryError, kindOf, parseQuery, search, searchParameters, suggest, type SearchParameters } from '../search/query.js';
-import type { Kind, SearchIndex } from '../search/kinds.js';
+import { QueryError, kindOf, parseQuery, search, searchParameters, suggest, type SearchParameters } from '../../web/search/query.js';
+import type { Kind, SearchIndex } from '../../web/search/kinds.js';
 import { HttpError, type JsonPieces } from './http.ts';
 import { listPieces, readObjects, searchSource } from './objects.ts';
 import { readJson, type EdgeSite } from './siteReader.ts';
