@@ -5,7 +5,7 @@
  *   static layer (netlifyStatic) for what it passes through;
  * - npm start: the local server, its own process, over HTTP;
  * - deno edge: netlify/edge-functions/api.ts under Deno in front of the static layer over
- *   HTTP, chained as on Netlify (test/hosts/denoEdge.ts);
+ *   HTTP, chained as on Netlify (test/denoEdge.ts);
  * - workerd: the folder as a Cloudflare Worker with static assets serves it (wrangler.json),
  *   `_worker.js` and all, under Miniflare (workerd, offline) configured as `wrangler dev` would.
  */
@@ -18,7 +18,7 @@ import { tempDir } from './tempDirs.ts';
 import { netlifyEdge } from '../generator/runtime/edge/netlifyChain.ts';
 import { edgeKept } from '../generator/runtime/edge/kept.ts';
 import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
-import { netlifyStatic, serveHttp } from './hosts/netlifyStatic.ts';
+import { netlifyStatic, serveHttp } from './netlifyStatic.ts';
 import { startProcess, startServerProcess } from './serverProcess.ts';
 import { httpClient } from './httpClient.ts';
 import { PAGES_COMPATIBILITY_DATE } from '../generator/build/render/hostRules.ts';
@@ -76,7 +76,7 @@ export async function denoEdge(dir: string, latencyMs = 0): Promise<Host & { sta
   const staticLayer = await netlifyStatic(dir);
   let staticRequests = 0;
   const staticHost = await serveHttp((request) => (staticRequests++, staticLayer(request)), latencyMs);
-  const args = ['run', '--no-config', '--no-remote', '--no-npm', '--no-prompt', '--allow-net=127.0.0.1', 'test/hosts/denoEdge.ts', staticHost.url];
+  const args = ['run', '--no-config', '--no-remote', '--no-npm', '--no-prompt', '--allow-net=127.0.0.1', 'test/denoEdge.ts', staticHost.url];
   // Deno's module cache beside the build's (git-ignored, never in the temporary folder); no update check.
   const edge = await startProcess(denoBinary(), args, { env: { DENO_DIR: `${ROOT}.cache/deno`, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' } })
     .catch(async (error) => {

@@ -14,7 +14,7 @@ function validators(openapi: any): Map<Endpoint, ValidateFunction> {
   const ajv = new Ajv2020({ strict: false, allErrors: false, inlineRefs: false, code: { optimize: false } });
   ajv.addSchema(openapi, OPENAPI);
   const pointer = (...keys: string[]) => keys.map((key) => key.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
-  // JSON files only: the bulk downloads of other formats are checked by test/bulk.test.ts.
+  // JSON files only: the bulk downloads of other formats are checked by test/build/bulk.test.ts.
   return new Map(allEndpoints().filter((e) => e.file && (e.format ?? 'json') === 'json').map((endpoint) => {
     const keys = ['paths', endpoint.route, endpoint.method, 'responses', '200', 'content', 'application/json', 'schema'];
     ajv.validateSchema(keys.reduce((node, key) => node[key], openapi), true);

@@ -1,7 +1,7 @@
 /**
  * JSON Patch (RFC 6902), shared by the build (changes/history.ts checks and replays the
  * histories it writes) and the edge (edge/history.ts rebuilds objects for ?version=): the edge
- * function loads no package, so the few lines are here; test/versionsInMemory.test.ts checks them
+ * function loads no package, so the few lines are here; test/unit/versionsInMemory.test.ts checks them
  * against the fast-json-patch library.
  */
 import type { HistoryJson } from './schemas.ts';

@@ -24,7 +24,7 @@ export default function api(request: Request, context: Context): Promise<Respons
 }
 
 // Literal, as Netlify reads it without running the module: written by `npm run docs` from the endpoint
-// declarations (contract/hostRouting.ts), which test/contract.test.ts checks. Every published file is
+// declarations (contract/hostRouting.ts), which test/build/contract.test.ts checks. Every published file is
 // excluded, so a plain read of one runs no function; the rest of /api/ runs it.
 // <!-- netlify:begin -->
 export const config = {

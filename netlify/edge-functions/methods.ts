@@ -14,7 +14,7 @@ import api from './api.ts';
 export default api;
 
 // Literal, as Netlify reads it without running the module: written by `npm run docs` from the endpoint
-// declarations (contract/hostRouting.ts), which test/contract.test.ts checks.
+// declarations (contract/hostRouting.ts), which test/build/contract.test.ts checks.
 // <!-- netlify-methods:begin -->
 export const config = {
   path: "/api/*",

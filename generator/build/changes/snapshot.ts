@@ -3,7 +3,7 @@
  * it is published as (render/published.ts): the very bytes the render stage encoded, so a
  * build's snapshot costs little beyond its site. A build's snapshot is made from the objects
  * its render stage returns; an older site's from its published files (--since, or a site
- * without build records). Both give the same texts (test/changesInMemory.test.ts checks it).
+ * without build records). Both give the same texts (test/unit/changesInMemory.test.ts checks it).
  */
 import { endpoints, NOTES, objectEndpoint, OBJECT_TYPE_NAMES, type ObjectType } from '../../contract/endpoints.ts';
 import { kindOfType } from '../../contract/kinds.ts';

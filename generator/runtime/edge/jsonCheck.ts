@@ -9,7 +9,7 @@
  * It accepts what `JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes))`
  * accepts and gives an object for: RFC 8259's grammar with its four whitespace bytes, and
  * well-formed UTF-8 (no overlong forms, no encoded surrogates, nothing past U+10FFFF), which
- * test/jsonCheck.test.ts compares on damaged and random inputs. (A byte order mark is refused,
+ * test/unit/jsonCheck.test.ts compares on damaged and random inputs. (A byte order mark is refused,
  * as it would be inside an answer; the decoding it replaced dropped one.)
  *
  * Most bytes move from state to state by the table alone: what comes after a value (`,`) is

@@ -81,7 +81,7 @@ export function shortValue(value, max = 80) {
 // the page shows each date as that calendar day, whoever reads it and wherever: the site's offset
 // from info.json's `timezone` (the export's meta.json timezone or region), else UTC.
 
-/** Minutes east of UTC of each region's clock (generator/build/input/curated.ts REGION_TIMEZONES; test/page.test.ts checks they agree). */
+/** Minutes east of UTC of each region's clock (generator/build/input/curated.ts REGION_TIMEZONES; test/browser/page.test.ts checks they agree). */
 export const REGION_OFFSETS = { jp: 540, ww: 540, kr: 540, cn: 480, tw: 480 };
 const ZONE_NAMES = new Map([[540, 'JST'], [480, 'CST'], [0, 'UTC']]);
 

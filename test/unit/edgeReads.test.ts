@@ -1,0 +1,140 @@
+/**
+ * The edge's reads of one request run at once, not one after another: on a host whose every read
+ * takes a round trip (Netlify reads its own files over HTTP), a 1,000-id list is answered in one or
+ * two rounds of reads. The site reader here holds every read until the request has asked for all it
+ * can without an answer, then answers them together: one round. No clock is involved.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildSample, readJson } from '../helpers.ts';
+import { handleRequest, type EdgeSite } from '../../generator/runtime/edge/handler.ts';
+import { diskBytesReader, diskReader } from '../../generator/runtime/server/diskSite.ts';
+import { edgeKept } from '../../generator/runtime/edge/kept.ts';
+import { PACK_SIZE } from '../../generator/contract/format.ts';
+import { MAX_IDS } from '../../generator/contract/limits.ts';
+import type { CardListJson, ObjectListJson, VersionsJson } from '../../generator/contract/schemas.ts';
+
+let out: string;
+
+beforeAll(async () => {
+  ({ out } = await buildSample());
+});
+
+/**
+ * Lets the requests run until they finish or wait on held reads only: callbacks, I/O and work of
+ * the engine's own (the digest of an ETag) that is not a read.
+ */
+async function settle(idle: () => boolean): Promise<void> {
+  for (let turns = 0; turns < 10_000; turns++) {
+    await new Promise((done) => setImmediate(done));
+    if (turns >= 5 && idle()) return;
+  }
+  throw new Error('the request neither finished nor read');
+}
+
+interface Rounds {
+  status: number;
+  body: unknown;
+  /** The paths read, per round. */
+  rounds: string[][];
+}
+
+/**
+ * `path` asked of the handler on the sample site, its reads held and answered a round at a time.
+ * `immutable`: as a Worker or Netlify function reads (packs and parses kept, reads shared between
+ * requests). `alongside`: paths asked at the same time of the same instance (their reads counted too).
+ */
+async function inRounds(path: string, immutable = true, alongside: string[] = []): Promise<Rounds> {
+  const [read, readBytes] = [diskReader(out), diskBytesReader(out)];
+  let held: { path: string; answer: () => Promise<void> }[] = [];
+  const hold = <T>(file: string, reader: (file: string) => Promise<T>) => new Promise<T>((resolve, reject) => {
+    held.push({ path: file, answer: () => reader(file).then(resolve, reject) });
+  });
+  const kept = edgeKept();
+  // A Worker makes a site object per request around its instance's kept; npm start one per request.
+  const site = (): EdgeSite => ({ read: (file) => hold(file, read), readBytes: (file) => hold(file, readBytes), immutable, kept, random: () => 0.5 });
+  let finished = false;
+  const answers = Promise.all([path, ...alongside].map(async (asked) => {
+    const response = (await handleRequest(new Request(`https://sif.test${asked}`), site()))!;
+    return { status: response.status, body: await response.json() };
+  })).finally(() => (finished = true));
+  const rounds: string[][] = [];
+  for (;;) {
+    await settle(() => finished || held.length > 0);
+    if (finished) break;
+    const round = held;
+    held = [];
+    rounds.push(round.map((r) => r.path));
+    await Promise.all(round.map((r) => r.answer()));
+  }
+  return { ...(await answers)[0], rounds };
+}
+
+/** Ids that fall in `count` blocks of packs, one each (most of them blocks no pack is published for), after `known`. */
+const spread = (known: number[], count: number) => [...known, ...Array.from({ length: count - known.length }, (_, i) => (i + 1) * PACK_SIZE * 3 + 1)];
+
+describe('the reads of one request run at once', () => {
+  let ordinals: number[];
+  let cardIds: number[];
+  let skillIds: number[];
+  let version: string;
+
+  beforeAll(async () => {
+    ordinals = (await readJson<CardListJson>(out, 'api/v1/card_list.json')).stubs.map((stub) => stub.ordinal);
+    cardIds = (await readJson<ObjectListJson>(out, 'api/v1/list/card_t.json')).result.map((entry) => entry.id);
+    skillIds = (await readJson<ObjectListJson>(out, 'api/v1/list/skill_t.json')).result.map((entry) => entry.id);
+    version = (await readJson<VersionsJson>(out, 'api/v1/versions.json')).versions[0].truth_version;
+  });
+
+  it('a 1,000-id card list reads the pack of every block it touches in one round, each once', async () => {
+    const ids = spread(ordinals, MAX_IDS);
+    const { status, body, rounds } = await inRounds(`/api/v1/card/${ids.join(',')}.json`);
+    expect(status).toBe(200);
+    expect((body as { cards: { ordinal: number }[] }).cards.map((card) => card.ordinal)).toEqual(ordinals);
+    expect(rounds.length).toBe(1);
+    const blocks = new Set(ids.map((id) => Math.floor(id / PACK_SIZE)));
+    expect(rounds[0].length).toBe(blocks.size);
+    expect(blocks.size).toBeGreaterThan(900);
+    expect(new Set(rounds[0]).size).toBe(rounds[0].length);
+  });
+
+  it('a 1,000-id card list with ?version= reads versions.json, then every history at once: two rounds', async () => {
+    const ids = spread(ordinals, MAX_IDS);
+    const { status, body, rounds } = await inRounds(`/api/v1/card/${ids.join(',')}.json?version=${encodeURIComponent(version)}`);
+    expect(status).toBe(200);
+    expect((body as { cards: unknown[] }).cards.length).toBe(ordinals.length);
+    expect(rounds.map((round) => round.length)).toEqual([1, MAX_IDS]);
+    expect(rounds[0]).toEqual(['api/v1/versions.json']);
+  });
+
+  it('a generic list with ?version= (skill_t) reads its histories in one round after versions.json', async () => {
+    const { status, rounds } = await inRounds(`/api/v1/skill_t/${spread(skillIds, 200).join(',')}?version=${encodeURIComponent(version)}`);
+    expect(status).toBe(200);
+    expect(rounds.length).toBe(2);
+    expect(rounds[1].length).toBe(200);
+  });
+
+  it('a card_t list of many blocks, an accessory list, a search and random with a query take at most two rounds each', async () => {
+    const paths = [
+      `/api/v1/card_t/${spread(cardIds, 500).join(',')}`,
+      `/api/v1/accessory/${spread([1, 2, 3], 300).join(',')}.json`,
+      '/api/v1/search/card?q=rarity%3Ar&page_size=100',
+      '/api/v1/card/random.json?q=rarity%3Ar',
+    ];
+    for (const path of paths) {
+      const { status, rounds } = await inRounds(path);
+      expect(status, path).toBe(200);
+      expect(rounds.length, path).toBeLessThanOrEqual(2);
+      for (const round of rounds) expect(new Set(round).size, path).toBe(round.length);
+    }
+  });
+
+  it('two requests of one instance at once share their reads of a pack; on a site rebuilt in place, each reads its own', async () => {
+    const list = (offset: number) => `/api/v1/card/${Array.from({ length: 20 }, (_, i) => ordinals[(i + offset) % ordinals.length]).join(',')}.json`;
+    const packs = [...new Set(ordinals.map((o) => `api/v1/pack/card/${Math.floor(o / PACK_SIZE)}.json`))];
+    for (const [immutable, reads] of [[true, 1], [false, 2]] as const) {
+      const { status, rounds } = await inRounds(list(0), immutable, [list(7)]);
+      expect(status).toBe(200);
+      expect(rounds.flat().sort()).toEqual(packs.flatMap((pack) => Array(reads).fill(pack)));
+    }
+  });
+});
