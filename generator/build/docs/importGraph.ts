@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { createRequire } from 'node:module';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const WINGS = ['build', 'contract', 'runtime', 'web'] as const;
@@ -31,9 +31,15 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/**
+ * TypeScript's scanner, loaded when a graph is read (npm run docs, the tests): the build imports
+ * this module's neighbours for the API reference and never loads the compiler.
+ */
+const typescript = (): typeof import('typescript') => createRequire(import.meta.url)('typescript');
+
 /** The repository-relative modules `file` imports, types and re-exports included (packages left out: only relative specifiers). */
 function importsOf(file: string): string[] {
-  const { importedFiles } = ts.preProcessFile(fs.readFileSync(path.join(ROOT, file), 'utf8'), true, true);
+  const { importedFiles } = typescript().preProcessFile(fs.readFileSync(path.join(ROOT, file), 'utf8'), true, true);
   const relative = importedFiles.map((entry) => entry.fileName).filter((name) => name.startsWith('.'));
   return [...new Set(relative.map((name) => path.posix.normalize(path.posix.join(path.posix.dirname(file), name))))];
 }
