@@ -138,3 +138,22 @@ describe('the reads of one request run at once', () => {
     }
   });
 });
+
+describe('a published file asked with a query, on an immutable site', () => {
+  it('is shaped once per file and shaping: asked again, its answer reads and parses nothing', async () => {
+    let reads = 0;
+    const kept = edgeKept();
+    const site: EdgeSite = { read: async (file) => (reads++, diskReader(out)(file)), readBytes: diskBytesReader(out), immutable: true, kept };
+    const ask = async (path: string) => (await handleRequest(new Request(`https://sif.test${path}`), site))!.text();
+    const first = await ask('/api/v1/card_list.json?keys=id,ordinal');
+    const readsBefore = reads;
+    expect(await ask('/api/v1/card_list.json?keys=id,ordinal')).toBe(first);
+    expect(reads).toBe(readsBefore);
+    // Another shaping of the same file is its own answer, from the kept parse.
+    const other = await ask('/api/v1/card_list.json?keys=rarity');
+    expect(other).not.toBe(first);
+    expect(JSON.parse(other).stubs[0]).toEqual({ rarity: (await readJson<CardListJson>(out, 'api/v1/card_list.json')).stubs[0].rarity });
+    expect(reads).toBe(readsBefore);
+    expect(JSON.parse(await ask('/api/v1/list/char_t?keys=id')).result.every((entry: object) => Object.keys(entry).join() === 'id')).toBe(true);
+  });
+});

@@ -10,7 +10,7 @@
  */
 import { NOTES, NOT_FOUND_FILE, OBJECT_TYPE_NAMES, allEndpoints, endpoints, isObjectType, objectEndpoint, type Endpoint, type ObjectType } from '../../contract/endpoints.ts';
 import { matchRoute, rawFileType } from './routes.ts';
-import { HttpError, errorResponse, jsonPiecesResponse, jsonResponse, methodNotAllowed, piecesText, preflight, ranCode, withETag, type JsonPieces } from './http.ts';
+import { HttpError, errorResponse, jsonPiecesResponse, jsonResponse, jsonTextResponse, methodNotAllowed, piecesText, preflight, ranCode, withETag, type JsonPieces } from './http.ts';
 import { checkSitePath } from './guard.ts';
 import { isCanonicalId, parseIds } from './ids.ts';
 import { applyShaping, isPlain, isYes, parseShaping, type Shaping } from './query.ts';
@@ -53,12 +53,29 @@ function answerText(route: Route, pieces: JsonPieces, headers: Record<string, st
 
 const hasQuery = (route: Route) => route.url.search !== '';
 
+/**
+ * The published file `rel` (read by `read`) shaped by the request's query. An immutable site's
+ * instance keeps the answer by file and shaping (EdgeKept.shaped).
+ */
+async function shapedFile(route: Route, rel: string, read: () => Promise<unknown>): Promise<Response> {
+  const keep = route.site.immutable ? route.site.kept?.shaped : undefined;
+  const key = `${rel}?${JSON.stringify(route.shaping)}`;
+  let text = keep?.get(key)?.value;
+  if (text === undefined) {
+    text = JSON.stringify(applyShaping(await read(), route.shaping));
+    keep?.set(key, text, key.length + text.length);
+  }
+  return jsonTextResponse(text);
+}
+
 /** A published file, for static paths asked with query parameters (every static route is its file). */
-async function staticWithQuery(route: Route): Promise<Response> {
+function staticWithQuery(route: Route): Promise<Response> {
   const path = route.url.pathname;
-  const body = await readJson<unknown>(route.site, path.slice(1));
-  if (body === null) throw new HttpError(404, `not found: ${path}`);
-  return answer(route, body);
+  return shapedFile(route, path, async () => {
+    const body = await readJson<unknown>(route.site, path.slice(1));
+    if (body === null) throw new HttpError(404, `not found: ${path}`);
+    return body;
+  });
 }
 
 /** ?version=: the truth version an object route answers as (the last one given), null for the current data. */
@@ -98,7 +115,7 @@ async function generic(route: Route, type: ObjectType, name: string): Promise<Re
 /** list/<type>: the published list; an unknown type is an empty list, never an error. */
 async function listing(route: Route, type: string): Promise<Response | null> {
   if (isObjectType(type) && !hasQuery(route)) return null;
-  return answer(route, await objectListing(route.site, type));
+  return shapedFile(route, `list/${type}`, () => objectListing(route.site, type));
 }
 
 /** pair/<id>.json: `01` is `1` on every route, so a non-canonical id is answered from the canonical file. */

@@ -36,7 +36,7 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
 }
 
 /** A response whose JSON is already text. */
-function jsonTextResponse(text: string, status = 200, headers: Record<string, string> = {}): Response {
+export function jsonTextResponse(text: string, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(text, { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 

@@ -29,6 +29,12 @@ export interface EdgeKept {
    * SHA-256), by path and hash, up to 65,536: a part is hashed once per instance, not per download.
    */
   checkedParts: Kept<true>;
+  /**
+   * Answers an immutable site's instance has shaped (a published file asked with ?keys=, ?stubs=,
+   * ?datetime=), by file and shaping, up to 16 M characters: within a deploy the same query on the
+   * same file is the same bytes, and shaping a 4,000-card list is most of such a request's CPU.
+   */
+  shaped: Kept<string>;
 }
 
 export const edgeKept = (): EdgeKept => ({
@@ -36,6 +42,7 @@ export const edgeKept = (): EdgeKept => ({
   parses: new Kept(16 * 1024 * 1024),
   objects: new Kept(16 * 1024 * 1024),
   checkedParts: new Kept(65_536),
+  shaped: new Kept(16 * 1024 * 1024),
 });
 
 /**
