@@ -67,7 +67,7 @@ function objectOf(json: <T>(rel: string) => T | null, type: HistoryType, id: num
  * the copy's history with the entry that turns the copy's object into the site's. One whose
  * version is already the copy's last (a rebuilt version) is left to the download.
  */
-function deriveHistories(site: <T>(rel: string) => T | null, copy: <T>(rel: string) => T | null, wanted: Iterable<string>, kept: Kept): void {
+function deriveHistories(site: <T>(rel: string) => T | null, copy: <T>(rel: string) => T | null, wanted: Iterable<string>, kept: MatchingFiles): void {
   const version = site<VersionsJson>(endpoints.versions.file())?.versions.at(-1);
   if (!version) return;
   for (const rel of wanted) {
@@ -82,7 +82,7 @@ function deriveHistories(site: <T>(rel: string) => T | null, copy: <T>(rel: stri
 }
 
 /** Site files that keep only the wanted ones whose bytes are the manifest's, as `<sha256>` in `into`. */
-class Kept implements MovableFiles {
+class MatchingFiles implements MovableFiles {
   readonly made = new Map<string, string>();
 
   constructor(private readonly wanted: ReadonlyMap<string, Entry>, private readonly into: string) {}
@@ -146,7 +146,7 @@ function renderedOf(json: <T>(rel: string) => T | null): { rendered: Rendered; c
  */
 export async function deriveFiles(file: SiteFile, copy: SiteFile, wanted: ReadonlyMap<string, Entry>, into: string, scratch: string): Promise<Map<string, string>> {
   const json = jsonFiles(file);
-  const kept = new Kept(wanted, into);
+  const kept = new MatchingFiles(wanted, into);
   deriveHistories(json, jsonFiles(copy), wanted.keys(), kept);
   const { rendered, cards } = renderedOf(json);
   emitPacks(kept, endpoints.cardPack, cards.map((card) => [card.ordinal, card] as const));
