@@ -1,8 +1,9 @@
 /**
  * The edge's check of the objects it slices out of packs (generator/runtime/edge/jsonCheck.ts):
  * it must accept exactly what a strict UTF-8 decoding and JSON.parse accept as one object, on
- * hand-written cases, on random objects, and on those objects damaged a byte at a time.
+ * hand-written cases, on random objects (fast-check), and on those objects damaged a byte at a time.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isJsonObjectBytes } from '../../generator/runtime/edge/jsonCheck.ts';
 
@@ -21,31 +22,6 @@ function parsesAsObject(bytes: Uint8Array): boolean {
 
 const encoder = new TextEncoder();
 const bytesOf = (text: string) => encoder.encode(text);
-
-/** A generator of numbers in [0, 1) from a seed (mulberry32), so every run tries the same inputs. */
-function seeded(seed: number) {
-  let state = seed | 0;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
-/** A random JSON value: objects, arrays, strings with escapes and characters of one to four UTF-8 bytes, numbers of every form, literals. */
-function randomValue(next: () => number, depth = 0): unknown {
-  const pick = Math.floor(next() * (depth > 3 ? 4 : 6));
-  const chars = ['a', 'Z', ' ', '"', '\\', '/', '\n', '\t', '\u0001', '\u007f', 'é', 'ß', '星', 'あ', '\uffff', '😀', '\u{10ffff}'];
-  switch (pick) {
-    case 0: return Array.from({ length: Math.floor(next() * 6) }, () => chars[Math.floor(next() * chars.length)]).join('');
-    case 1: return [0, -0, 1, -17, 3.25, -1e21, 1e-7, 123456789012, 2 ** 53, 0.1][Math.floor(next() * 10)];
-    case 2: return [true, false, null][Math.floor(next() * 3)];
-    case 3: return Math.floor(next() * 1e6) / (next() < 0.5 ? 1 : 1000);
-    case 4: return Array.from({ length: Math.floor(next() * 5) }, () => randomValue(next, depth + 1));
-    default: return Object.fromEntries(Array.from({ length: Math.floor(next() * 5) }, (_, i) => [`${randomValue(next, 4)}${i}`, randomValue(next, depth + 1)]));
-  }
-}
 
 /** JSON text with whitespace where the grammar allows it, and numbers written with exponents. */
 const spaced = (text: string) => text.replace(/([,:[\]{}])/g, (c, _m, at) => (at % 3 ? `${c} ` : `\t${c}\r\n`));
@@ -81,29 +57,29 @@ describe('isJsonObjectBytes', () => {
   });
 
   it('agrees on random objects, written compact and spaced, and on each damaged by a byte changed, dropped or cut', () => {
-    const next = seeded(2026);
     const alphabet = bytesOf('{}[]",:\\-+.0123456789eEtrufalsn \t\nxué');
+    // Any code point in strings (lone surrogates too, which JSON.stringify escapes), numbers of every form, nesting.
+    const value = fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' });
+    const damage = fc.record({ at: fc.nat(), kind: fc.nat(99), byte: fc.nat(255) });
     let refused = 0;
-    for (let n = 0; n < 300; n++) {
-      const value = Object.fromEntries([[`k${n}`, randomValue(next)], ['more', randomValue(next)]]);
-      const compact = bytesOf(JSON.stringify(value));
-      for (const bytes of [compact, bytesOf(spaced(JSON.stringify(value)))]) {
+    fc.assert(fc.property(value, value, fc.array(damage, { minLength: 20, maxLength: 20 }), (first, more, damages) => {
+      const compact = bytesOf(JSON.stringify({ k: first, more }));
+      for (const bytes of [compact, bytesOf(spaced(JSON.stringify({ k: first, more })))]) {
         expect(isJsonObjectBytes(bytes)).toBe(true);
         expect(parsesAsObject(bytes)).toBe(true);
       }
-      for (let k = 0; k < 20; k++) {
-        const at = Math.floor(next() * compact.length);
-        const kind = next();
+      for (const { at: anywhere, kind, byte } of damages) {
+        const at = anywhere % compact.length;
         let damaged: Uint8Array;
-        if (kind < 0.4) (damaged = compact.slice())[at] = alphabet[Math.floor(next() * alphabet.length)];
-        else if (kind < 0.6) (damaged = compact.slice())[at] = Math.floor(next() * 256);
-        else if (kind < 0.8) damaged = compact.slice(0, at);
+        if (kind < 40) (damaged = compact.slice())[at] = alphabet[byte % alphabet.length];
+        else if (kind < 60) (damaged = compact.slice())[at] = byte;
+        else if (kind < 80) damaged = compact.slice(0, at);
         else damaged = Uint8Array.from([...compact.subarray(0, at), ...compact.subarray(at + 1)]);
         const expected = parsesAsObject(damaged);
         if (!expected) refused++;
         expect(isJsonObjectBytes(damaged), new TextDecoder().decode(damaged)).toBe(expected);
       }
-    }
+    }), { seed: 2026, numRuns: 300 });
     expect(refused).toBeGreaterThan(1000); // most damage breaks the object: the comparison covered refusals, not only acceptances
   });
 
