@@ -20,11 +20,13 @@ import { liveBrief, renderLive, renderSong, songBrief } from './songs.ts';
 type ObjectOf<T extends ObjectType> = NonNullable<ResponseOf<`${T}_result`>['result'][number]>;
 type BriefOf<T extends ObjectType> = Omit<ResponseOf<`${T}_list`>['result'][number], 'ref'>;
 
-/** How one type is published: its objects by id, and the brief entry of each. */
+/** How one type is published: its objects by id, the brief entry of each, and (card_t) packs of its own making. */
 interface ObjectSource<T extends ObjectType, I extends { id: number }> {
   items: Iterable<I>;
   render: (item: I) => ObjectOf<T>;
   brief: (item: I) => BriefOf<T>;
+  /** Publishes the type's packs from its objects in id order; default: the objects themselves (render/packs.ts). */
+  packs?: (files: SiteFiles, objects: (readonly [number, ObjectOf<T>])[]) => void;
 }
 
 const named = (item: { id: number; name: Text | null }) => ({
@@ -74,8 +76,8 @@ function renderType<T extends ObjectType, I extends { id: number }>(files: SiteF
   const { pack, list } = objectEndpoint[type];
   const items = [...source.items].sort((a, b) => a.id - b.id);
   const rendered = items.map((item) => [item.id, source.render(item)] as const);
-  if (type === 'card_t') emitCardIdPacks(files, rendered as (readonly [number, ObjectOf<'card_t'>])[]);
   // TypeScript cannot relate the pack's objects to ObjectOf<T> for a generic T; ObjectSource<T> checks each caller's renderer.
+  if (source.packs) source.packs(files, rendered);
   else emitPacks(files, pack as GenericPack, rendered as [number, ResponseOf<GenericPack['response']>['objects'][string]][]);
   emit(files, list, [], { result: items.map((item) => ({ ...source.brief(item), ref: objectRef(type, item.id) })) } as ResponseOf<`${T}_list`>);
   return rendered.map(([, json]) => json);
@@ -103,7 +105,7 @@ export type RenderedObjects = { [T in ObjectType]: ObjectOf<T>[] };
 export function renderObjects(context: RenderContext, files: SiteFiles): RenderedObjects {
   const { model, cards } = context;
   return {
-    card_t: renderType(files, 'card_t', { items: model.cards, render: cards.card, brief: cardBrief(cards) }),
+    card_t: renderType(files, 'card_t', { items: model.cards, render: cards.card, brief: cardBrief(cards), packs: emitCardIdPacks }),
     char_t: renderType(files, 'char_t', {
       items: model.characters.values(), render: (c) => renderCharacter(c, model.tags, model.cards), brief: named,
     }),
