@@ -42,7 +42,7 @@ export type SiteReader = (rel: string, optional?: boolean) => Promise<unknown>;
  * Every object of a generic type: the ids of its list, each read from the pack of its block. A
  * site without an optional kind's database (contract/kinds.ts; or from before the kind) has none of its objects.
  */
-async function readObjects(read: SiteReader, type: ObjectType, into: PublishedObjects): Promise<void> {
+export async function readObjects(read: SiteReader, type: ObjectType, into: PublishedObjects): Promise<void> {
   const { list, pack } = objectEndpoint[type];
   const packs = new Map<string, { objects?: Record<string, unknown>; ordinals?: Record<string, unknown> }>();
   const readPack = async (file: string) => packs.get(file) ?? packs.set(file, (await read(file)) as object).get(file)!;
@@ -61,7 +61,7 @@ async function readObjects(read: SiteReader, type: ObjectType, into: PublishedOb
 }
 
 /** The notes of every chart whose live_t object has a notes_url, from the packs of their blocks (none before notes were published). */
-async function readNotes(read: SiteReader, into: PublishedObjects): Promise<void> {
+export async function readNotes(read: SiteReader, into: PublishedObjects): Promise<void> {
   const packs = new Map<number, Record<string, unknown>>();
   for (const chart of into.live_t.values()) {
     if (typeof chart.notes_url !== 'string') continue;

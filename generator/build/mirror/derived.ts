@@ -13,7 +13,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { endpoints, FILE_HISTORY_TYPES, isObjectType, objectEndpoint, OBJECT_TYPE_NAMES, type HistoryType, type ObjectType } from '../../contract/endpoints.ts';
+import { endpoints, FILE_HISTORY_TYPES, isObjectType, NOTES, objectEndpoint, OBJECT_TYPE_NAMES, type HistoryType } from '../../contract/endpoints.ts';
+import { readNotes, readObjects, type SiteReader } from '../changes/snapshot.ts';
+import { noObjects } from '../changes/published.ts';
 import { packOf } from '../../contract/format.ts';
 import type { BulkIndexJson, CardJson, CardListJson, FileManifestJson, HistoryJson, PairListJson, SetListJson, VersionsJson } from '../../contract/schemas.ts';
 import { sha256, type FileDigest } from '../digest.ts';
@@ -120,21 +122,26 @@ class MatchingFiles implements MovableFiles {
   }
 }
 
-/** What the bulk stage reads, from the site's files: every card from its own file, the other types from their packs. */
-function renderedOf(json: <T>(rel: string) => T | null): { rendered: Rendered; cards: CardJson[] } {
+/**
+ * What the bulk stage reads, from the site's files: every card from its own file (its packs are
+ * what is being made), the other types and the charts' notes as a --since build reads them back
+ * (changes/snapshot.ts), the sets and pairs as their lists and files.
+ */
+async function renderedOf(json: <T>(rel: string) => T | null): Promise<{ rendered: Rendered; cards: CardJson[] }> {
   const cards = (json<CardListJson>(endpoints.cardList.file())?.stubs ?? []).map((stub) => json<{ cards: CardJson[] }>(endpoints.card.file(stub.ordinal))!.cards[0]);
-  const objectTypes = OBJECT_TYPE_NAMES.filter((type) => json(objectEndpoint[type].list.file()) !== null);
-  const packed = (file: string, id: number) => json<{ objects: Record<string, unknown> }>(file)!.objects[id];
-  const objectsOf = (type: ObjectType): unknown[] => {
-    if (type === 'card_t') return [...cards].sort((a, b) => a.id - b.id);
-    const ids = json<{ result: { id: number }[] }>(objectEndpoint[type].list.file())?.result.map((entry) => entry.id) ?? [];
-    return ids.map((id) => packed(objectEndpoint[type].pack.file(packOf(id)), id));
+  const read: SiteReader = async (rel, optional = false) => {
+    const value = json(rel);
+    if (value === null && !optional) throw new Error(`${rel} is missing`);
+    return value ?? undefined;
   };
-  const objects = Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, objectTypes.includes(type) ? objectsOf(type) : []]));
+  const published = noObjects();
+  const objectTypes = OBJECT_TYPE_NAMES.filter((type) => json(objectEndpoint[type].list.file()) !== null);
+  for (const type of objectTypes) if (type !== 'card_t') await readObjects(read, type, published);
+  await readNotes(read, published);
+  const objects = Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, type === 'card_t' ? [...cards].sort((a, b) => a.id - b.id) : [...published[type].values()]]));
   const sets = (json<SetListJson>(endpoints.setList.file())?.sets ?? []).map((set) => ({ ...set, ...json<object>(endpoints.set.file(set.id)) }));
   const pairs = (json<PairListJson>(endpoints.pairList.file())?.pairs ?? []).map((pair) => ({ ...pair, ...json<object>(endpoints.pair.file(pair.pair)) }));
-  const charts = (objects.live_t as { id: number; notes_url?: unknown }[]).filter((chart) => typeof chart.notes_url === 'string');
-  const notes = charts.map((chart) => packed(endpoints.notesPack.file(packOf(chart.id)), chart.id));
+  const notes = [...published[NOTES].values()];
   return { rendered: { objects, objectTypes, sets, pairs, notes, timezoneOffset: 0 } as unknown as Rendered, cards };
 }
 
@@ -148,7 +155,7 @@ export async function deriveFiles(file: SiteFile, copy: SiteFile, wanted: Readon
   const json = jsonFiles(file);
   const kept = new MatchingFiles(wanted, into);
   deriveHistories(json, jsonFiles(copy), wanted.keys(), kept);
-  const { rendered, cards } = renderedOf(json);
+  const { rendered, cards } = await renderedOf(json);
   emitPacks(kept, endpoints.cardPack, cards.map((card) => [card.ordinal, card] as const));
   const index = json<BulkIndexJson>(endpoints.bulkIndex.file());
   if (index) {
