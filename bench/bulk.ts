@@ -13,9 +13,9 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { build } from '../generator/build/build.ts';
-import { UNCHECKED_PLAN } from '../generator/build/publish/hostLimits.ts';
+import { UNCHECKED_PLAN } from '../generator/hosts/all/build/hostLimits.ts';
 import { mirror } from '../generator/build/mirror/mirror.ts';
-import { startServer } from '../generator/runtime/server/server.ts';
+import { startServer } from '../generator/hosts/node/runtime/server.ts';
 import { endpoints } from '../generator/contract/endpoints.ts';
 import type { FileManifestJson } from '../generator/contract/schemas.ts';
 

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { build } from '../generator/build/build.ts';
-import { UNCHECKED_PLAN } from '../generator/build/publish/hostLimits.ts';
+import { UNCHECKED_PLAN } from '../generator/hosts/all/build/hostLimits.ts';
 import { writeSampleExport } from '../generator/build/sample/make-sample.ts';
 import { MAX_TERMS } from '../generator/web/search/query.js';
 import { publishedOrdinals } from './load.ts';

@@ -19,7 +19,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { handleRequest } from '../generator/runtime/edge/handler.ts';
-import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
+import { diskBytesReader, diskReader } from '../generator/hosts/node/runtime/diskSite.ts';
 import { denoEdge, workerdAssets, type Host } from '../test/hosts.ts';
 import { removeTempDirs } from '../test/tempDirs.ts';
 import { publishedOrdinals } from './load.ts';

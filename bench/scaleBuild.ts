@@ -7,7 +7,7 @@
  * `node --import tsx bench/scaleBuild.ts <input> <out>`
  */
 import { build } from '../generator/build/build.ts';
-import { UNCHECKED_PLAN } from '../generator/build/publish/hostLimits.ts';
+import { UNCHECKED_PLAN } from '../generator/hosts/all/build/hostLimits.ts';
 import { publishLayout } from '../generator/build/publish/layout.ts';
 import { buildSummary } from '../generator/build/summary.ts';
 

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { build } from '../generator/build/build.ts';
-import { UNCHECKED_PLAN } from '../generator/build/publish/hostLimits.ts';
+import { UNCHECKED_PLAN } from '../generator/hosts/all/build/hostLimits.ts';
 
 const VERSIONS = 20;
 /** Each version changes the cards whose id modulo this is its residue: about 4,000 / 13 = 300. */

@@ -6,8 +6,8 @@
  * continues to the next, then to the static host. The functions' reads fetch this server's own
  * origin, so they pass through the same chain, as on Netlify. Prints "Edge at <url>".
  */
-import api, { config } from '../netlify/edge-functions/api.ts';
-import methods, { config as methodsConfig } from '../netlify/edge-functions/methods.ts';
+import api, { config } from '../generator/hosts/netlify/runtime/edge-functions/api.ts';
+import methods, { config as methodsConfig } from '../generator/hosts/netlify/runtime/edge-functions/methods.ts';
 
 // Deno's globals, declared for the Node type check of this project (Deno itself does not check here).
 declare const Deno: {

@@ -15,13 +15,13 @@ import { fileURLToPath } from 'node:url';
 import fs from 'fs-extra';
 import { Miniflare } from 'miniflare';
 import { tempDir } from './tempDirs.ts';
-import { netlifyEdge } from '../generator/runtime/edge/netlifyChain.ts';
+import { netlifyEdge } from '../generator/hosts/netlify/runtime/netlifyChain.ts';
 import { edgeKept } from '../generator/runtime/edge/kept.ts';
-import { diskBytesReader, diskReader } from '../generator/runtime/server/diskSite.ts';
+import { diskBytesReader, diskReader } from '../generator/hosts/node/runtime/diskSite.ts';
 import { netlifyStatic, serveHttp } from './netlifyStatic.ts';
 import { startProcess, startServerProcess } from './serverProcess.ts';
 import { httpClient } from './httpClient.ts';
-import { PAGES_COMPATIBILITY_DATE } from '../generator/build/render/hostRules.ts';
+import { PAGES_COMPATIBILITY_DATE } from '../generator/hosts/all/build/hostRules.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

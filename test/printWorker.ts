@@ -1,5 +1,5 @@
 /** Prints the `_worker.js` a build writes (render/hostRules.ts), from whatever folder it runs in (routes.test.ts). */
-import { renderHostRules } from '../generator/build/render/hostRules.ts';
+import { renderHostRules } from '../generator/hosts/all/build/hostRules.ts';
 
 const files = new Map<string, Buffer>();
 renderHostRules(files);

@@ -47,7 +47,7 @@ export async function startServerProcess(dir: string, args: string[] = [], { via
   const serverArgs = ['--port', '0', '--dir', dir, ...args];
   return viaNpm
     ? startProcess('npm', ['start', '--', ...serverArgs])
-    : startProcess(process.execPath, [await compiled('generator/runtime/server/serve.ts'), ...serverArgs]);
+    : startProcess(process.execPath, [await compiled('generator/hosts/node/runtime/serve.ts'), ...serverArgs]);
 }
 
 /** The peak resident memory of a process, in MB (Linux). */

@@ -6,7 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'http-server';
-import { shadowLegacyHeaderFields } from '../generator/runtime/server/server.ts';
+import { shadowLegacyHeaderFields } from '../generator/hosts/node/runtime/server.ts';
 
 export interface StaticSite {
   /** Base URL ending in "/". */

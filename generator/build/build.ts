@@ -17,9 +17,9 @@ import { deriveFileManifest } from './derive/fileManifest.ts';
 import { PublishSession } from './publish/publishBuild.ts';
 import { UserError } from './errors.ts';
 import { baseTemplate, templateProblem } from '../web/page/imageHost.js';
-import { DEFAULT_PLAN, type HostPlan } from './publish/hostLimits.ts';
-import { fitHosts, refuseUnfit } from './publish/hostFit.ts';
-import { hostConfigBytes } from './render/hostRules.ts';
+import { DEFAULT_PLAN, type HostPlan } from '../hosts/all/build/hostLimits.ts';
+import { fitHosts, refuseUnfit } from '../hosts/all/build/hostFit.ts';
+import { hostConfigBytes } from '../hosts/all/build/hostRules.ts';
 import type { DigestedFiles } from './render/files.ts';
 import { BuildReport, type ProgressListener } from './report.ts';
 

@@ -1,6 +1,6 @@
 /** `npm run build [-- --input <dir> --out <dir>]`: generate the static API from a game export. */
 import { Command, Option } from 'commander';
-import { PLANS, type PlanName } from './publish/hostLimits.ts';
+import { PLANS, type PlanName } from '../hosts/all/build/hostLimits.ts';
 import { build, imageHostTemplate } from './build.ts';
 import { failureLines } from './errors.ts';
 import { progressDisplay } from './progress.ts';

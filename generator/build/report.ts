@@ -6,7 +6,7 @@ import { Findings } from './findings.ts';
 import type { ChangeCounts } from '../contract/schemas.ts';
 import type { ImageCounts } from './images/encodeImages.ts';
 import type { Coverage } from './model/coverage.ts';
-import type { HostFit } from './publish/hostFit.ts';
+import type { HostFit } from '../hosts/all/build/hostFit.ts';
 
 /**
  * What a published file counts for: its endpoint's name ("card", "card_list",

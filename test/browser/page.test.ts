@@ -12,7 +12,7 @@ import { buildSample, copyTree, packedObject, readJson, tempDir } from '../helpe
 import { serveStatic, type StaticSite } from '../staticServer.ts';
 import { launchBrowser } from '../browser.ts';
 import { handleRequest } from '../../generator/runtime/edge/handler.ts';
-import { diskBytesReader, diskReader } from '../../generator/runtime/server/diskSite.ts';
+import { diskBytesReader, diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
 import { objectEndpoint } from '../../generator/contract/endpoints.ts';
 import { packOf } from '../../generator/contract/format.ts';
 import { EXAMPLES } from '../../generator/web/search/examples.js';

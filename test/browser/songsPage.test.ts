@@ -15,7 +15,7 @@ import { buildInto, buildSample, copySample, packedObject, readJson, tempDir } f
 import { serveStatic, type StaticSite } from '../staticServer.ts';
 import { launchBrowser } from '../browser.ts';
 import { handleRequest } from '../../generator/runtime/edge/handler.ts';
-import { diskBytesReader, diskReader } from '../../generator/runtime/server/diskSite.ts';
+import { diskBytesReader, diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
 import { EXAMPLES, exampleUrl } from '../../generator/web/search/examples.js';
 
 let out: string;

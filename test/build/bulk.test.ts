@@ -17,7 +17,7 @@ import { API_MAJOR, API_REVISION, BLOCK_SUMS_MIN_BYTES, BULK_PART_BYTES, bulkPar
 import { SQLITE_PAGE_SIZE } from '../../generator/build/derive/bulkSqlite.ts';
 import { blockSums } from '../../generator/build/blockSums.ts';
 import { handleRequest } from '../../generator/runtime/edge/handler.ts';
-import { diskBytesReader, diskReader } from '../../generator/runtime/server/diskSite.ts';
+import { diskBytesReader, diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
 import { buildSample, packedText, readJson, tempDir } from '../helpers.ts';
 
 const BULK = 'api/v1/bulk';

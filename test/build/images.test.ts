@@ -12,10 +12,10 @@ import { assetFile } from '../../generator/build/images/sources.ts';
 import { buildInto, buildSample, copySample, copyTree, once, readJson, tempDir, writeDb } from '../helpers.ts';
 import { unitTables } from '../fixtures.ts';
 import { serveStatic, type StaticSite } from '../staticServer.ts';
-import { startServer } from '../../generator/runtime/server/server.ts';
+import { startServer } from '../../generator/hosts/node/runtime/server.ts';
 import { publishLayout } from '../../generator/build/publish/layout.ts';
 import { handleRequest } from '../../generator/runtime/edge/handler.ts';
-import { diskBytesReader, diskReader } from '../../generator/runtime/server/diskSite.ts';
+import { diskBytesReader, diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
 
 let out: string;
 let report: BuildReport;

@@ -14,7 +14,7 @@ import { mirror } from '../../generator/build/mirror/mirror.ts';
 import { MatchBudget, findBlocks, piecesOf } from '../../generator/build/mirror/blockSync.ts';
 import { BlockSums, RollingSum, blockSums } from '../../generator/build/blockSums.ts';
 import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES } from '../../generator/contract/format.ts';
-import { startServer } from '../../generator/runtime/server/server.ts';
+import { startServer } from '../../generator/hosts/node/runtime/server.ts';
 import { byteRange } from '../../generator/runtime/edge/http.ts';
 import { endpoints } from '../../generator/contract/endpoints.ts';
 import type { FileManifestJson } from '../../generator/contract/schemas.ts';

@@ -7,7 +7,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bigSite, readJson } from '../helpers.ts';
 import { peakRssMb, startServerProcess, type ServerProcess } from '../serverProcess.ts';
-import { RUNNING_REQUESTS, WAITING_REQUESTS } from '../../generator/runtime/server/server.ts';
+import { RUNNING_REQUESTS, WAITING_REQUESTS } from '../../generator/hosts/node/runtime/server.ts';
 
 let server: ServerProcess;
 let ordinals: number[];

@@ -13,7 +13,7 @@ import { StageError, UserError } from '../../generator/build/errors.ts';
 import fs from 'fs-extra';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mirror } from '../../generator/build/mirror/mirror.ts';
-import { startServer, type RunningServer } from '../../generator/runtime/server/server.ts';
+import { startServer, type RunningServer } from '../../generator/hosts/node/runtime/server.ts';
 import { publishLayout } from '../../generator/build/publish/layout.ts';
 import { endpoints } from '../../generator/contract/endpoints.ts';
 import type { BulkIndexJson, FileManifestJson } from '../../generator/contract/schemas.ts';

@@ -24,11 +24,11 @@ import { compiled } from '../bin.ts';
 import { EDGE_PATH, NETLIFY_OTHER_METHODS, STATIC_HEADERS, STATIC_RULES, netlifyExcludedPaths, pagesRoutes } from '../../generator/contract/hostRouting.ts';
 import { rawFileType } from '../../generator/runtime/edge/routes.ts';
 import { RAN_CODE_HEADER } from '../../generator/runtime/edge/http.ts';
-import { previewConfig } from '../../generator/build/workerPreview.ts';
+import { previewConfig } from '../../generator/hosts/cloudflare/build/workerPreview.ts';
 import { OBJECT_TYPE_NAMES, allEndpoints, endpointOfFile, endpoints, objectEndpoint, type Endpoint, type ObjectType, type QueryParameter } from '../../generator/contract/endpoints.ts';
-import { PAGES_COMPATIBILITY_DATE } from '../../generator/build/render/hostRules.ts';
-import { config as edgeConfig } from '../../netlify/edge-functions/api.ts';
-import { config as methodsConfig } from '../../netlify/edge-functions/methods.ts';
+import { PAGES_COMPATIBILITY_DATE } from '../../generator/hosts/all/build/hostRules.ts';
+import { config as edgeConfig } from '../../generator/hosts/netlify/runtime/edge-functions/api.ts';
+import { config as methodsConfig } from '../../generator/hosts/netlify/runtime/edge-functions/methods.ts';
 import type { BulkIndexJson, CardJson, HappeningJson, ObjectListJson } from '../../generator/contract/schemas.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -653,7 +653,7 @@ describe('host rules (_redirects, _headers, _worker.js, _routes.json, netlify.to
   });
 
   it('the Pages worker is bundled into _worker.js and routed the edge path; a missing path has a 404.html', () => {
-    expect(site('_worker.js')).toMatch(/^\/\/ Cloudflare Pages worker, bundled by npm run build from generator\/runtime\/edge\/pagesWorker\.ts\./);
+    expect(site('_worker.js')).toMatch(/^\/\/ Cloudflare Pages worker, bundled by npm run build from generator\/hosts\/cloudflare\/runtime\/pagesWorker\.ts\./);
     expect(site('_worker.js')).not.toMatch(/^import /m); // one module: Pages uploads it as it is
     const routes = JSON.parse(site('_routes.json'));
     expect(routes).toEqual(pagesRoutes(EDGE_PATH));

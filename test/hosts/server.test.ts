@@ -16,8 +16,8 @@ import { packOf } from '../../generator/contract/format.ts';
 import { unitTables } from '../fixtures.ts';
 import type { CardListJson, HappeningJson } from '../../generator/contract/schemas.ts';
 import { peakRssMb, startServerProcess, type ServerProcess } from '../serverProcess.ts';
-import { RUNNING_REQUESTS, WAITING_REQUESTS, startServer } from '../../generator/runtime/server/server.ts';
-import { diskBytesReader, diskReader } from '../../generator/runtime/server/diskSite.ts';
+import { RUNNING_REQUESTS, WAITING_REQUESTS, startServer } from '../../generator/hosts/node/runtime/server.ts';
+import { diskBytesReader, diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSample, packedObject, packedText, readJson } from '../helpers.ts';
 import { handleRequest, type EdgeSite } from '../../generator/runtime/edge/handler.ts';
 import { checkSitePath } from '../../generator/runtime/edge/guard.ts';
-import { diskBytesReader, diskReader } from '../../generator/runtime/server/diskSite.ts';
+import { diskBytesReader, diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
 import { objectList } from '../../generator/runtime/edge/objects.ts';
 import type { BulkIndexJson, CardJson, CardListJson, HappeningJson, HistoryJson, ObjectListJson } from '../../generator/contract/schemas.ts';
 import { MAX_IDS } from '../../generator/contract/limits.ts';

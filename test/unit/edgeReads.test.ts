@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSample, readJson } from '../helpers.ts';
 import { handleRequest, type EdgeSite } from '../../generator/runtime/edge/handler.ts';
-import { diskBytesReader, diskReader } from '../../generator/runtime/server/diskSite.ts';
+import { diskBytesReader, diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
 import { edgeKept } from '../../generator/runtime/edge/kept.ts';
 import { PACK_SIZE } from '../../generator/contract/format.ts';
 import { MAX_IDS } from '../../generator/contract/limits.ts';

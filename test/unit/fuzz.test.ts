@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleRequest, type EdgeSite } from '../../generator/runtime/edge/handler.ts';
-import { diskReader } from '../../generator/runtime/server/diskSite.ts';
+import { diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
 import { OBJECT_TYPE_NAMES } from '../../generator/contract/endpoints.ts';
 import { buildSample } from '../helpers.ts';
 

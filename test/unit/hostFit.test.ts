@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { CLOUDFLARE_FREE, NETLIFY, PLANS, type HostPlan } from '../../generator/build/publish/hostLimits.ts';
-import { fitHosts, folderListing, refuseUnfit, type SiteListing } from '../../generator/build/publish/hostFit.ts';
+import { CLOUDFLARE_FREE, NETLIFY, PLANS, type HostPlan } from '../../generator/hosts/all/build/hostLimits.ts';
+import { fitHosts, folderListing, refuseUnfit, type SiteListing } from '../../generator/hosts/all/build/hostFit.ts';
 import { build } from '../../generator/build/build.ts';
 import { publishLayout } from '../../generator/build/publish/layout.ts';
 import { buildSample, copySample, publishedSample } from '../helpers.ts';

@@ -11,8 +11,9 @@ const withImport = (from: string, to: string): ImportGraph => new Map([...graph,
 describe('the import graph', () => {
   it('reads every module of the wings, with its imports', () => {
     const units = new Set([...graph.keys()].map(unitOf));
-    for (const unit of ['build/build', 'build/render', 'contract', 'runtime/edge', 'web/page', 'web/search', 'netlify/edge-functions']) expect(units).toContain(unit);
-    expect(graph.get('generator/runtime/edge/pagesWorker.ts')).toContain('generator/runtime/edge/handler.ts');
+    for (const unit of ['build/build', 'build/render', 'contract', 'runtime/edge', 'web/page', 'web/search', 'hosts/netlify/runtime', 'hosts/cloudflare/build']) expect(units).toContain(unit);
+    expect(graph.get('generator/hosts/cloudflare/runtime/pagesWorker.ts')).toContain('generator/runtime/edge/handler.ts');
+    expect(graph.get('generator/hosts/netlify/runtime/edge-functions/api.ts')).toContain('generator/hosts/netlify/runtime/netlifyChain.ts');
     expect(graph.get('generator/web/page/app.js')).toContain('generator/web/search/query.js');
     // Type imports too (a bundler drops them): a cycle of types is a cycle a reader walks round.
     expect(graph.get('generator/build/model/cards.ts')).toContain('generator/build/findings.ts');
@@ -32,6 +33,23 @@ describe('the import graph', () => {
     expect(wingViolations(withImport('generator/web/page/app.js', 'generator/runtime/edge/http.ts'))).toHaveLength(1);
     expect([...graph].filter(([from]) => from.startsWith('generator/contract/')).flatMap(([, to]) => to).filter((to) => to.startsWith('generator/runtime/'))).toEqual([]);
     expect(wingViolations(new Map([...graph, ['generator/stray.ts', []]]))).toEqual(['generator/stray.ts: in no wing']);
+  });
+
+  it('keeps the wings apart inside a host\'s folder: its runtime/ imports no build module, its build/ no runtime module', () => {
+    const worker = 'generator/hosts/cloudflare/runtime/pagesWorker.ts';
+    const bundle = 'generator/hosts/cloudflare/build/workerBundle.ts';
+    expect(wingViolations(withImport(worker, bundle))).toEqual([`${worker} -> ${bundle}`]);
+    expect(wingViolations(withImport(worker, 'generator/build/errors.ts'))).toHaveLength(1);
+    expect(wingViolations(withImport(bundle, worker))).toEqual([`${bundle} -> ${worker}`]);
+    expect(wingViolations(withImport('generator/hosts/all/build/hostRules.ts', 'generator/hosts/node/runtime/diskSite.ts'))).toHaveLength(1);
+    expect(wingViolations(withImport('generator/runtime/edge/handler.ts', 'generator/hosts/all/build/hostLimits.ts'))).toHaveLength(1);
+    // Across hosts and wings as elsewhere: a host's runtime reads the edge's, its build the build's.
+    expect(wingViolations(withImport('generator/hosts/node/runtime/server.ts', 'generator/hosts/netlify/runtime/netlifyChain.ts'))).toEqual([]);
+    expect(wingViolations(withImport(bundle, 'generator/build/errors.ts'))).toEqual([]);
+    // A file of a host's folder outside its wing subfolders belongs to no wing.
+    for (const stray of ['generator/hosts/cloudflare/worker.ts', 'generator/hosts/netlify/edge-functions/api.ts', 'generator/hosts/rules.ts']) {
+      expect(wingViolations(new Map([...graph, [stray, []]]))).toEqual([`${stray}: in no wing`]);
+    }
   });
 
   it('has no import cycle', () => {

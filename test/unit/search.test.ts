@@ -12,7 +12,7 @@ import fs from 'fs-extra';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handleRequest, type EdgeSite } from '../../generator/runtime/edge/handler.ts';
-import { diskReader } from '../../generator/runtime/server/diskSite.ts';
+import { diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
 import { EXAMPLES, exampleUrl } from '../../generator/web/search/examples.js';
 import { CENTERS, DIFFICULTIES, EFFECTS, SCHOOL_YEARS, TRIGGERS } from '../../generator/web/search/words.js';
 import { absentFields, kindOf, MAX_CORRECTED, MAX_LEFT_OUT_TERMS } from '../../generator/web/search/query.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlDump } from '../../generator/build/input/sqlDump.ts';
 import { handleRequest, type EdgeSite } from '../../generator/runtime/edge/handler.ts';
-import { diskReader } from '../../generator/runtime/server/diskSite.ts';
+import { diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
 import { build } from '../../generator/build/build.ts';
 import { DIFFICULTIES } from '../../generator/web/search/words.js';
 import type { LiveJson, SongJson } from '../../generator/contract/schemas.ts';

@@ -10,7 +10,7 @@
 import { endpoints } from '../../contract/endpoints.ts';
 import type { FileManifestJson } from '../../contract/schemas.ts';
 import { emit, type DigestedFiles } from '../render/files.ts';
-import { isHostConfigFile } from '../render/hostRules.ts';
+import { isHostConfigFile } from '../../hosts/all/build/hostRules.ts';
 import { blockSums } from '../blockSums.ts';
 import { MANIFEST_BLOCK_SIZE } from '../../contract/format.ts';
 

@@ -163,8 +163,8 @@ export const GENERATED_DOCS = [
   { file: fileURLToPath(new URL('../../../docs/api.md', import.meta.url)), marker: 'api', generate: apiMarkdown },
   { file: fileURLToPath(new URL('../../../docs/search.md', import.meta.url)), marker: 'search', generate: searchMarkdown },
   { file: fileURLToPath(new URL('../../../docs/hosts.md', import.meta.url)), marker: 'hosts', generate: hostsMarkdown },
-  { file: fileURLToPath(new URL('../../../netlify/edge-functions/api.ts', import.meta.url)), marker: 'netlify', generate: netlifyConfig },
-  { file: fileURLToPath(new URL('../../../netlify/edge-functions/methods.ts', import.meta.url)), marker: 'netlify-methods', generate: netlifyMethodsConfig },
+  { file: fileURLToPath(new URL('../../hosts/netlify/runtime/edge-functions/api.ts', import.meta.url)), marker: 'netlify', generate: netlifyConfig },
+  { file: fileURLToPath(new URL('../../hosts/netlify/runtime/edge-functions/methods.ts', import.meta.url)), marker: 'netlify-methods', generate: netlifyMethodsConfig },
   { file: fileURLToPath(new URL('../../../docs/architecture.md', import.meta.url)), marker: 'imports', generate: () => importGraphMermaid() },
 ];
 

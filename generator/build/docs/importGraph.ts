@@ -9,6 +9,10 @@
  * - build/: everything that makes a site (and the mirror, which copies one);
  * - web/: what the browser loads as published, plain JavaScript that imports only its fellows
  *   (the page, and the search language, which the edge, the build and the contract read too).
+ *
+ * A host's code, both wings of it, sits in one folder, generator/hosts/<host>/, a subfolder per
+ * wing: runtime/ what runs there, build/ what the build writes and checks for it (`all/` for what
+ * every host shares). The path names the wing, so the rules above hold inside a host folder too.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,8 +21,8 @@ import { createRequire } from 'node:module';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const WINGS = ['build', 'contract', 'runtime', 'web'] as const;
-/** Files outside generator/ that hosts load by their own convention. */
-const HOST_ENTRIES = ['netlify/edge-functions/api.ts'];
+/** The wings a host folder holds (generator/hosts/<host>/<wing>/). */
+const HOST_WINGS = ['build', 'runtime'];
 
 /** Repository-relative path -> the repository-relative paths it imports. */
 export type ImportGraph = Map<string, string[]>;
@@ -44,24 +48,29 @@ function importsOf(file: string): string[] {
   return [...new Set(relative.map((name) => path.posix.normalize(path.posix.join(path.posix.dirname(file), name))))];
 }
 
-/** Every module under generator/ and the host entries, with what each imports (packages left out). */
+/** Every module under generator/, with what each imports (packages left out). */
 export function importGraph(): ImportGraph {
-  const files = [...sourceFiles('generator'), ...HOST_ENTRIES];
-  return new Map(files.map((file) => [file, importsOf(file)]));
+  return new Map(sourceFiles('generator').map((file) => [file, importsOf(file)]));
 }
 
 /**
- * The node a file is drawn in: its folder ("build/render", "runtime/edge"), the contract as one,
- * each file directly in build/ on its own (the pipeline, the CLIs and the small shared modules).
+ * The node a file is drawn in: its folder ("build/render", "runtime/edge"), a host's wing
+ * ("hosts/netlify/runtime"), the contract as one, each file directly in build/ on its own (the
+ * pipeline, the CLIs and the small shared modules).
  */
 export function unitOf(file: string): string {
   const parts = file.split('/');
-  if (parts[0] !== 'generator') return parts.slice(0, -1).join('/');
+  if (parts[1] === 'hosts') return parts.slice(1, 4).join('/');
   if (parts.length > 3) return `${parts[1]}/${parts[2]}`;
   return parts[1] === 'build' ? `build/${parts[2].replace(/\.\w+$/, '')}` : parts[1];
 }
 
-const wingOf = (file: string): string => (file.startsWith('generator/') ? file.split('/')[1] : 'host');
+/** The wing of a file, or of a node of the drawing: its first folder, or in a host's folder the one after the host's name. */
+function wingOf(file: string): string {
+  const parts = file.replace(/^generator\//, '').split('/');
+  if (parts[0] !== 'hosts') return parts[0];
+  return HOST_WINGS.includes(parts[2]) ? parts[2] : 'none';
+}
 
 /** The web modules every wing may read: the search language, and the image host's templates (the build checks them). */
 const isShared = (file: string): boolean =>
@@ -72,7 +81,7 @@ function allowed(from: string, to: string): boolean {
   switch (wingOf(from) === 'web' ? 'web' : wingOf(to)) {
     case 'web': return wingOf(to) === 'web' && (wingOf(from) === 'web' || isShared(to)); // published as it is: only its fellows resolve
     case 'contract': return true;
-    case 'runtime': return ['runtime', 'host'].includes(wingOf(from));
+    case 'runtime': return wingOf(from) === 'runtime';
     default: return wingOf(from) === wingOf(to); // nothing outside the build imports it
   }
 }
@@ -118,11 +127,10 @@ export function importGraphMermaid(graph: ImportGraph = importGraph()): string {
   }
   const id = (unit: string) => unit.replace(/[^\w]/g, '_');
   const node = (unit: string) => `    ${id(unit)}["${unit}"]`;
-  const wing = (name: string) => [`  subgraph ${name}`, ...[...units].filter((unit) => unit.split('/')[0] === name).sort().map(node), '  end'];
-  const hosts = [...units].filter((unit) => !(WINGS as readonly string[]).includes(unit.split('/')[0])).sort();
+  const wing = (name: string) => [`  subgraph ${name}`, ...[...units].filter((unit) => wingOf(unit) === name).sort().map(node), '  end'];
   return [
     '```mermaid', 'flowchart LR',
-    ...WINGS.flatMap(wing), ...hosts.map((unit) => node(unit).trimStart().replace(/^/, '  ')),
+    ...WINGS.flatMap(wing),
     ...[...edges].sort().map((edge) => `  ${edge.split(' --> ').map(id).join(' --> ')}`),
     '```', '',
   ].join('\n');

@@ -22,7 +22,7 @@ import { MANIFEST_BLOCK_SIZE } from '../../contract/format.ts';
 import { Assembly, MatchBudget, syncBlocks, type RangeAnswer, type Store } from './blockSync.ts';
 import { isListed } from '../derive/fileManifest.ts';
 import { deriveFiles, isDerived, type SiteFile } from './derived.ts';
-import { hostConfigFiles, renderHostRules } from '../render/hostRules.ts';
+import { hostConfigFiles, renderHostRules } from '../../hosts/all/build/hostRules.ts';
 import { truthVersionFault } from '../input/curated.ts';
 import { PublishSession } from '../publish/publishBuild.ts';
 import { MAX_SITE_BYTES } from '../publish/staging.ts';

@@ -12,7 +12,7 @@ import { renderHappening } from './happening.ts';
 import { renderTranslations } from './translations.ts';
 import { renderNotFound } from './notFound.ts';
 import { renderContract } from './contract.ts';
-import { renderHostRules } from './hostRules.ts';
+import { renderHostRules } from '../../hosts/all/build/hostRules.ts';
 import { renderNotes } from './songs.ts';
 import type { NotesJson } from '../../contract/schemas.ts';
 

@@ -12,9 +12,9 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
-import { endpoints } from '../contract/endpoints.ts';
+import { endpoints } from '../../../contract/endpoints.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const WORKER_FILE = '_worker.js';
 
 /** wrangler.json with `dir` as the worker's folder: its `_worker.js` and its assets. */

@@ -11,8 +11,8 @@
 import path from 'node:path';
 import fs from 'node:fs/promises';
 import { constants, type Stats } from 'node:fs';
-import { namesAFile } from '../edge/siteReader.ts';
-import type { ReadBytes, ReadFile } from '../../contract/siteRead.ts';
+import { namesAFile } from '../../../runtime/edge/siteReader.ts';
+import type { ReadBytes, ReadFile } from '../../../contract/siteRead.ts';
 
 /** Files kept for reuse; text counted as UTF-16 (two bytes a character, V8's worst case). */
 const CACHE_BYTES = 96 * 1024 * 1024;

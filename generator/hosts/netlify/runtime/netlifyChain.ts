@@ -5,13 +5,13 @@
  * finds there is the JSON 404 rule, answered as every host answers it; a file of another
  * format is given back with its own media type.
  */
-import { handleRequest } from './handler.ts';
-import { isEdgePath } from './rewrites.ts';
-import { REVALIDATE } from '../../contract/hostRouting.ts';
-import { HttpError, errorResponse, ranCode } from './http.ts';
-import { rawFileType } from './routes.ts';
-import type { EdgeSite } from './siteReader.ts';
-import { withType } from './staticHost.ts';
+import { handleRequest } from '../../../runtime/edge/handler.ts';
+import { isEdgePath } from '../../../runtime/edge/rewrites.ts';
+import { REVALIDATE } from '../../../contract/hostRouting.ts';
+import { HttpError, errorResponse, ranCode } from '../../../runtime/edge/http.ts';
+import { rawFileType } from '../../../runtime/edge/routes.ts';
+import type { EdgeSite } from '../../../runtime/edge/siteReader.ts';
+import { withType } from '../../../runtime/edge/staticHost.ts';
 
 export async function netlifyEdge(request: Request, site: EdgeSite, next: () => Promise<Response>): Promise<Response | undefined> {
   const answer = await handleRequest(request, site);

@@ -7,10 +7,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync, type BuildOptions } from 'esbuild';
-import { keep, keptValue, type KeptPlace } from '../keptBundle.ts';
+import { keep, keptValue, type KeptPlace } from '../../../build/keptBundle.ts';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const WORKER_ENTRY = 'generator/runtime/edge/pagesWorker.ts';
+const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
+const WORKER_ENTRY = 'generator/hosts/cloudflare/runtime/pagesWorker.ts';
 
 /**
  * The edge loads no package, so the bundle holds only this repository's code; paths in its

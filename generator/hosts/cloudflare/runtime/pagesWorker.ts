@@ -10,13 +10,13 @@
  * every other host answers (edge/staticHost.ts: the JSON 404), since Pages skips the `_redirects`
  * rule that says so. The handler reads files through the assets binding too.
  */
-import { handleRequest } from './handler.ts';
-import { HttpError, errorResponse, notModified, ranCode } from './http.ts';
-import { staticApiFile, withType } from './staticHost.ts';
-import { rawFileType } from './routes.ts';
-import { fetchBytesReader, fetchReader, namesAFile, type EdgeSite } from './siteReader.ts';
-import { edgeKept } from './kept.ts';
-import { isEdgePath } from './rewrites.ts';
+import { handleRequest } from '../../../runtime/edge/handler.ts';
+import { HttpError, errorResponse, notModified, ranCode } from '../../../runtime/edge/http.ts';
+import { staticApiFile, withType } from '../../../runtime/edge/staticHost.ts';
+import { rawFileType } from '../../../runtime/edge/routes.ts';
+import { fetchBytesReader, fetchReader, namesAFile, type EdgeSite } from '../../../runtime/edge/siteReader.ts';
+import { edgeKept } from '../../../runtime/edge/kept.ts';
+import { isEdgePath } from '../../../runtime/edge/rewrites.ts';
 
 interface Env {
   /** The site's static files (Pages' assets binding). */

@@ -4,10 +4,10 @@
  * files Netlify and Cloudflare Pages read, and for Pages the edge handler bundled as
  * `_worker.js` with `_routes.json` sending it the API paths. No host config repeats them.
  */
-import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../../contract/hostRouting.ts';
-import type { SiteFiles } from './files.ts';
-import { pagesRoutes } from '../../contract/hostRouting.ts';
-import { pagesWorkerBundle } from './workerBundle.ts';
+import { EDGE_PATH, STATIC_HEADERS, STATIC_RULES } from '../../../contract/hostRouting.ts';
+import type { SiteFiles } from '../../../build/render/files.ts';
+import { pagesRoutes } from '../../../contract/hostRouting.ts';
+import { pagesWorkerBundle } from '../../cloudflare/build/workerBundle.ts';
 
 const lines = (rows: string[]) => Buffer.from(rows.map((row) => `${row}\n`).join(''));
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { HostLimits, HostPlan } from './hostLimits.ts';
-import { UserError } from '../errors.ts';
+import { UserError } from '../../../build/errors.ts';
 
 /** A site as the check sees it: every file's size by path, and the text of a host rule file. */
 export interface SiteListing {

@@ -4,9 +4,9 @@
  * site itself. Those reads are plain static paths, for which the handler returns nothing,
  * so they never recurse.
  */
-import { netlifyEdge } from '../../generator/runtime/edge/netlifyChain.ts';
-import { fetchBytesReader, fetchReader } from '../../generator/runtime/edge/siteReader.ts';
-import { edgeKept } from '../../generator/runtime/edge/kept.ts';
+import { netlifyEdge } from '../netlifyChain.ts';
+import { fetchBytesReader, fetchReader } from '../../../../runtime/edge/siteReader.ts';
+import { edgeKept } from '../../../../runtime/edge/kept.ts';
 
 /** What this function uses of Netlify's context: the rest of the chain. */
 interface Context {
