@@ -1,12 +1,14 @@
 /**
  * Human documentation of the contract, generated from the declarations: the API reference
- * page (public/api.html), docs/api.md, docs/search.md and the route table of docs/hosts.md (kept equal by tests).
+ * page (public/api.html), docs/api.md, docs/search.md and the route table of docs/hosts.md (kept equal by tests);
+ * with the hosts' configuration that `npm run docs` writes too, each from its host's build/ folder.
  */
 import { fileURLToPath } from 'node:url';
 import { importGraphMermaid } from './importGraph.ts';
 import { HAPPENING_PARAMETER, QUERY_PARAMETERS, SEARCH_PARAMETERS, VERSION_PARAMETER, allEndpoints, type Endpoint } from '../../contract/endpoints.ts';
 import { components } from '../../contract/schemas.ts';
-import { EDGE_PATH, NETLIFY_OTHER_METHODS, netlifyExcludedPaths, workerFirstPaths } from '../../contract/hostRouting.ts';
+import { NETLIFY_FUNCTION_CONFIGS } from '../../hosts/netlify/build/functionConfig.ts';
+import { WRANGLER_CONFIG } from '../../hosts/cloudflare/build/wranglerConfig.ts';
 import { examplesMarkdown, searchMarkdown } from './searchDocs.ts';
 import { EXAMPLES, exampleUrl } from '../../web/search/examples.js';
 
@@ -140,45 +142,14 @@ ${schemas.join('\n')}
 `;
 }
 
-/**
- * The edge function's declaration in netlify/edge-functions/api.ts: Netlify reads it as a
- * literal, so it is written there; the text ends where the end marker's comment begins.
- */
-function netlifyConfig(): string {
-  const excluded = netlifyExcludedPaths().map((pattern) => `    ${JSON.stringify(pattern)},`);
-  return [`export const config = {`, `  path: ${JSON.stringify(EDGE_PATH)},`, '  excludedPath: [', ...excluded, '  ],', '};', '// '].join('\n');
-}
-
-/**
- * The edge function's second declaration, in netlify/edge-functions/methods.ts: the methods
- * besides GET and HEAD on the whole edge path, the published files' paths that api.ts's
- * declaration leaves out among them.
- */
-function netlifyMethodsConfig(): string {
-  return [`export const config = {`, `  path: ${JSON.stringify(EDGE_PATH)},`, `  method: ${JSON.stringify(NETLIFY_OTHER_METHODS)},`, '};', '// '].join('\n');
-}
-
 /** The generated sections of the docs: `npm run docs` writes them, a test checks they are current. */
 export const GENERATED_DOCS = [
   { file: fileURLToPath(new URL('../../../docs/api.md', import.meta.url)), marker: 'api', generate: apiMarkdown },
   { file: fileURLToPath(new URL('../../../docs/search.md', import.meta.url)), marker: 'search', generate: searchMarkdown },
   { file: fileURLToPath(new URL('../../../docs/hosts.md', import.meta.url)), marker: 'hosts', generate: hostsMarkdown },
-  { file: fileURLToPath(new URL('../../hosts/netlify/runtime/edge-functions/api.ts', import.meta.url)), marker: 'netlify', generate: netlifyConfig },
-  { file: fileURLToPath(new URL('../../hosts/netlify/runtime/edge-functions/methods.ts', import.meta.url)), marker: 'netlify-methods', generate: netlifyMethodsConfig },
+  ...NETLIFY_FUNCTION_CONFIGS,
   { file: fileURLToPath(new URL('../../../docs/architecture.md', import.meta.url)), marker: 'imports', generate: () => importGraphMermaid() },
 ];
 
-/**
- * Files generated whole from the declarations and their current text (JSON has no comments to
- * mark a section): wrangler.json's `run_worker_first`, the paths a Worker with static assets runs
- * its code for before any file. `npm run docs` writes them, a test checks they are current.
- */
-export const GENERATED_FILES = [
-  {
-    file: fileURLToPath(new URL('../../../wrangler.json', import.meta.url)),
-    generate: (current: string): string => {
-      const config = JSON.parse(current) as { assets: Record<string, unknown> };
-      return `${JSON.stringify({ ...config, assets: { ...config.assets, run_worker_first: workerFirstPaths() } }, null, 2)}\n`;
-    },
-  },
-];
+/** Files generated whole from the declarations: `npm run docs` writes them, a test checks they are current. */
+export const GENERATED_FILES = [WRANGLER_CONFIG];
