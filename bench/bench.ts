@@ -18,7 +18,7 @@
  *   built in sequence into one site, the first and the last build's time (bench/versions.ts);
  * - bulk: what the bulk downloads and the file manifest add to a full build, and `npm run mirror`
  *   of the site after a one-card change (the files it fetches; bench/bulk.ts), at 4,000 cards;
- * - fits: the 20-version site against each host of the free plan (publish/hostFit.ts: the margin,
+ * - fits: the 20-version site against each host of the free plan (hosts/all/build/hostFit.ts: the margin,
  *   or why a host would refuse it; the bench's own builds check no limit, to measure the rest);
  * - edge cpu: the site's `_worker.js` per route kind on that site, cold and warm CPU ms and the
  *   heap after the whole mix, against the free budget (bench/edgeCpu.ts);

@@ -1,6 +1,6 @@
 /**
  * The edge's CPU per request, as Cloudflare bills it: the site's own `_worker.js` (bundled by
- * the build, render/hostRules.ts) loaded in a fresh worker thread per instance (its own V8
+ * the build, hosts/all/build/hostRules.ts) loaded in a fresh worker thread per instance (its own V8
  * isolate and heap, as a Cloudflare isolate), with an `ASSETS` binding that reads the
  * published files from disk. Around each `fetch` call and the reading of its answer, the
  * CPU time (user and system, of the whole process while the main thread waits; the site's

@@ -1,10 +1,10 @@
 /**
  * The hosts the route suite runs against, each started on a published folder and stopped
  * again, all answering `fetch(path, init)` with a Web Response (`path` from the site root):
- * - node handler: generator/runtime/edge/handler.ts in Netlify's chain (edge/netlifyChain.ts) called in-process with the disk reader, and the
+ * - node handler: generator/runtime/edge/handler.ts in Netlify's chain (hosts/netlify/runtime/netlifyChain.ts) called in-process with the disk reader, and the
  *   static layer (netlifyStatic) for what it passes through;
  * - npm start: the local server, its own process, over HTTP;
- * - deno edge: netlify/edge-functions/api.ts under Deno in front of the static layer over
+ * - deno edge: generator/hosts/netlify/runtime/edge-functions/api.ts under Deno in front of the static layer over
  *   HTTP, chained as on Netlify (test/denoEdge.ts);
  * - workerd: the folder as a Cloudflare Worker with static assets serves it (wrangler.json),
  *   `_worker.js` and all, under Miniflare (workerd, offline) configured as `wrangler dev` would.

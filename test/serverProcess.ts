@@ -1,5 +1,5 @@
 /**
- * The local server in its own process, the one starter of the tests: generator/runtime/server/serve.ts's
+ * The local server in its own process, the one starter of the tests: generator/hosts/node/runtime/serve.ts's
  * bundle under node (test/bin.ts), or `npm start` itself where the npm script is the subject.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

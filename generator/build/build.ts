@@ -40,7 +40,7 @@ export interface BuildOptions {
    * `{t}`, `{idolized}`): cards' pictures the export lacks (its art always) are named there.
    */
   imageHost?: string | null;
-  /** The hosts the site must deploy to, with their limits (publish/hostLimits.ts PLANS); default: the free plans. */
+  /** The hosts the site must deploy to, with their limits (hosts/all/build/hostLimits.ts PLANS); default: the free plans. */
   plan?: HostPlan;
   /** Hears each stage's progress (the CLI's progress display). */
   progress?: ProgressListener;

@@ -4,7 +4,7 @@
  * (about 0.15 s of CPU, and the wait). The key is what decides the bytes esbuild writes: its
  * version, the options, and the content of each file it read, tsconfig.json and package.json
  * included (read for settings, listed nowhere). Used for the Pages `_worker.js`
- * (render/workerBundle.ts) and for the programs the tests start (test/bin.ts).
+ * (hosts/cloudflare/build/workerBundle.ts) and for the programs the tests start (test/bin.ts).
  */
 import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -43,7 +43,7 @@ export class BuildReport extends Findings {
   readonly images: ImageCounts = { published: 0, encoded: 0, reused: 0, missing: 0, unreadable: 0 };
   /** The input and generator were unchanged and the output intact, so nothing ran. */
   upToDate = false;
-  /** How the site fits each host of the plan (publish/hostFit.ts): figures against limits. */
+  /** How the site fits each host of the plan (hosts/all/build/hostFit.ts): figures against limits. */
   readonly hosts: HostFit[] = [];
   /** What this build changed in the data, per changelog type (generator/build/changes/); null when nothing was compared (a first build). */
   update: Partial<ChangeCounts> | null = null;

@@ -3,7 +3,7 @@
  * endpoint declarations: every path at which the build publishes a file. Hosts route by
  * path (never by query), so these are what the host configurations name:
  * - Netlify: the edge function's `excludedPath` (URLPattern syntax), written into
- *   netlify/edge-functions/api.ts by `npm run docs` (Netlify reads that file's config as a
+ *   generator/hosts/netlify/runtime/edge-functions/api.ts by `npm run docs` (Netlify reads that file's config as a
  *   literal, without running it; a test checks it is current);
  * - Cloudflare Pages: `_routes.json`'s `exclude` (prefix globs), for folders in which every
  *   request is a plain file read;
@@ -52,7 +52,7 @@ export function netlifyExcludedPaths(): string[] {
  * The methods besides GET and HEAD that Netlify's declarations can name (`method`): on the paths
  * `excludedPath` keeps from the edge function, Netlify's static layer answered them with a bare
  * text 405 (`Method Not Allowed`), where every other host answers the JSON 405 (and OPTIONS the
- * CORS preflight). A second declaration (netlify/edge-functions/methods.ts, written by `npm run
+ * CORS preflight). A second declaration (generator/hosts/netlify/runtime/edge-functions/methods.ts, written by `npm run
  * docs`) runs the function for them on those paths. Netlify's declarations name no other method
  * (PROPFIND, TRACE...): its static layer answers those.
  */

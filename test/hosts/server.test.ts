@@ -513,7 +513,7 @@ describe('a busy client on a keep-alive connection', () => {
   }, 15_000);
 });
 
-describe('the disk reader (generator/runtime/server/diskSite.ts)', () => {
+describe('the disk reader (generator/hosts/node/runtime/diskSite.ts)', () => {
   it('reads regular files inside its folder only, a pipe, device, folder or path out answering null without waiting', async () => {
     const dir = await tempDir();
     const outside = path.join(await tempDir(), 'secret.json');

@@ -3,7 +3,7 @@
  * file's block sums), so a mirror (generator/build/mirror/) fetches only what it lacks, and of a
  * changed large file only the blocks it lacks. It leaves out itself, its sidecar
  * manifest.blocks.json (the manifest's own digest and block sums, which a mirror reads first)
- * and the host configuration files (render/hostRules.ts), which hosts read but never serve
+ * and the host configuration files (hosts/all/build/hostRules.ts), which hosts read but never serve
  * and a mirror writes anew. Not to be confused with publish/manifest.ts, the builder's
  * private record of the folder it published.
  */

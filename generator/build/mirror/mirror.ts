@@ -10,7 +10,7 @@
  * same lock, refusal of a folder that is not a site, staging and atomic swap. A mirror that
  * fails or is killed leaves the previous copy whole, and the verified downloads stay in the
  * cache, so the next run resumes where this one stopped. The host configuration files are
- * written from this generator's declarations (render/hostRules.ts), as a build writes them.
+ * written from this generator's declarations (hosts/all/build/hostRules.ts), as a build writes them.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * The deploy limits of the hosts the site targets, as each host publishes them, declared
  * once: the build checks every site against the hosts of the chosen plan before it
- * publishes (publish/hostFit.ts), and docs/hosts.md states them. A limit a host does
+ * publishes (hostFit.ts), and docs/hosts.md states them. A limit a host does
  * not have is left out.
  */
 

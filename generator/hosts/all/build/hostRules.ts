@@ -29,7 +29,7 @@ const HOST_CONFIG: Record<string, () => Buffer> = {
 
 export const isHostConfigFile = (rel: string): boolean => Object.hasOwn(HOST_CONFIG, rel);
 
-/** The bytes of the host configuration file `rel` as the build writes them (for the host limit check, publish/hostFit.ts). */
+/** The bytes of the host configuration file `rel` as the build writes them (for the host limit check, hostFit.ts). */
 export const hostConfigBytes = (rel: string): Buffer | undefined => (isHostConfigFile(rel) ? HOST_CONFIG[rel]() : undefined);
 
 /** The host configuration files a site holds besides the ones it serves. */

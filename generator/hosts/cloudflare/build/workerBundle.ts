@@ -1,5 +1,5 @@
 /**
- * generator/runtime/edge/pagesWorker.ts and what it imports as one ES module (the Pages
+ * generator/hosts/cloudflare/runtime/pagesWorker.ts and what it imports as one ES module (the Pages
  * `_worker.js`), kept between processes in the repository's `.cache/pages-worker.json`
  * (keptBundle.ts): a build whose sources are the same bytes takes the kept bundle instead of
  * starting esbuild.

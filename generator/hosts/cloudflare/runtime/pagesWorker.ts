@@ -3,7 +3,7 @@
  * at its path before the worker runs, so it sees only what no file answers and the paths
  * `run_worker_first` names, the lists, whose plain reads it passes on) and for Pages
  * (`_routes.json` sends it the /api/ paths that may need code): the build bundles it into the
- * site's `_worker.js` (render/hostRules.ts). It answers with the shared edge handler; where
+ * site's `_worker.js` (hosts/all/build/hostRules.ts). It answers with the shared edge handler; where
  * that passes, Pages serves the static file (its ETag, `_headers`, streamed without the worker
  * holding it), given back with its own media type when it is not JSON. What Pages cannot
  * serve (a missing file, which it answers with 404.html, or a redirect of its own) gets what

@@ -1,5 +1,5 @@
 /**
- * The edge function's place in Netlify's chain (netlify/edge-functions/api.ts): the edge
+ * The edge function's place in Netlify's chain (edge-functions/api.ts): the edge
  * handler's answer, else the rest of the chain (rewrites, headers, static files). The function
  * runs only for paths no published file has (its excludedPath lists them), so what the chain
  * finds there is the JSON 404 rule, answered as every host answers it; a file of another

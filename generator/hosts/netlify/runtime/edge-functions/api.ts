@@ -1,6 +1,6 @@
 /**
  * Netlify edge function for /api/* (declared below): the shared edge handler in Netlify's
- * chain (generator/runtime/edge/netlifyChain.ts), reading published files by fetching them from the
+ * chain (../netlifyChain.ts), reading published files by fetching them from the
  * site itself. Those reads are plain static paths, for which the handler returns nothing,
  * so they never recurse.
  */
