@@ -21,7 +21,7 @@ import { diskBytesReader, diskReader } from '../generator/hosts/node/runtime/dis
 import { netlifyStatic, serveHttp } from './netlifyStatic.ts';
 import { startProcess, startServerProcess } from './serverProcess.ts';
 import { httpClient } from './httpClient.ts';
-import { PAGES_COMPATIBILITY_DATE } from '../generator/hosts/all/build/hostRules.ts';
+import { PAGES_COMPATIBILITY_DATE } from '../generator/hosts/cloudflare/build/siteFiles.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

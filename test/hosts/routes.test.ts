@@ -26,7 +26,7 @@ import { rawFileType } from '../../generator/runtime/edge/routes.ts';
 import { RAN_CODE_HEADER } from '../../generator/runtime/edge/http.ts';
 import { previewConfig } from '../../generator/hosts/cloudflare/build/workerPreview.ts';
 import { OBJECT_TYPE_NAMES, allEndpoints, endpointOfFile, endpoints, objectEndpoint, type Endpoint, type ObjectType, type QueryParameter } from '../../generator/contract/endpoints.ts';
-import { PAGES_COMPATIBILITY_DATE } from '../../generator/hosts/all/build/hostRules.ts';
+import { PAGES_COMPATIBILITY_DATE } from '../../generator/hosts/cloudflare/build/siteFiles.ts';
 import { config as edgeConfig } from '../../generator/hosts/netlify/runtime/edge-functions/api.ts';
 import { config as methodsConfig } from '../../generator/hosts/netlify/runtime/edge-functions/methods.ts';
 import type { BulkIndexJson, CardJson, HappeningJson, ObjectListJson } from '../../generator/contract/schemas.ts';
