@@ -675,6 +675,9 @@ describe('host rules (_redirects, _headers, _worker.js, _routes.json, netlify.to
   it('netlify.toml keeps only the build; the edge function declares its own path, the edge path', () => {
     const toml = fs.readFileSync(path.join(ROOT, 'netlify.toml'), 'utf8');
     for (const table of ['[[redirects]]', '[[headers]]', '[[edge_functions]]']) expect(toml).not.toContain(table);
+    // Netlify deploys every file of the folder it names as a function: the two functions, nothing else of the host.
+    const functions = /^\s*edge_functions = "(.+)"$/m.exec(toml)![1];
+    expect(fs.readdirSync(path.join(ROOT, functions)).sort()).toEqual(['api.ts', 'methods.ts']);
     expect(edgeConfig).toEqual({ path: EDGE_PATH, excludedPath: netlifyExcludedPaths() });
     // The same function for the other methods on the whole edge path, the excluded ones among them: Netlify's static layer would answer them with a bare text 405.
     expect(methodsConfig).toEqual({ path: EDGE_PATH, method: [...NETLIFY_OTHER_METHODS] });
