@@ -98,9 +98,18 @@ function wordEntries(/** @type {unknown[]} */ dictionary) {
 
 const LETTER_OR_DIGIT_BEFORE = /[\p{L}\p{N}]$/u;
 const LETTER_OR_DIGIT_AFTER = /^[\p{L}\p{N}]/u;
-/** Whether the text's `length` characters at `at` are a whole word of it: no letter or digit just before or after (two code units: a pair of surrogates). */
-const isWholeWord = (/** @type {string} */ text, /** @type {number} */ at, /** @type {number} */ length) =>
-  !LETTER_OR_DIGIT_BEFORE.test(text.slice(Math.max(0, at - 2), at)) && !LETTER_OR_DIGIT_AFTER.test(text.slice(at + length, at + length + 2));
+/** Whether an ASCII code is a letter or digit; null for any other code unit (a word's letters may be of any script). */
+const asciiWordCode = (/** @type {number} */ code) => (code < 0x80 ? (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a) : null);
+/**
+ * Whether the text's `length` characters at `at` are a whole word of it: no letter or digit just
+ * before or after. An ASCII neighbour (most of them) is told by its code; another by the Unicode
+ * classes on two code units (a pair of surrogates).
+ */
+function isWholeWord(/** @type {string} */ text, /** @type {number} */ at, /** @type {number} */ length) {
+  const end = at + length;
+  const before = at > 0 ? asciiWordCode(text.charCodeAt(at - 1)) ?? LETTER_OR_DIGIT_BEFORE.test(text.slice(Math.max(0, at - 2), at)) : false;
+  return !before && !(end < text.length && (asciiWordCode(text.charCodeAt(end)) ?? LETTER_OR_DIGIT_AFTER.test(text.slice(end, end + 2))));
+}
 
 /**
  * The entries of a dictionary holding `word` (letters and digits) as a whole word, in order: from
