@@ -15,7 +15,7 @@ import { handleRequest, type EdgeSite } from '../../generator/runtime/edge/handl
 import { diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
 import { EXAMPLES, exampleUrl } from '../../generator/web/search/examples.js';
 import { CENTERS, DIFFICULTIES, EFFECTS, SCHOOL_YEARS, TRIGGERS } from '../../generator/web/search/words.js';
-import { absentFields, kindOf, MAX_CORRECTED, MAX_LEFT_OUT_TERMS } from '../../generator/web/search/query.js';
+import { absentFields, kindOf, MAX_CORRECTED, MAX_LEFT_OUT_TERMS, search } from '../../generator/web/search/query.js';
 import { lexiconOf } from '../../generator/web/search/bare.js';
 import type { SearchIndex } from '../../generator/web/search/kinds.js';
 import type { AccessoryJson, CardJson, CharacterJson, EventJson, LiveJson, RegionsJson, SetListJson, SongJson } from '../../generator/contract/schemas.ts';
@@ -1107,6 +1107,15 @@ describe('a lexicon knows a word without making its lists', () => {
       const lexicon = fresh();
       const others = ['zqx', 'honokaa', 'μ', 's', '2017', 'perfect', 'lock', '星野', 'the', ''];
       for (const word of [...all, ...others]) expect(lexicon.knows(word), `${kind} ${word}`).toBe(all.has(word));
+    }
+  });
+  it('finds a word in names and titles the same before its lists are made (in the texts joined) and after (in the lists)', async () => {
+    for (const kind of ['card', 'accessory', 'event', 'song'] as const) {
+      const index = await readJson<SearchIndex>(out, `api/v1/search_index/${kind}.json`);
+      const [before, after] = [structuredClone(index), structuredClone(index)];
+      const { texts, fields } = lexiconOf(kindOf(kind), after).known();
+      const rows = (on: SearchIndex, word: string) => search(on, { q: `"${word}"`, order: kindOf(kind).identity, dir: 'asc', seed: null });
+      for (const word of [...texts, ...fields, 'zqx', 's', '2017']) expect(rows(before, word), `${kind} ${word}`).toEqual(rows(after, word));
     }
   });
 });

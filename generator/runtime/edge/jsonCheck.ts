@@ -1,10 +1,11 @@
 /**
  * Whether bytes are the UTF-8 of one JSON object, checked without decoding or parsing them: a
  * state machine over bytes (a table of the next state by state and byte, as JSON_checker does)
- * with a stack of the open objects and arrays. The edge checks each object it slices out of a
- * pack so (edge/objects.ts): decoding and parsing them cost as much again as reading the pack
- * (a cold 1,000-card list checks 2.9 MB), where a loop of table look-ups costs a few
- * milliseconds even before the engine has optimized it.
+ * with a stack of the open objects and arrays. The edge checks the objects of a long list it
+ * slices out of packs so (edge/objects.ts): decoding and parsing them cost as much again as
+ * reading the packs (a cold 1,000-card list checks 2.9 MB), where a loop of table look-ups costs
+ * less once the engine has optimized it; a few objects are checked by the engine's own decoding
+ * and parsing (parsesAsObject), which needs no warming up.
  *
  * It accepts what `JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes))`
  * accepts and gives an object for: RFC 8259's grammar with its four whitespace bytes, and
@@ -143,8 +144,29 @@ valueMachine(IN_ARRAY, IN_ARRAY.value, [IN_ARRAY.value, ARRAY]);
 const OPEN_IN_OBJECT = 1;
 const OPEN_IN_ARRAY = 2;
 
+/** A check that `bytes` (or its part [start, end)) is the UTF-8 of one JSON object, whitespace around it allowed. */
+export type ObjectCheck = (bytes: Uint8Array, start?: number, end?: number) => boolean;
+
+// ignoreBOM keeps a leading byte order mark as a character, which JSON.parse refuses: an object sliced
+// out of a pack that began with one would put it inside an answer, where it is no JSON.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The same check by the engine's own strict decoding and JSON.parse, which the machine must agree
+ * with: it costs more per byte than the machine once the engine has optimized the machine, but has
+ * nothing to warm up, so it is the cheaper check of a few objects in a fresh instance (objects.ts).
+ */
+export const parsesAsObject: ObjectCheck = (bytes, start = 0, end = bytes.length) => {
+  try {
+    const value: unknown = JSON.parse(strictUtf8.decode(bytes.subarray(start, end)));
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+};
+
 /** Whether `bytes` (or its part [start, end)) is the UTF-8 of one JSON object, whitespace around it allowed. */
-export function isJsonObjectBytes(bytes: Uint8Array, start = 0, end = bytes.length): boolean {
+export const isJsonObjectBytes: ObjectCheck = (bytes, start = 0, end = bytes.length) => {
   const open: number[] = [];
   let state = GO;
   for (let i = start; i < end; i++) {
@@ -171,4 +193,4 @@ export function isJsonObjectBytes(bytes: Uint8Array, start = 0, end = bytes.leng
     state = inner === undefined ? DONE : inner === OPEN_IN_OBJECT ? IN_OBJECT.ok : IN_ARRAY.ok;
   }
   return state === DONE;
-}
+};

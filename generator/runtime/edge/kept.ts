@@ -1,5 +1,7 @@
-/** A pack's objects by id, as UTF-8 bytes sliced from it (edge/objects.ts): null for an id it does not hold. */
-export type PackLookup = (id: number) => Uint8Array | null;
+import type { ObjectCheck } from './jsonCheck.ts';
+
+/** A pack's objects by id, as UTF-8 bytes sliced from it (edge/objects.ts), checked by `check` the first time: null for an id it does not hold. */
+export type PackLookup = (id: number, check: ObjectCheck) => Uint8Array | null;
 
 /**
  * What an edge instance keeps between its requests, each within its budget (EdgeSite.kept): its

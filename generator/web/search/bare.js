@@ -47,32 +47,45 @@ function phraseRegex(phrases) {
 }
 
 /**
- * Each word of a dictionary's texts (its entries: lists of normalized texts) with the entries
- * holding it, built once per dictionary: a phrase of whole words is looked up, not matched
- * against every entry (a query of 200 words, or negated ones, would test every entry 200 times).
+ * A dictionary's texts (its entries: lists of normalized texts) as one text, entries joined by a
+ * newline and an entry's texts by a tab (neither is a letter or digit), with where each entry
+ * starts, made once per dictionary.
+ * @type {WeakMap<unknown[], { text: string, starts: number[] }>}
+ */
+const JOINED = new WeakMap();
+function joinedTexts(/** @type {unknown[]} */ dictionary) {
+  let joined = JOINED.get(dictionary);
+  if (!joined) {
+    /** @type {number[]} */
+    const starts = [];
+    let length = 0;
+    const text = dictionary.map((texts) => {
+      const entry = `${/** @type {string[]} */ (texts).join('\t')}\n`;
+      starts.push(length);
+      length += entry.length;
+      return entry;
+    }).join('');
+    JOINED.set(dictionary, (joined = { text, starts }));
+  }
+  return joined;
+}
+
+/**
+ * Each word of a dictionary's texts with the entries holding it, built once per dictionary, when
+ * every word is wanted (a suggestion's corrections list them): one pass of the word expression
+ * over the texts joined, not a call per text.
  * @type {WeakMap<unknown[], Map<string, number[]>>}
  */
 const WORD_ENTRIES = new WeakMap();
 function wordEntries(/** @type {unknown[]} */ dictionary) {
   const kept = WORD_ENTRIES.get(dictionary);
   if (kept) return kept;
-  // One pass of the expression over every text at once (entries joined by a newline, an entry's
-  // texts by a tab: neither is a letter or digit), not a call per text: the first search of an
-  // instance makes this for thousands of titles.
-  /** @type {number[]} */
-  const starts = [];
-  let length = 0;
-  const joined = dictionary.map((texts) => {
-    const text = `${/** @type {string[]} */ (texts).join('\t')}\n`;
-    starts.push(length);
-    length += text.length;
-    return text;
-  }).join('');
+  const { text, starts } = joinedTexts(dictionary);
   /** @type {Map<string, number[]>} */
   const map = new Map();
   const words = new RegExp(WORD.source, 'gu');
   let entry = 0;
-  for (let found = words.exec(joined); found !== null; found = words.exec(joined)) {
+  for (let found = words.exec(text); found !== null; found = words.exec(text)) {
     while (entry + 1 < starts.length && starts[entry + 1] <= found.index) entry++;
     const word = found[0];
     let holders = map.get(word);
@@ -83,6 +96,43 @@ function wordEntries(/** @type {unknown[]} */ dictionary) {
   return map;
 }
 
+const LETTER_OR_DIGIT_BEFORE = /[\p{L}\p{N}]$/u;
+const LETTER_OR_DIGIT_AFTER = /^[\p{L}\p{N}]/u;
+/** Whether an ASCII code is a letter or digit; null for any other code unit (a word's letters may be of any script). */
+const asciiWordCode = (/** @type {number} */ code) => (code < 0x80 ? (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a) : null);
+/**
+ * Whether the text's `length` characters at `at` are a whole word of it: no letter or digit just
+ * before or after. An ASCII neighbour (most of them) is told by its code; another by the Unicode
+ * classes on two code units (a pair of surrogates).
+ */
+function isWholeWord(/** @type {string} */ text, /** @type {number} */ at, /** @type {number} */ length) {
+  const end = at + length;
+  const before = at > 0 ? asciiWordCode(text.charCodeAt(at - 1)) ?? LETTER_OR_DIGIT_BEFORE.test(text.slice(Math.max(0, at - 2), at)) : false;
+  return !before && !(end < text.length && (asciiWordCode(text.charCodeAt(end)) ?? LETTER_OR_DIGIT_AFTER.test(text.slice(end, end + 2))));
+}
+
+/**
+ * The entries of a dictionary holding `word` (letters and digits) as a whole word, in order: from
+ * the word entries once they are built, else found by the engine's own substring search in the
+ * texts joined. A query asks for a few words (64 at most), where building every word's entries
+ * first would cost a pass of the word expression over every title, most of an instance's first search.
+ * @param {unknown[]} dictionary @param {string} word @returns {number[]}
+ */
+function holdersOf(dictionary, word) {
+  const built = WORD_ENTRIES.get(dictionary);
+  if (built || !word) return built?.get(word) ?? [];
+  const { text, starts } = joinedTexts(dictionary);
+  /** @type {number[]} */
+  const holders = [];
+  let entry = 0;
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    if (!isWholeWord(text, at, word.length)) continue;
+    while (entry + 1 < starts.length && starts[entry + 1] <= at) entry++;
+    if (holders[holders.length - 1] !== entry) holders.push(entry);
+  }
+  return holders;
+}
+
 /**
  * The entries of `dictionary` holding one of `phrases` whole: looked up by their words (the
  * entries holding every word of a phrase, then the phrase's own test on those alone); a word in
@@ -91,10 +141,9 @@ function wordEntries(/** @type {unknown[]} */ dictionary) {
  */
 function entriesHolding(dictionary, phrases, has) {
   if (phrases.some((phrase) => phrase.some((w) => UNSPACED.test(w)))) return new Set(dictionary.flatMap((texts, entry) => (has(texts) ? [entry] : [])));
-  const map = wordEntries(dictionary);
   const found = new Set();
   for (const phrase of phrases) {
-    const [shortest, ...others] = phrase.map((w) => map.get(w) ?? []).sort((a, b) => a.length - b.length);
+    const [shortest, ...others] = phrase.map((w) => holdersOf(dictionary, w)).sort((a, b) => a.length - b.length);
     // The entries holding every word: the fewest checked against the others' sets (a common word's list holds thousands).
     const holding = others.map((list) => new Set(list));
     const candidates = shortest.filter((entry) => holding.every((set) => set.has(entry)));
@@ -135,8 +184,11 @@ export function phraseTest(index, columns, phrase) {
       /** @type {number[]} */
       const rows = [];
       columns.forEach((c, i) => {
+        const held = /** @type {Set<number>} */ (entries(i));
+        // A column's rows by entry only once an entry holds the phrase: a word that matches nothing costs nothing more.
+        if (!held.size) return;
         const rowsOf = entryRows(/** @type {number[]} */ (index.columns[c]), index.dictionaries[c].length);
-        for (const entry of /** @type {Set<number>} */ (entries(i))) for (const row of rowsOf[entry]) rows.push(row);
+        for (const entry of held) for (const row of rowsOf[entry]) rows.push(row);
       });
       return rows;
     };
@@ -169,6 +221,7 @@ function entryRows(/** @type {number[]} */ column, /** @type {number} */ entries
  * @typedef {object} Lexicon what bare words can mean in one index
  * @property {Map<string, () => Test>} phrases known phrases (words joined by one space), each with the maker of its test
  * @property {number} longest the most words of a known phrase
+ * @property {() => string[]} fields `known().fields` alone, without the words of every text (made on first use)
  * @property {() => Known} known the words a bare word may be corrected to, made on first use
  * @property {(word: string) => boolean} knows whether a word is one of `known().all`, without making the lists
  *   (a word of the known phrases, or a word of a text bare words search: a key of that text column's word entries)
@@ -225,9 +278,9 @@ export function lexiconOf(kind, index) {
   // known phrases (field words and names) come first, so a correction prefers them to a title's.
   // A word of a phrase of several is a correction only when it says something alone ("perfct" ->
   // "perfect", not "sp" -> the "s" of "μ's"), but each is known: never corrected itself.
+  const fields = once(() => [...new Set([...phrases.keys()].flatMap((p) => (p.includes(' ') ? p.split(' ').filter((w) => w.length >= 3) : [p])))]);
   const known = once(() => {
     const all = new Set([...phrases.keys()].flatMap((p) => p.split(' ')));
-    const fields = [...phrases.keys()].flatMap((p) => (p.includes(' ') ? p.split(' ').filter((w) => w.length >= 3) : [p]));
     const texts = new Set();
     // The texts' words in the order they first appear: their word entries' keys (made once per dictionary, which a search has most likely made).
     for (const column of kind.words) {
@@ -235,14 +288,14 @@ export function lexiconOf(kind, index) {
       if (dictionary) for (const w of wordEntries(dictionary).keys()) if (!all.has(w)) texts.add(w);
     }
     for (const w of texts) all.add(w);
-    return { fields: [...new Set(fields)], texts: [...texts], all };
+    return { fields: fields(), texts: [...texts], all };
   });
   const phraseWords = once(() => new Set([...phrases.keys()].flatMap((p) => p.split(' '))));
   // known().all without its lists: a query of many unknown words (which gets no suggestion) never makes them.
   const knows = (/** @type {string} */ word) => phraseWords().has(word)
-    || kind.words.some((column) => { const dictionary = index.dictionaries[column]; return !!dictionary && wordEntries(dictionary).has(word); });
+    || kind.words.some((column) => { const dictionary = index.dictionaries[column]; return !!dictionary && holdersOf(dictionary, word).length > 0; });
   const longest = Math.max(1, ...[...phrases.keys()].map((p) => p.split(' ').length));
-  lexicon = { phrases, longest, known, knows };
+  lexicon = { phrases, longest, fields, known, knows };
   lexicons.set(index, lexicon);
   return lexicon;
 }
@@ -340,7 +393,9 @@ function distance(/** @type {string} */ a, /** @type {string} */ b, /** @type {n
 export function correction(word, lexicon) {
   const w = normalize(word);
   const limit = w.length <= 4 ? 1 : 2;
-  for (const words of [lexicon.known().fields, lexicon.known().texts]) {
+  // The texts' words only when no field word is close: listing them is a pass over every title.
+  for (const listed of [lexicon.fields, () => lexicon.known().texts]) {
+    const words = listed();
     const longer = w.length >= 3 ? words.find((k) => k.length > w.length && k.startsWith(w)) : undefined;
     if (longer) return longer;
     let best = null;

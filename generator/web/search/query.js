@@ -454,15 +454,23 @@ function shuffle(rows, seed) {
   return rows;
 }
 
+/**
+ * What is kept of one sort per index, by query text (keptQuery): a map per index, dropped with it.
+ * @template T @param {WeakMap<SearchIndex, Map<string, T>>} kept @param {SearchIndex} index @returns {Map<string, T>}
+ */
+function keptOf(kept, index) {
+  let byQuery = kept.get(index);
+  if (!byQuery) kept.set(index, (byQuery = new Map()));
+  return byQuery;
+}
+
 /** Queries resolved against an index (their tests keep what they found in it), by index and text. @type {WeakMap<SearchIndex, Map<string, Node>>} */
 const resolvedQueries = new WeakMap();
 
 /** The mask of the rows of `index` that `q` matches. @param {SearchIndex} index @param {string} q */
 function matchedRows(index, q) {
   const kind = kindOf(index.kind);
-  let resolved = resolvedQueries.get(index);
-  if (!resolved) resolvedQueries.set(index, (resolved = new Map()));
-  const node = keptQuery(resolved, q, () => resolve(parseQuery(q, kind), kind, index));
+  const node = keptQuery(keptOf(resolvedQueries, index), q, () => resolve(parseQuery(q, kind), kind, index));
   return matching(node, indexColumns(index), new Uint8Array(index.count).fill(1));
 }
 
@@ -480,6 +488,7 @@ export function search(index, options) {
   const kind = kindOf(index.kind);
   const columns = indexColumns(index);
   const matched = matchedRows(index, options.q);
+  /** @type {number[]} */
   const rows = [];
   for (let row = 0; row < index.count; row++) if (matched[row]) rows.push(row);
   if (options.order === 'random') return shuffle(rows, options.seed ?? 0);
@@ -488,12 +497,18 @@ export function search(index, options) {
   if (!key) return rows;
   const values = columns[field.column] ?? []; // an optional column absent from this index: no row has a value
   const sign = options.dir === 'desc' ? -1 : 1;
-  return rows.sort((a, b) => {
-    const x = key(values[a]);
-    const y = key(values[b]);
+  /** @type {(number | null)[]} each row's key, computed once, not once per comparison */
+  const keys = [];
+  for (const row of rows) keys[row] = key(values[row]);
+  const compare = (/** @type {number} */ a, /** @type {number} */ b) => {
+    const x = keys[a];
+    const y = keys[b];
     if (x === null || y === null) return x === y ? a - b : x === null ? 1 : -1;
     return (x - y) * sign || a - b;
-  });
+  };
+  // Rows come in the index's order, which is the identity's: the default order needs no sort.
+  const ordered = rows.every((row, i) => i === 0 || compare(rows[i - 1], row) < 0);
+  return ordered ? rows : rows.sort(compare);
 }
 
 /** @param {string} name */
@@ -621,6 +636,18 @@ function unitsOf(items, index, lexicon) {
  * @param {SearchIndex} index @param {string} q @returns {string | null}
  */
 export function suggest(index, q) {
+  return keptQuery(keptOf(suggestions, index), q, () => suggestNow(index, q));
+}
+
+/**
+ * Suggestions made, by index and query: one is up to 12 searches, and the same query that found
+ * nothing is asked again (an edge instance's later requests, a page's).
+ * @type {WeakMap<SearchIndex, Map<string, string | null>>}
+ */
+const suggestions = new WeakMap();
+
+/** @param {SearchIndex} index @param {string} q @returns {string | null} */
+function suggestNow(index, q) {
   const kind = kindOf(index.kind);
   let node;
   try {
