@@ -6,7 +6,6 @@
  */
 import path from 'node:path';
 import fs from 'fs-extra';
-import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 import { PUBLISHED_KINDS, publishedObjects, type PublishedKind } from '../../generator/build/changes/published.ts';
 import { endpoints, type Endpoint } from '../../generator/contract/endpoints.ts';
@@ -18,7 +17,7 @@ import { memorySite } from '../../generator/build/input/previousSite.ts';
 import { loadSqlDump } from '../../generator/build/input/sqlDump.ts';
 import { sampleKey } from '../../generator/build/sample/rowEncrypt.ts';
 import { responseValidators } from '../responseSchemas.ts';
-import { buildSample, copySample, nextInMemory, renderInMemory, SAMPLE_INPUT, type SiteInMemory } from '../helpers.ts';
+import { copySample, nextInMemory, renderInMemory, SAMPLE_INPUT, samplePictures, type SiteInMemory } from '../helpers.ts';
 import { editDump } from '../exportEdits.ts';
 
 const INDEX = endpoints.changeIndex.file();
@@ -69,9 +68,6 @@ function schemaFailures(site: SiteInMemory): string[] {
   if (site.files.has(LATEST)) failures.push(...check(endpoints.latestChanges, LATEST, site.json(LATEST)));
   return failures;
 }
-
-/** The site paths of the pictures the sample's build published. */
-const samplePictures = async () => new Set(await fg('images/**/*.png', { cwd: (await buildSample()).out }));
 
 describe('a first build', () => {
   it('publishes an empty index and no change list, and reports no update', async () => {
