@@ -38,7 +38,11 @@ checkTiers();
  * has none, so this order holds in any case. A project's files run together, in fresh workers
  * (see `isolate` below): projects start in the order of their first file here.
  */
-const LONG_FILES = ['page', 'routes', 'server', 'publish', 'mirror', 'contract', 'changes', 'outFolder'].map((name) => `/${name}.test.ts`);
+const LONG_FILES = [
+  'page', 'routes', 'server', 'publish', 'mirror', 'contract', 'changes', 'outFolder',
+  // The unit tier's longest, in the order they take (a unit run alone started search.test.ts last and ended on it).
+  'search', 'changesInMemory', 'sqlDump', 'songs', 'bulkInMemory', 'versionsInMemory', 'notes', 'hostFit',
+].map((name) => `/${name}.test.ts`);
 
 /**
  * The suite's temporary folders (sites, exports, wrangler state) on a memory filesystem when the

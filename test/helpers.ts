@@ -2,6 +2,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fs from 'fs-extra';
+import fg from 'fast-glob';
 import { expect, inject } from 'vitest';
 import { build } from '../generator/build/build.ts';
 import { closeExport, readExport } from '../generator/build/input/readExport.ts';
@@ -183,6 +184,9 @@ export async function buildSample() {
   const { out, report } = await readOutcome<SampleBuild>(inject('sample'), 'sample build');
   return { out, report: Object.assign(new BuildReport(), report) };
 }
+
+/** The site paths of the pictures the sample's build published: what renderInMemory takes as published to render the sample's JSON as its build did. */
+export const samplePictures = async (): Promise<Set<string>> => new Set(await fg('images/**/*.png', { cwd: (await buildSample()).out }));
 
 /** `make`, run at the first call only: later calls share its promise (a fixture made once per test file, by the first test that asks). */
 export function once<T>(make: () => Promise<T>): () => Promise<T> {

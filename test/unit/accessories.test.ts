@@ -3,7 +3,7 @@ import fs from 'fs-extra';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildInto, buildSample, copySample, readJson, renderInMemory, SAMPLE_INPUT, tempDir, writeDb } from '../helpers.ts';
+import { buildSample, copySample, readJson, renderInMemory, SAMPLE_INPUT, tempDir, writeDb } from '../helpers.ts';
 import { unitTables } from '../fixtures.ts';
 import type { Row, TableDump } from '../../generator/build/sample/sql.ts';
 import type { AccessoryJson, AccessoryListJson, CardListJson } from '../../generator/contract/schemas.ts';
@@ -115,9 +115,9 @@ describe('an accessory limited to a card whose row stays encrypted', () => {
   it('is limited with null unit fields', async () => {
     const input = await copySample();
     fs.writeFileSync(path.join(input, 'release_info.json'), '{}');
-    const { out: dir, report } = await buildInto(input);
-    expect(await accessory(dir, 3)).toMatchObject({ is_limited: true, unit_ordinal: null, unit_type_id: null, unit_stub: null });
-    expect((await accessory(dir, 1)).unit_ordinal).toBe(21);
+    const { json, report } = await renderInMemory(input);
+    expect(onlyAccessory(json(`api/v1/accessory/3.json`))).toMatchObject({ is_limited: true, unit_ordinal: null, unit_type_id: null, unit_stub: null });
+    expect(onlyAccessory(json(`api/v1/accessory/1.json`)).unit_ordinal).toBe(21);
     expect(report.warnings.some((w) => /accessory_special_m: accessories 3 belong to cards that are unreadable/.test(w))).toBe(true);
   });
 });

@@ -6,7 +6,6 @@
  */
 import path from 'node:path';
 import fs from 'fs-extra';
-import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 import { PUBLISHED_KINDS, publishedObjects, type PublishedKind } from '../../generator/build/changes/published.ts';
 import { endpoints, type Endpoint } from '../../generator/contract/endpoints.ts';
@@ -18,12 +17,18 @@ import { memorySite } from '../../generator/build/input/previousSite.ts';
 import { loadSqlDump } from '../../generator/build/input/sqlDump.ts';
 import { sampleKey } from '../../generator/build/sample/rowEncrypt.ts';
 import { responseValidators } from '../responseSchemas.ts';
-import { buildSample, copySample, nextInMemory, renderInMemory, SAMPLE_INPUT, type SiteInMemory } from '../helpers.ts';
+import { copySample, nextInMemory, once, renderInMemory, SAMPLE_INPUT, samplePictures, type SiteInMemory } from '../helpers.ts';
 import { editDump } from '../exportEdits.ts';
 
 const INDEX = endpoints.changeIndex.file();
 const LATEST = endpoints.latestChanges.file();
 const listOf = (version: string) => endpoints.changes.file(version);
+
+/**
+ * The sample as copied, before any edit, rendered once for the file: the first site of most tests,
+ * which follow it and never change it (nextInMemory only reads the site it follows).
+ */
+const firstSite = once(async () => nextInMemory(await copySample(), null, { bulk: false }));
 
 /** A copy of the sample export the test may change, rendered in turn: each site follows the one before. */
 async function successiveSites() {
@@ -31,6 +36,8 @@ async function successiveSites() {
   let last: SiteInMemory | null = null;
   return {
     input,
+    /** The first site, of the export before any edit: the file's one render of it (firstSite). */
+    first: async () => (last = await firstSite()),
     /** The export as it is now, rendered after the last site (see nextInMemory; no bulk files, which no change list reads). */
     next: async (options: Parameters<typeof nextInMemory>[2] = {}) => (last = await nextInMemory(input, last, { bulk: false, ...options })),
     /** meta.json naming the next version (and its date, when given). */
@@ -70,9 +77,6 @@ function schemaFailures(site: SiteInMemory): string[] {
   return failures;
 }
 
-/** The site paths of the pictures the sample's build published. */
-const samplePictures = async () => new Set(await fg('images/**/*.png', { cwd: (await buildSample()).out }));
-
 describe('a first build', () => {
   it('publishes an empty index and no change list, and reports no update', async () => {
     const site = await (await successiveSites()).next();
@@ -86,7 +90,7 @@ describe('a first build', () => {
 describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
   it('a card added: its id and ordinal, and the objects that now name it', async () => {
     const v = await successiveSites();
-    await v.next();
+    await v.first();
     await v.version('v2', '2027/01/15 15:00:00');
     await v.edit(ADD_CARD(5000, 37));
     const site = await v.next();
@@ -105,7 +109,7 @@ describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
 
   it('a skill rebalanced: its values and every card holding it, equal to a direct comparison of the databases', async () => {
     const v = await successiveSites();
-    await v.next();
+    await v.first();
     const rates = () => v.query('SELECT activation_rate FROM unit_skill_level_m WHERE unit_skill_id = 2 ORDER BY skill_level').map((r) => r.activation_rate);
     const before = rates();
     await v.version('v2');
@@ -125,7 +129,7 @@ describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
 
   it('a card removed: its id and ordinal, and the set, pair and character that lose it', async () => {
     const v = await successiveSites();
-    await v.next();
+    await v.first();
     const [gone] = v.query('SELECT unit_id FROM unit_m WHERE unit_number = 5');
     await v.version('v2');
     await v.edit('DELETE FROM unit_m WHERE unit_number = 5');
@@ -138,7 +142,7 @@ describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
 
   it('an encrypted row readable once its key arrives: the card is added, in the same truth version\'s list', async () => {
     const v = await successiveSites();
-    await v.next();
+    await v.first();
     await v.version('v2');
     await v.edit(ADD_CARD(5000, 37));
     await v.next();
@@ -157,7 +161,7 @@ describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
 
   it('a picture published or not is no data change', async () => {
     const v = await successiveSites();
-    await v.next();
+    await v.first();
     const pictures = await samplePictures();
     const site = await v.next({ pictures });
     expect([...pictures].filter((rel) => rel.startsWith('images/card/')).length).toBeGreaterThan(0);
@@ -170,7 +174,7 @@ describe('/api/v1/changes/<truth_version>.json: what an update changed', () => {
 describe('/api/v1/changes/index.json and /api/v1/changes.json: the history', () => {
   it('keeps every update newest first, carries the older lists unchanged, and changes.json is the newest', async () => {
     const v = await successiveSites();
-    await v.next();
+    await v.first();
     await v.version('v2', '2027/01/15 15:00:00');
     await v.edit(ADD_CARD(5000, 37));
     const v2 = (await v.next()).files.get(listOf('v2'));
@@ -191,7 +195,7 @@ describe('/api/v1/changes/index.json and /api/v1/changes.json: the history', () 
 
   it('the date is meta.json\'s, else the newest card release or event start of the export', async () => {
     const v = await successiveSites();
-    await v.next();
+    await v.first();
     await v.version('v2');
     await v.edit(ADD_CARD(5000, 37));
     const site = await v.next();

@@ -5,7 +5,7 @@
 import fs from 'fs-extra';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildInto, buildSample, copySample, packedObject, readJson, writeDb } from '../helpers.ts';
+import { buildSample, copySample, packedObject, readJson, renderInMemory, writeDb } from '../helpers.ts';
 import { translationShard } from '../../generator/contract/format.ts';
 import { OBJECT_TYPE_NAMES, type ObjectType } from '../../generator/contract/endpoints.ts';
 import type { CardJson, CardListJson, CharacterJson, HappeningJson, ObjectListJson } from '../../generator/contract/schemas.ts';
@@ -112,7 +112,7 @@ describe('/api/v1/happening.json', () => {
   it('reads event dates in the timezone meta.json names', async () => {
     const input = await copySample();
     await fs.promises.writeFile(path.join(input, 'meta.json'), JSON.stringify({ timezone: '-05:00' }));
-    const { events } = await readJson<HappeningJson>((await buildInto(input)).out, 'api/v1/happening.json');
+    const { events } = (await renderInMemory(input)).json<HappeningJson>('api/v1/happening.json');
     expect(events.at(-1)!.start_date).toBe(unix('2019-04-20T16:00:00-05:00'));
   });
 
@@ -127,8 +127,8 @@ describe('/api/v1/happening.json', () => {
         { event_id: 2, name: 'わるい', start_date: 'soon', end_date: '2020/01/02 00:00:00', close_date: null },
       ],
     }]);
-    const { out: dir, report } = await buildInto(input);
-    const { events } = await readJson<HappeningJson>(dir, 'api/v1/happening.json');
+    const { json, report } = await renderInMemory(input);
+    const { events } = json<HappeningJson>('api/v1/happening.json');
     expect(events.map((e) => [e.id, e.result_end_date])).toEqual([[1, null]]);
     expect(report.warnings.join('\n')).toMatch(/event_m: event 2 .*"soon"/);
   });
@@ -137,7 +137,7 @@ describe('/api/v1/happening.json', () => {
     const input = await copySample();
     fs.rmSync(path.join(input, 'event_common.sql'));
     fs.rmSync(path.join(input, 'gachas.json'));
-    expect(await readJson((await buildInto(input)).out, 'api/v1/happening.json')).toEqual({ events: [], gachas: [] });
+    expect((await renderInMemory(input)).json('api/v1/happening.json')).toEqual({ events: [], gachas: [] });
   });
 });
 
@@ -159,11 +159,11 @@ describe('/api/v1/tl/<shard>.json', () => {
   it('leaves out translations equal to their original', async () => {
     const input = await copySample();
     await fs.promises.writeFile(path.join(input, 'translations/zz.json'), JSON.stringify({ Stella: 'Stella', 'ノヴァ': 'Nova' }));
-    const dir = (await buildInto(input)).out;
-    const { shards } = await readJson<TranslationIndexJson>(dir, 'api/v1/tl/index.json');
-    const shardOf = (s: string) => readJson<Record<string, string>>(dir, `api/v1/tl/${translationShard(s, shards)}.json`);
-    expect((await shardOf('ノヴァ'))['ノヴァ']).toBe('Nova');
-    expect(await shardOf('Stella')).not.toHaveProperty('Stella');
+    const { json } = await renderInMemory(input);
+    const { shards } = json<TranslationIndexJson>('api/v1/tl/index.json');
+    const shardOf = (s: string) => json<Record<string, string>>(`api/v1/tl/${translationShard(s, shards)}.json`);
+    expect(shardOf('ノヴァ')['ノヴァ']).toBe('Nova');
+    expect(shardOf('Stella')).not.toHaveProperty('Stella');
   });
 
   it('grows the shard count in powers of two with the number of translations, up to 64', () => {

@@ -2,7 +2,7 @@
 import fs from 'fs-extra';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildInto, buildSample, copySample, readJson } from '../helpers.ts';
+import { buildSample, copySample, readJson, renderInMemory, samplePictures, type RenderedInMemory } from '../helpers.ts';
 import { unitIdOf } from '../../generator/build/sample/data.ts';
 import type { CardJson, CardListJson, CardsJson as SetJson, SetListJson } from '../../generator/contract/schemas.ts';
 
@@ -84,9 +84,8 @@ describe('/api/v1/set/<id>.json', () => {
 });
 
 describe('curated sets with cards that cannot be idolized, and empty sets', () => {
-  let dir: string;
+  let site: RenderedInMemory;
   let list: SetListJson;
-  let report: Awaited<ReturnType<typeof buildInto>>['report'];
 
   beforeAll(async () => {
     const input = await copySample();
@@ -95,8 +94,8 @@ describe('curated sets with cards that cannot be idolized, and empty sets', () =
       { id: 'locked', display_name: 'Only an encrypted card', ordinals: [36] },
       { id: 'nothing', display_name: 'No ordinals', ordinals: [] },
     ]));
-    ({ out: dir, report } = await buildInto(input));
-    list = await readJson(dir, 'api/v1/card/set_list.json');
+    site = await renderInMemory(input, await samplePictures());
+    list = site.json<SetListJson>('api/v1/card/set_list.json');
   });
 
   it('names cards that can never be idolized without t, ties broken by ordinal', () => {
@@ -108,8 +107,8 @@ describe('curated sets with cards that cannot be idolized, and empty sets', () =
   it('publishes a set without readable cards with empty cards and preview', async () => {
     for (const id of ['locked', 'nothing']) {
       expect(list.sets.find((s) => s.id === id)!.preview).toEqual([]);
-      expect(await setFile(dir, id)).toEqual({ cards: [] });
+      expect(site.json(`api/v1/set/${id}.json`)).toEqual({ cards: [] });
     }
-    expect(report.warnings.some((w) => /set locked names ordinal 36/.test(w))).toBe(true);
+    expect(site.report.warnings.some((w) => /set locked names ordinal 36/.test(w))).toBe(true);
   });
 });

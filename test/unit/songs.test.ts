@@ -8,12 +8,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlDump } from '../../generator/build/input/sqlDump.ts';
+import { MemoryFiles } from '../../generator/build/render/files.ts';
 import { handleRequest, type EdgeSite } from '../../generator/runtime/edge/handler.ts';
 import { diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
-import { build } from '../../generator/build/build.ts';
 import { DIFFICULTIES } from '../../generator/web/search/words.js';
 import type { LiveJson, SongJson } from '../../generator/contract/schemas.ts';
-import { buildSample, copySample, readJson, renderInMemory, SAMPLE_INPUT, tempDir } from '../helpers.ts';
+import { buildSample, copySample, nextInMemory, readJson, renderInMemory, SAMPLE_INPUT } from '../helpers.ts';
 import { dumpToClientDb, editDump } from '../exportEdits.ts';
 
 type Row = Record<string, unknown>;
@@ -305,22 +305,23 @@ describe('changes of songs', () => {
     return input;
   }
 
+  // Rendered in memory after the site before, its objects read back from its files as --since reads a folder's
+  // (nextInMemory): three disk builds of the sample with their pictures made this file's longest test.
   it('an update names added songs and changed charts; a site from before songs is carried on', async () => {
-    const before = path.join(await tempDir(), 'public');
-    await build({ input: await version('v1', 'DELETE FROM live_track_m WHERE live_track_id = 4; DELETE FROM live_setting_m WHERE live_track_id = 4'), out: before });
+    const before = await nextInMemory(await version('v1', 'DELETE FROM live_track_m WHERE live_track_id = 4; DELETE FROM live_setting_m WHERE live_track_id = 4'), null, { bulk: false });
     const next = await version('v2', 'UPDATE live_setting_m SET stage_level = 8 WHERE live_setting_id = 14');
-    const out = path.join(await tempDir(), 'public');
-    const report = await build({ input: next, out, since: before });
-    expect([report.update?.songs, report.update?.charts]).toEqual([{ added: 1, removed: 0, changed: 0 }, { added: 4, removed: 0, changed: 1 }]);
-    const changes = await readJson(out, 'api/v1/changes.json');
+    const after = await nextInMemory(next, before, { readBack: true, bulk: false });
+    expect([after.changes.update?.songs, after.changes.update?.charts]).toEqual([{ added: 1, removed: 0, changed: 0 }, { added: 4, removed: 0, changed: 1 }]);
+    const changes = after.json('api/v1/changes.json');
     expect(changes.types.charts.changed).toEqual([{ id: 14, fields: [{ field: 'stars', from: 10, to: 8 }] }]);
-    const history = await readJson(out, 'api/v1/history/live_t/14.json');
+    const history = after.json('api/v1/history/live_t/14.json');
     expect(history.versions.map((v: { change: string }) => v.change)).toEqual(['added', 'changed']);
     expect(history.versions[1].patch).toEqual([{ op: 'replace', path: '/stars', value: 8 }]);
 
     // As a site built before songs were published: no song files at all.
-    for (const rel of ['api/v1/list/song_t.json', 'api/v1/list/live_t.json']) rmSync(path.join(before, rel));
-    const carried = await build({ input: next, out: path.join(await tempDir(), 'public'), since: before });
-    expect([carried.update!.songs!.added, carried.update!.charts!.added]).toEqual([6, songs.reduce((n, s) => n + s.live_ids.length, 0)]);
+    const beforeSongs = new MemoryFiles(before.files);
+    for (const rel of ['api/v1/list/song_t.json', 'api/v1/list/live_t.json']) expect(beforeSongs.delete(rel), rel).toBe(true);
+    const carried = await nextInMemory(next, { ...before, files: beforeSongs }, { readBack: true, bulk: false });
+    expect([carried.changes.update!.songs!.added, carried.changes.update!.charts!.added]).toEqual([6, songs.reduce((n, s) => n + s.live_ids.length, 0)]);
   });
 });

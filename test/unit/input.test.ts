@@ -1,8 +1,8 @@
-/** Input rules: where databases are found, both schema generations, encryption, English export. */
+/** Input rules: where databases are found, both schema generations, encryption, English export; each export rendered in memory. */
 import path from 'node:path';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
-import { buildInto, readJson, renderInMemory, tempDir, writeDb } from '../helpers.ts';
+import { renderInMemory, tempDir, writeDb } from '../helpers.ts';
 import { unitTables, type Schema } from '../fixtures.ts';
 import { encryptValues, sampleKey } from '../../generator/build/sample/rowEncrypt.ts';
 import type { Row, TableDump } from '../../generator/build/sample/sql.ts';
@@ -33,25 +33,25 @@ describe('input discovery', () => {
     const input = await tempDir();
     await writeDb(input, 'db/unit/unit.db_', oneCard('modern', { eponym: 'client' }));
     await writeDb(input, 'unit.sql', oneCard('modern', { eponym: 'dump' }));
-    const { out, report } = await buildInto(input);
-    expect((await readJson(out, 'api/v1/card/1.json')).cards[0].title).toBe('client');
+    const { json, report } = await renderInMemory(input);
+    expect(json('api/v1/card/1.json').cards[0].title).toBe('client');
     expect(report.warnings.join('\n')).toMatch(/several unit databases/);
   });
 
   it('fails with a clear error when no unit database exists', async () => {
-    await expect(buildInto(await tempDir())).rejects.toThrow(/no unit database found/);
+    await expect(renderInMemory(await tempDir())).rejects.toThrow(/no unit database found/);
   });
 
   it('names the file when it is not a SQLite database', async () => {
     const input = await tempDir();
     await fs.outputFile(path.join(input, 'unit.db_'), 'this is not sqlite at all, just some text '.repeat(50));
-    await expect(buildInto(input)).rejects.toThrow(/unit\.db_: not a readable SQLite database/);
+    await expect(renderInMemory(input)).rejects.toThrow(/unit\.db_: not a readable SQLite database/);
   });
 
   it('names the file when a SQL dump does not load', async () => {
     const input = await tempDir();
     await fs.outputFile(path.join(input, 'unit.sql'), 'CREATE TABLE unit_m (unit_id INTEGER;');
-    await expect(buildInto(input)).rejects.toThrow(/unit\.sql: not a loadable SQL dump/);
+    await expect(renderInMemory(input)).rejects.toThrow(/unit\.sql: not a loadable SQL dump/);
   });
 });
 
@@ -213,8 +213,8 @@ describe('secondary language', () => {
     const input = await tempDir();
     await writeDb(input, 'unit.sql', unitTables('modern', { cards }));
     await writeDb(input, 'en/db/unit/unit.db_', english);
-    const { out } = await buildInto(input);
-    const card = async (o: number): Promise<CardJson> => (await readJson(out, `api/v1/card/${o}.json`)).cards[0];
+    const { json } = await renderInMemory(input);
+    const card = async (o: number): Promise<CardJson> => json(`api/v1/card/${o}.json`).cards[0];
     expect(await card(1)).toMatchObject({ title_en: 'From English', char_name: 'Card Name EN', original_char_name: 'テスト' });
     expect(await card(2)).toMatchObject({ title_en: 'Column Title 2', char_name: 'Type Name EN' });
     expect(await card(3)).toMatchObject({ title_en: '', char_name: 'ほか' });
@@ -224,8 +224,8 @@ describe('secondary language', () => {
     const input = await tempDir();
     await writeDb(input, 'unit.sql', unitTables('modern', { cards: [{ unit_id: 3, unit_number: 3, unit_type_id: 20, name: 'ほか', eponym: 'ひみつの題' }] }));
     await fs.outputJson(path.join(input, 'translations/crowd.json'), { 'ほか': 'Hoka', 'ひみつの題': 'Secret Title' });
-    const { out } = await buildInto(input);
-    expect((await readJson(out, 'api/v1/card/3.json')).cards[0]).toMatchObject({ title: 'ひみつの題', title_en: 'Secret Title', char_name: 'Hoka', original_char_name: 'ほか' });
+    const { json } = await renderInMemory(input);
+    expect(json('api/v1/card/3.json').cards[0]).toMatchObject({ title: 'ひみつの題', title_en: 'Secret Title', char_name: 'Hoka', original_char_name: 'ほか' });
   });
 });
 

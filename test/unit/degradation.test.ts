@@ -1,11 +1,11 @@
-/** Dangling references publish the card with that part null (or left out) and a warning, never a failed build. */
-import path from 'node:path';
+/**
+ * Dangling references publish the card with that part null (or left out) and a warning, never a
+ * failed build: the damaged exports rendered in memory (renderInMemory), compared with the sample's build.
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../generator/build/build.ts';
-import type { BuildReport } from '../../generator/build/report.ts';
 import { endpoints } from '../../generator/contract/endpoints.ts';
 import type { CardJson } from '../../generator/contract/schemas.ts';
-import { buildInto, buildSample, copySample, packedObject, readJson, tempDir, writeDb } from '../helpers.ts';
+import { buildSample, copySample, readJson, renderInMemory, samplePictures, tempDir, writeDb, type RenderedInMemory } from '../helpers.ts';
 import { unitTables } from '../fixtures.ts';
 import { editDump } from '../exportEdits.ts';
 
@@ -22,17 +22,19 @@ UPDATE accessory_effect_target_m SET effect_target = 9993 WHERE accessory_id = 4
 `;
 
 let baseline: string;
-let out: string;
-let report: BuildReport;
-const cardIn = async (site: string, ordinal: number): Promise<CardJson> => (await readJson(site, endpoints.card.file(ordinal))).cards[0];
-/** The card in the degraded and in the intact build. */
-const both = async (ordinal: number) => ({ degraded: await cardIn(out, ordinal), intact: await cardIn(baseline, ordinal) });
+/** The sample with every dangling reference, rendered with the sample build's pictures taken as published. */
+let degradedSite: RenderedInMemory;
+let report: RenderedInMemory['report'];
+const cardOf = (site: RenderedInMemory, ordinal: number): CardJson => site.json(endpoints.card.file(ordinal)).cards[0];
+/** The card in the degraded render and in the intact build. */
+const both = async (ordinal: number) => ({ degraded: cardOf(degradedSite, ordinal), intact: (await readJson(baseline, endpoints.card.file(ordinal))).cards[0] as CardJson });
 
 beforeAll(async () => {
   ({ out: baseline } = await buildSample());
   const input = await copySample();
   await editDump(input, 'unit.sql', EDITS);
-  ({ out, report } = await buildInto(input));
+  degradedSite = await renderInMemory(input, await samplePictures());
+  ({ report } = degradedSite);
 });
 
 describe('a card naming a skill, center skill or character that does not exist', () => {
@@ -63,7 +65,7 @@ describe('a member tag that does not exist', () => {
     const { degraded, intact } = await both(1); // Hoshino Aoi: year 1, Stella, Lumina (tag 6, deleted)
     expect(intact.sub_affiliation).toBe(6);
     expect(degraded).toEqual({ ...intact, sub_affiliation: 0 });
-    const character = await packedObject(out, 'char_t', 101);
+    const character = degradedSite.object('char_t', 101);
     expect(character.tags.map((t: { id: number }) => t.id)).not.toContain(6);
   });
 
@@ -95,7 +97,7 @@ describe('a member tag that does not exist', () => {
   });
 
   it('as an accessory target: effect_target_name is null, with a warning', async () => {
-    const accessory = (await readJson(out, endpoints.accessory.file(4))).accessories[0];
+    const accessory = degradedSite.json(endpoints.accessory.file(4)).accessories[0];
     expect(accessory).toMatchObject({ effect_targets: ['2,9993'], effect_target_name: null });
     expect(report.warnings.some((w) => w.startsWith('accessory_effect_target_m:') && w.includes('accessory_id 4 -> member tag 9993'))).toBe(true);
   });
@@ -117,9 +119,9 @@ describe('dangling references in a legacy fixture export', () => {
         { unit_id: 4, unit_number: 4, unit_type_id: 99 },
       ],
     }));
-    const site = path.join(await tempDir(), 'public');
-    const fixtureReport = await build({ input, out: site });
-    const cards = await Promise.all([1, 2, 3, 4].map((o) => cardIn(site, o)));
+    const site = await renderInMemory(input);
+    const fixtureReport = site.report;
+    const cards = [1, 2, 3, 4].map((o) => cardOf(site, o));
     expect(cards.map((c) => [c.skill?.id ?? null, c.center_skill?.id ?? null, c.affiliation])).toEqual([
       [5, 3, 1], [null, 3, 1], [5, null, 1], [null, null, 0],
     ]);

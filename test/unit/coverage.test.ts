@@ -2,7 +2,7 @@
 import path from 'node:path';
 import fs from 'fs-extra';
 import { describe, expect, it } from 'vitest';
-import { buildInto, buildSample, copySample, copyTree, readJson, renderInMemory, SAMPLE_INPUT, tempDir } from '../helpers.ts';
+import { buildSample, copySample, copyTree, readJson, renderInMemory, SAMPLE_INPUT, tempDir } from '../helpers.ts';
 import { buildSummary, SAMPLE_NOTE } from '../../generator/build/summary.ts';
 import { UNREAD_FILES_KEPT } from '../../generator/build/findings.ts';
 import { SAMPLE_MARKER } from '../../generator/build/input/sampleMarker.ts';
@@ -41,7 +41,7 @@ describe('coverage in the report', () => {
     await fs.copy(path.join(input, 'unit.sql'), path.join(input, 'old/unit.sql'));
     await fs.outputFile(path.join(input, 'notes.txt'), 'mine');
     await fs.copy(path.join(input, 'unit.sql'), path.join(input, 'unit_backup.sql'));
-    const { report } = await buildInto(input);
+    const { report } = await renderInMemory(input);
     expect(report.unreadFiles).toEqual([
       {
         file: 'data_db_event_event_common_2017-01-05.db_', reason: 'not a name the build reads',
