@@ -8,7 +8,7 @@
  * long answer is streamed, so a request holds no more than the packs it read.
  */
 import type { Static } from '@sinclair/typebox';
-import { packOf } from '../../contract/format.ts';
+import { keyPackOf, packOf } from '../../contract/format.ts';
 import { endpoints, isObjectType, objectEndpoint, type ObjectType } from '../../contract/endpoints.ts';
 import { KINDS } from '../../contract/kinds.ts';
 import type { CardList } from '../../contract/schemas.ts';
@@ -113,13 +113,13 @@ async function packLookup(site: EdgeSite, path: string): Promise<PackLookup> {
   });
 }
 
-/** Each id's key in another kind's packs (card_t's ordinals), null where none is published: the key packs of every block at once. */
+/** Each id's key in another kind's packs (card_t's ordinals), null where none is published: the key packs (format.ts KEY_PACK_SIZE) of every block at once. */
 export async function keysOf(site: EdgeSite, keys: (block: number) => string, ids: number[]): Promise<(number | null)[]> {
-  const blocks = [...new Set(ids.map(packOf))];
+  const blocks = [...new Set(ids.map(keyPackOf))];
   const read = await Promise.all(blocks.map((block) => readJson<{ ordinals?: Record<string, unknown> }>(site, keys(block))));
   const byBlock = new Map(blocks.map((block, i) => [block, read[i]?.ordinals ?? {}]));
   return ids.map((id) => {
-    const key = byBlock.get(packOf(id))![id];
+    const key = byBlock.get(keyPackOf(id))![id];
     return Number.isSafeInteger(key) ? (key as number) : null;
   });
 }
