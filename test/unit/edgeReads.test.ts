@@ -11,7 +11,8 @@ import { diskBytesReader, diskReader } from '../../generator/hosts/node/runtime/
 import { edgeKept } from '../../generator/runtime/edge/kept.ts';
 import { PACK_SIZE } from '../../generator/contract/format.ts';
 import { MAX_IDS, MAX_READS, MAX_VERSION_IDS } from '../../generator/contract/limits.ts';
-import type { CardListJson, ObjectListJson, VersionsJson } from '../../generator/contract/schemas.ts';
+import type { BulkIndexJson, CardListJson, ObjectListJson, VersionsJson } from '../../generator/contract/schemas.ts';
+import { planReads, readBudget } from '../../generator/runtime/edge/siteReader.ts';
 
 let out: string;
 
@@ -171,5 +172,34 @@ describe('a published file asked with a query, on an immutable site', () => {
     expect(JSON.parse(other).stubs[0]).toEqual({ rarity: (await readJson<CardListJson>(out, 'api/v1/card_list.json')).stubs[0].rarity });
     expect(reads).toBe(readsBefore);
     expect(JSON.parse(await ask('/api/v1/list/char_t?keys=id')).result.every((entry: object) => Object.keys(entry).join() === 'id')).toBe(true);
+  });
+});
+
+describe(`a request's reads, at most ${MAX_READS}`, () => {
+  const ask = async (path: string, site: EdgeSite) => {
+    const response = (await handleRequest(new Request(`https://sif.test${path}`), site))!;
+    return { status: response.status, error: ((await response.json()) as { error?: string }).error };
+  };
+
+  it('a read past them all the same (a file read again) is refused, never left to the platform', async () => {
+    const site = readBudget({ read: async () => '{}' });
+    for (let i = 0; i < MAX_READS; i++) await site.read('api/v1/info.json');
+    await expect(site.read('api/v1/info.json')).rejects.toThrow(/a request reads at most 50 files of the site: ask in parts/);
+  });
+
+  it('a file planned twice counts once, and a plan past them is refused before it is read', () => {
+    const site = readBudget({ read: async () => null });
+    planReads(site, ['a', 'a', 'b'], 'what');
+    planReads(site, Array.from({ length: MAX_READS - 2 }, (_, i) => `${i}`), 'what');
+    expect(() => planReads(site, ['c'], 'these')).toThrow(/^these; a request reads at most 50 files of the site: ask in parts$/);
+  });
+
+  it('a bulk file of more parts than a request may read is a 400 that says to fetch its parts', async () => {
+    const index = await readJson<BulkIndexJson>(out, 'api/v1/bulk/index.json');
+    const parts = Array.from({ length: MAX_READS }, (_, i) => ({ path: `/api/v1/bulk/parts/cards.jsonl/${i}.part`, bytes: 1, sha256: '0'.repeat(64) }));
+    const many = JSON.stringify({ ...index, files: index.files.map((f) => (f.name === 'cards.jsonl' ? { ...f, bytes: parts.length, parts } : f)) });
+    const read = diskReader(out);
+    const asked = await ask('/api/v1/bulk/cards.jsonl', { read: async (p) => (p === 'api/v1/bulk/index.json' ? many : read(p)) });
+    expect(asked).toEqual({ status: 400, error: `bulk/cards.jsonl joins ${MAX_READS} parts, a read each (bulk/index.json lists them, to be fetched one by one); a request reads at most 50 files of the site: ask in parts` });
   });
 });

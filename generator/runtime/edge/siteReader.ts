@@ -44,7 +44,7 @@ const UNPLANNED = 'this request would read more files than that';
  */
 export function readBudget(site: EdgeSite): EdgeSite {
   let reads = 0;
-  const counted = <T>(read: (path: string) => Promise<T>) => (path: string): Promise<T> => {
+  const counted = <T>(read: (path: string) => Promise<T>) => async (path: string): Promise<T> => {
     if (++reads > MAX_READS) throw tooManyReads(UNPLANNED);
     return read(path);
   };
