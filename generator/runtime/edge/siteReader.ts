@@ -34,7 +34,7 @@ export interface EdgeSite {
 
 /** Says why a request reads too many files and what to ask instead. */
 const tooManyReads = (why: string) => new HttpError(400, `${why}; a request reads at most ${MAX_READS} files of the site: ask in parts`);
-const UNPLANNED = 'this request would read more files than that';
+const UNPLANNED = 'this request would read more files than it may';
 
 /**
  * `site` for one request, its reads budgeted (contract/limits.ts MAX_READS): every file it names is
