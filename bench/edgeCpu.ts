@@ -22,6 +22,7 @@ import { build } from '../generator/build/build.ts';
 import { UNCHECKED_PLAN } from '../generator/hosts/all/build/hostLimits.ts';
 import { writeSampleExport } from '../generator/build/sample/make-sample.ts';
 import { MAX_TERMS } from '../generator/web/search/query.js';
+import { MAX_READS, MAX_VERSION_IDS } from '../generator/contract/limits.ts';
 import { publishedOrdinals } from './load.ts';
 import { randomOrdinals } from './hosts.ts';
 
@@ -183,6 +184,7 @@ function routeKinds(dir: string): RouteKind[] {
     { name: 'card, 100-id comma list', requests: get(...lists(ordinals, 100).map((list) => `/api/v1/card/${list}.json`)) },
     { name: 'card, 1,000-id comma list', requests: get(...lists(ordinals, 1000).map((list) => `/api/v1/card/${list}.json`)) },
     { name: 'card_t, 100-id comma list', requests: get(...lists(ids, 100).map((list) => `/api/v1/card_t/${list}`)) },
+    { name: 'card_t, 1,000-id comma list', requests: get(...lists(ids, 1000).map((list) => `/api/v1/card_t/${list}`)) },
     { name: 'search, simple (rarity:ur)', requests: get('/api/v1/search/card?q=rarity%3Aur') },
     {
       name: 'search, costly (words, or, negation, order=random)',
@@ -193,7 +195,7 @@ function routeKinds(dir: string): RouteKind[] {
     { name: `search, ${MAX_TERMS} negated words`, requests: get(`/api/v1/search/card?q=${encodeURIComponent(Array.from({ length: MAX_TERMS }, (_, i) => `-zq${i}x`).join(' '))}`) },
     { name: 'card/random.json?q=rarity:ssr', requests: get('/api/v1/card/random.json?q=rarity%3Assr') },
     { name: `?version= (oldest of ${versions.length}), one card`, requests: get(`/api/v1/card/${ordinals[0]}.json?version=${oldest}`) },
-    { name: `?version= (oldest of ${versions.length}), 100-id list`, requests: get(...lists(ordinals, 100).map((list) => `/api/v1/card/${list}.json?version=${oldest}`)) },
+    { name: `?version= (oldest of ${versions.length}), ${MAX_VERSION_IDS}-id list`, requests: get(...lists(ordinals, MAX_VERSION_IDS).map((list) => `/api/v1/card/${list}.json?version=${oldest}`)) },
     { name: 'happening during an event', requests: get(`/api/v1/happening/${during}`) },
     { name: `read_tl, ${strings.length + 100} strings`, requests: [{ url: '/api/v1/read_tl', method: 'POST', body: readTl }] },
     { name: 'card_list.json with ?keys=&datetime=', requests: get('/api/v1/card_list.json?keys=id,ordinal,rarity&datetime=iso8601') },
@@ -234,14 +236,15 @@ export function formatEdgeCpu(r: EdgeCpuResult): string[] {
     `edge cpu ${k.name.padEnd(width)}  cold ${k.coldMs.toFixed(1).padStart(6)} ms${over(k.coldMs, BUDGET.coldMs).padEnd(5)}` +
     `  warm ${k.warmMs.toFixed(1).padStart(6)} ms${over(k.warmMs, BUDGET.warmMs).padEnd(5)}  answer ${(k.bytes / 1024).toFixed(1)} KB, read cold ${k.coldReads} files ${mib(k.coldReadBytes)} in ${k.coldReadMs.toFixed(1)} ms, warm ${k.warmReads} ${mib(k.warmReadBytes)} in ${k.warmReadMs.toFixed(1)} ms`);
   const worst = (pick: (k: KindFigures) => number) => r.kinds.reduce((a, b) => (pick(b) > pick(a) ? b : a));
-  const [cold, warm] = [worst((k) => k.coldMs), worst((k) => k.warmMs)];
+  const [cold, warm, reads] = [worst((k) => k.coldMs), worst((k) => k.warmMs), worst((k) => k.coldReads)];
   const coldOver = r.kinds.filter((k) => k.coldMs > BUDGET.coldMs).length;
   const warmOver = r.kinds.filter((k) => k.warmMs > BUDGET.warmMs).length;
   lines.push(
     `edge cpu (${r.cards} cards, ${r.versions} versions, _worker.js in a fresh isolate per kind): ` +
     `worst cold ${cold.coldMs.toFixed(1)} of ${BUDGET.coldMs} ms (${cold.name}), ${coldOver} of ${r.kinds.length} kinds over; ` +
     `worst warm ${warm.warmMs.toFixed(1)} of ${BUDGET.warmMs} ms (${warm.name}), ${warmOver} over; ` +
-    `heap after the whole mix ${r.heapMb.toFixed(1)} of ${BUDGET.heapMb} MB (+${r.externalMb.toFixed(1)} MB outside it)`,
+    `heap after the whole mix ${r.heapMb.toFixed(1)} of ${BUDGET.heapMb} MB (+${r.externalMb.toFixed(1)} MB outside it); ` +
+    `most files read ${reads.coldReads} of ${MAX_READS} (${reads.name})`,
   );
   return lines;
 }

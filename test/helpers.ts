@@ -26,7 +26,7 @@ import { SAMPLE_INPUT, type SampleBuild } from './globalSetup.ts';
 import { fixtureKey, keptFixture, readOutcome, writeOutcome } from './keptFixtures.ts';
 import { SAMPLE_MARKER } from '../generator/build/input/sampleMarker.ts';
 import { endpoints, objectEndpoint, type ObjectType } from '../generator/contract/endpoints.ts';
-import { packOf } from '../generator/contract/format.ts';
+import { keyPackOf, packOf } from '../generator/contract/format.ts';
 
 export { SAMPLE_INPUT, tempDir };
 
@@ -40,7 +40,7 @@ export async function readJson<T = any>(dir: string, rel: string): Promise<T> {
  * card_t's from the cards' pack at the ordinal its own pack names.
  */
 export function packedText(dir: string, type: ObjectType, id: number): string | null {
-  const file = path.join(dir, objectEndpoint[type].pack.file(packOf(id)));
+  const file = path.join(dir, objectEndpoint[type].pack.file(type === 'card_t' ? keyPackOf(id) : packOf(id)));
   if (!existsSync(file)) return null;
   if (type === 'card_t') {
     const ordinal = (JSON.parse(readFileSync(file, 'utf8')) as { ordinals: Record<string, number> }).ordinals[id];

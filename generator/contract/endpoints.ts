@@ -8,8 +8,8 @@
  * function loads, needs no package at run time.
  */
 import type { Static } from '@sinclair/typebox';
-import { BULK_PART_BYTES, PACK_SIZE } from './format.ts';
-import { MAX_IDS } from './limits.ts';
+import { BULK_PART_BYTES, KEY_PACK_SIZE, PACK_SIZE } from './format.ts';
+import { MAX_IDS, MAX_VERSION_IDS } from './limits.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, MAX_SEED } from '../web/search/query.js';
 import type { RESPONSES } from './schemas.ts';
 import { KINDS, OBJECT_TYPE_NAMES, type GenericWithOwn, type ObjectType, type OwnBulkKind, type OwnHistoryType, type SearchKind } from './kinds.ts';
@@ -36,7 +36,7 @@ export const SEARCH_PARAMETERS = {
 } as const;
 /** The query parameter of the object routes that pins an answer to an earlier data version (docs/versions.md). */
 export const VERSION_PARAMETER = {
-  version: 'a truth_version from versions.json: the answer as that version\'s site gave it (reconstructed from the history); an object that did not exist then is left out (null on generic routes); an unknown version is a 400.',
+  version: `a truth_version from versions.json: the answer as that version's site gave it (reconstructed from the history); an object that did not exist then is left out (null on generic routes); an unknown version is a 400; a list then takes at most ${MAX_VERSION_IDS} ids (each id's history is a read; more is a 400).`,
 } as const;
 /** The query parameter of the happening routes. */
 export const HAPPENING_PARAMETER = {
@@ -196,14 +196,15 @@ function aliasHistoryEndpoint(type: AliasedHistoryType) {
   });
 }
 
-/** The pack files of one kind (format.ts PACK_SIZE): the data behind its comma lists. */
+/** The pack files of one kind (format.ts PACK_SIZE; card_t's KEY_PACK_SIZE): the data behind its comma lists. */
 function packEndpoint<N extends ResponseName>(kind: string, response: N, key: 'id' | 'ordinal' | 'live_setting_id') {
   const held = kind === 'card_t' ? 'The ordinal of each card (its object is in pack/card/), for the cards' : `The ${kind} objects`;
+  const size = kind === 'card_t' ? KEY_PACK_SIZE : PACK_SIZE;
   return declare({
     route: `/api/v1/pack/${kind}/{block}.json`,
-    summary: `${held} whose ${key} divided by ${PACK_SIZE} is {block}, keyed by ${key} (the data behind comma lists)`,
+    summary: `${held} whose ${key} divided by ${size} is {block}, keyed by ${key} (the data behind comma lists)`,
     host: 'static',
-    parameters: [{ name: 'block', description: `floor(${key} / ${PACK_SIZE})` }],
+    parameters: [{ name: 'block', description: `floor(${key} / ${size})` }],
     query: [],
     response,
     extra: true,

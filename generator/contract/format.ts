@@ -70,6 +70,14 @@ export const LANES = 9;
  */
 export const PACK_SIZE = 128;
 export const packOf = (id: number) => Math.floor(id / PACK_SIZE);
+/**
+ * card_t's packs (each card's ordinal by unit id, a dozen bytes an entry) hold blocks of this many
+ * ids instead: unit ids are sparse (the 4,000-card sample's span 12,000), so blocks of PACK_SIZE
+ * made a 100-id card_t list read about 60 of them before the cards' packs, past a request's reads
+ * (limits.ts MAX_READS); these are a few per site, at most about 25 KB, one rewritten per card added.
+ */
+export const KEY_PACK_SIZE = 2048;
+export const keyPackOf = (id: number) => Math.floor(id / KEY_PACK_SIZE);
 
 /**
  * Bulk files are published in parts (api/v1/bulk/parts/<file>/<name>.part), joined by the edge:

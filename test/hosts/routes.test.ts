@@ -30,6 +30,8 @@ import { PAGES_COMPATIBILITY_DATE } from '../../generator/hosts/cloudflare/build
 import { config as edgeConfig } from '../../generator/hosts/netlify/runtime/edge-functions/api.ts';
 import { config as methodsConfig } from '../../generator/hosts/netlify/runtime/edge-functions/methods.ts';
 import type { BulkIndexJson, CardJson, HappeningJson, ObjectListJson } from '../../generator/contract/schemas.ts';
+import { KEY_PACK_SIZE } from '../../generator/contract/format.ts';
+import { MAX_READS, MAX_VERSION_IDS } from '../../generator/contract/limits.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
@@ -437,6 +439,31 @@ describe.each(HOST_NAMES)('on %s', (name) => {
     it('answers a comma list with one entry per id in request order', async () => {
       const [a, b] = await objectIds('card_t');
       expect(await ok(`/api/v1/card_t/${b},${a}`)).toEqual({ result: [await packedObject(out, 'card_t', b), await packedObject(out, 'card_t', a)] });
+    });
+  });
+
+  describe(`a request's reads: at most ${MAX_READS} files, refused before reading past them`, () => {
+    const version = async () => encodeURIComponent((await file('api/v1/info.json')).truth_version);
+    /** card_t ids in `blocks` key packs beyond the sample's own: each an id of its own block, most of them with no pack. */
+    const inKeyPacks = async (blocks: number) => [...(await objectIds('card_t')), ...Array.from({ length: blocks }, (_, i) => (i + 1) * KEY_PACK_SIZE + 1)];
+
+    it('answers a card_t list whose key packs and cards\' packs are within them', async () => {
+      const ids = await inKeyPacks(40);
+      const { result } = await ok<{ result: unknown[] }>(`/api/v1/card_t/${ids.join(',')}`);
+      expect(result.filter((entry) => entry !== null)).toHaveLength((await objectIds('card_t')).length);
+    });
+
+    it('refuses a card_t list of more key packs with a 400 that says so', async () => {
+      const { error } = await (await answered(`/api/v1/card_t/${(await inKeyPacks(MAX_READS)).join(',')}`, 400)).json();
+      expect(error).toMatch(/^card_t's packs name the cards of 2048 ids each: these ids fall in \d+; a request reads at most 50 files of the site: ask in parts$/);
+    });
+
+    it(`refuses a ?version= list of more than ${MAX_VERSION_IDS} ids, and answers one of ${MAX_VERSION_IDS}`, async () => {
+      const ordinals = Array.from({ length: MAX_VERSION_IDS + 1 }, (_, i) => i + 1);
+      const { error } = await (await answered(`/api/v1/card/${ordinals.join(',')}.json?version=${await version()}`, 400)).json();
+      expect(error).toBe(`?version= lists take at most ${MAX_VERSION_IDS} ids, not ${MAX_VERSION_IDS + 1} (each id's history is a read of its own, and a request reads at most ${MAX_READS} files of the site): ask in parts`);
+      const { cards } = await ok<{ cards: CardJson[] }>(`/api/v1/card/${ordinals.slice(1).join(',')}.json?version=${await version()}`);
+      expect(cards.length).toBeGreaterThan(0);
     });
   });
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import fs from 'fs-extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, buildSample, copyTree, packedObject, readJson, tempDir, writeDb } from '../helpers.ts';
-import { packOf } from '../../generator/contract/format.ts';
+import { keyPackOf } from '../../generator/contract/format.ts';
 import { unitTables } from '../fixtures.ts';
 import type { CardListJson, HappeningJson } from '../../generator/contract/schemas.ts';
 import { peakRssMb, startServerProcess, type ServerProcess } from '../serverProcess.ts';
@@ -112,7 +112,7 @@ describe('static files', () => {
     const files = [
       'api/v1/card/1.json', 'api/v1/card_list.json', 'api/v1/card/set_list.json', 'api/v1/pair_list.json',
       'api/v1/accessory/1.json', 'api/v1/accessory_list.json', 'api/v1/info.json', 'api/v1/happening.json',
-      `api/v1/pack/card_t/${packOf(list.stubs[0].id)}.json`, 'api/v1/list/skill_t.json',
+      `api/v1/pack/card_t/${keyPackOf(list.stubs[0].id)}.json`, 'api/v1/list/skill_t.json',
     ];
     for (const file of files) expect(await ok(`/${file}`)).toEqual(await readJson(out, file));
   });

@@ -10,8 +10,9 @@ import { handleRequest, type EdgeSite } from '../../generator/runtime/edge/handl
 import { diskBytesReader, diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
 import { edgeKept } from '../../generator/runtime/edge/kept.ts';
 import { PACK_SIZE } from '../../generator/contract/format.ts';
-import { MAX_IDS } from '../../generator/contract/limits.ts';
-import type { CardListJson, ObjectListJson, VersionsJson } from '../../generator/contract/schemas.ts';
+import { MAX_IDS, MAX_READS, MAX_VERSION_IDS } from '../../generator/contract/limits.ts';
+import type { BulkIndexJson, CardListJson, ObjectListJson, VersionsJson } from '../../generator/contract/schemas.ts';
+import { planReads, readBudget } from '../../generator/runtime/edge/siteReader.ts';
 
 let out: string;
 
@@ -86,37 +87,52 @@ describe('the reads of one request run at once', () => {
   });
 
   it('a 1,000-id card list reads the pack of every block it touches in one round, each once', async () => {
-    const ids = spread(ordinals, MAX_IDS);
+    const named = spread(ordinals.slice(0, 5), 40);
+    const ids = Array.from({ length: MAX_IDS }, (_, i) => named[i % named.length]);
     const { status, body, rounds } = await inRounds(`/api/v1/card/${ids.join(',')}.json`);
     expect(status).toBe(200);
-    expect((body as { cards: { ordinal: number }[] }).cards.map((card) => card.ordinal)).toEqual(ordinals);
+    expect((body as { cards: { ordinal: number }[] }).cards.map((card) => card.ordinal)).toEqual(ids.filter((id) => ordinals.includes(id)));
     expect(rounds.length).toBe(1);
-    const blocks = new Set(ids.map((id) => Math.floor(id / PACK_SIZE)));
-    expect(rounds[0].length).toBe(blocks.size);
-    expect(blocks.size).toBeGreaterThan(900);
+    expect(rounds[0].length).toBe(new Set(ids.map((id) => Math.floor(id / PACK_SIZE))).size);
     expect(new Set(rounds[0]).size).toBe(rounds[0].length);
   });
 
-  it('a 1,000-id card list with ?version= reads versions.json, then every history at once: two rounds', async () => {
-    const ids = spread(ordinals, MAX_IDS);
+  it(`a list whose packs are more than ${MAX_READS} files is refused before it reads any, the same cold and warm`, async () => {
+    for (const immutable of [true, false]) {
+      const { status, body, rounds } = await inRounds(`/api/v1/card/${spread(ordinals, ordinals.length + MAX_READS).join(',')}.json`, immutable);
+      expect(status).toBe(400);
+      expect((body as { error: string }).error).toMatch(/the pack of each block of 128 ids it names: these ids fall in \d+ blocks; a request reads at most 50 files of the site: ask in parts/);
+      expect(rounds).toEqual([]);
+    }
+  });
+
+  it(`a ${MAX_VERSION_IDS}-id card list with ?version= reads versions.json, then every history at once: two rounds`, async () => {
+    const ids = spread(ordinals.slice(0, 5), MAX_VERSION_IDS);
     const { status, body, rounds } = await inRounds(`/api/v1/card/${ids.join(',')}.json?version=${encodeURIComponent(version)}`);
     expect(status).toBe(200);
-    expect((body as { cards: unknown[] }).cards.length).toBe(ordinals.length);
-    expect(rounds.map((round) => round.length)).toEqual([1, MAX_IDS]);
+    expect((body as { cards: unknown[] }).cards.length).toBe(5);
+    expect(rounds.map((round) => round.length)).toEqual([1, MAX_VERSION_IDS]);
     expect(rounds[0]).toEqual(['api/v1/versions.json']);
   });
 
-  it('a generic list with ?version= (skill_t) reads its histories in one round after versions.json', async () => {
-    const { status, rounds } = await inRounds(`/api/v1/skill_t/${spread(skillIds, 200).join(',')}?version=${encodeURIComponent(version)}`);
-    expect(status).toBe(200);
-    expect(rounds.length).toBe(2);
-    expect(rounds[1].length).toBe(200);
+  it(`a ?version= list of more than ${MAX_VERSION_IDS} ids is refused before it reads any`, async () => {
+    const { status, body, rounds } = await inRounds(`/api/v1/skill_t/${spread(skillIds.slice(0, 5), MAX_VERSION_IDS + 1).join(',')}?version=${encodeURIComponent(version)}`);
+    expect(status).toBe(400);
+    expect((body as { error: string }).error).toBe(`?version= lists take at most ${MAX_VERSION_IDS} ids, not ${MAX_VERSION_IDS + 1} (each id's history is a read of its own, and a request reads at most ${MAX_READS} files of the site): ask in parts`);
+    expect(rounds).toEqual([]);
   });
 
-  it('a card_t list of many blocks, an accessory list, a search and random with a query take at most two rounds each', async () => {
+  it('a generic list with ?version= (skill_t) reads its histories in one round after versions.json', async () => {
+    const { status, rounds } = await inRounds(`/api/v1/skill_t/${spread(skillIds.slice(0, 5), MAX_VERSION_IDS).join(',')}?version=${encodeURIComponent(version)}`);
+    expect(status).toBe(200);
+    expect(rounds.length).toBe(2);
+    expect(rounds[1].length).toBe(MAX_VERSION_IDS);
+  });
+
+  it(`a card_t list of many blocks, an accessory list, a search and random with a query take at most two rounds each, at most ${MAX_READS} files`, async () => {
     const paths = [
-      `/api/v1/card_t/${spread(cardIds, 500).join(',')}`,
-      `/api/v1/accessory/${spread([1, 2, 3], 300).join(',')}.json`,
+      `/api/v1/card_t/${spread(cardIds, 40).join(',')}`,
+      `/api/v1/accessory/${spread([1, 2, 3], 40).join(',')}.json`,
       '/api/v1/search/card?q=rarity%3Ar&page_size=100',
       '/api/v1/card/random.json?q=rarity%3Ar',
     ];
@@ -124,6 +140,7 @@ describe('the reads of one request run at once', () => {
       const { status, rounds } = await inRounds(path);
       expect(status, path).toBe(200);
       expect(rounds.length, path).toBeLessThanOrEqual(2);
+      expect(rounds.flat().length, path).toBeLessThanOrEqual(MAX_READS);
       for (const round of rounds) expect(new Set(round).size, path).toBe(round.length);
     }
   });
@@ -155,5 +172,34 @@ describe('a published file asked with a query, on an immutable site', () => {
     expect(JSON.parse(other).stubs[0]).toEqual({ rarity: (await readJson<CardListJson>(out, 'api/v1/card_list.json')).stubs[0].rarity });
     expect(reads).toBe(readsBefore);
     expect(JSON.parse(await ask('/api/v1/list/char_t?keys=id')).result.every((entry: object) => Object.keys(entry).join() === 'id')).toBe(true);
+  });
+});
+
+describe(`a request's reads, at most ${MAX_READS}`, () => {
+  const ask = async (path: string, site: EdgeSite) => {
+    const response = (await handleRequest(new Request(`https://sif.test${path}`), site))!;
+    return { status: response.status, error: ((await response.json()) as { error?: string }).error };
+  };
+
+  it('a read past them all the same (a file read again) is refused, never left to the platform', async () => {
+    const site = readBudget({ read: async () => '{}' });
+    for (let i = 0; i < MAX_READS; i++) await site.read('api/v1/info.json');
+    await expect(site.read('api/v1/info.json')).rejects.toThrow(/a request reads at most 50 files of the site: ask in parts/);
+  });
+
+  it('a file planned twice counts once, and a plan past them is refused before it is read', () => {
+    const site = readBudget({ read: async () => null });
+    planReads(site, ['a', 'a', 'b'], 'what');
+    planReads(site, Array.from({ length: MAX_READS - 2 }, (_, i) => `${i}`), 'what');
+    expect(() => planReads(site, ['c'], 'these')).toThrow(/^these; a request reads at most 50 files of the site: ask in parts$/);
+  });
+
+  it('a bulk file of more parts than a request may read is a 400 that says to fetch its parts', async () => {
+    const index = await readJson<BulkIndexJson>(out, 'api/v1/bulk/index.json');
+    const parts = Array.from({ length: MAX_READS }, (_, i) => ({ path: `/api/v1/bulk/parts/cards.jsonl/${i}.part`, bytes: 1, sha256: '0'.repeat(64) }));
+    const many = JSON.stringify({ ...index, files: index.files.map((f) => (f.name === 'cards.jsonl' ? { ...f, bytes: parts.length, parts } : f)) });
+    const read = diskReader(out);
+    const asked = await ask('/api/v1/bulk/cards.jsonl', { read: async (p) => (p === 'api/v1/bulk/index.json' ? many : read(p)) });
+    expect(asked).toEqual({ status: 400, error: `bulk/cards.jsonl joins ${MAX_READS} parts, a read each (bulk/index.json lists them, to be fetched one by one); a request reads at most 50 files of the site: ask in parts` });
   });
 });

@@ -10,7 +10,7 @@ import { kindOfType } from '../../contract/kinds.ts';
 import type { PairListJson, SetListJson } from '../../contract/schemas.ts';
 import { jsonBytes } from '../render/files.ts';
 import { isJsonObject, noObjects, recordObject, type JsonObject, type PublishedKind, type PublishedObjects } from './published.ts';
-import { packOf } from '../../contract/format.ts';
+import { keyPackOf, packOf } from '../../contract/format.ts';
 import { UserError } from '../errors.ts';
 
 /** A version of the game data, as change lists and versions.json name it. */
@@ -44,13 +44,13 @@ export type SiteReader = (rel: string, optional?: boolean) => Promise<unknown>;
  */
 export async function readObjects(read: SiteReader, type: ObjectType, into: PublishedObjects): Promise<void> {
   const { list, pack } = objectEndpoint[type];
-  const packs = new Map<string, { objects?: Record<string, unknown>; ordinals?: Record<string, unknown> }>();
-  const readPack = async (file: string) => packs.get(file) ?? packs.set(file, (await read(file)) as object).get(file)!;
+  const packs = new Map<string, { objects?: Record<string, unknown>; ordinals?: Record<string, unknown> } | undefined>();
+  const readPack = async (file: string) => (packs.has(file) ? packs.get(file) : packs.set(file, (await read(file, true)) as object | undefined).get(file)) ?? {};
+  // card_t's packs name each card's ordinal, in blocks of KEY_PACK_SIZE ids (an older site's of PACK_SIZE; older still, they held the objects).
+  const ordinalOf = async (id: number) => (await readPack(pack.file(keyPackOf(id)))).ordinals?.[id] ?? (await readPack(pack.file(packOf(id)))).ordinals?.[id];
   const packed = async (id: number): Promise<unknown> => {
-    const { objects, ordinals } = await readPack(pack.file(packOf(id)));
-    // card_t's packs name each card's ordinal (an older site's held the objects).
-    const ordinal = ordinals?.[id];
-    return typeof ordinal === 'number' ? (await readPack(endpoints.cardPack.file(packOf(ordinal)))).objects?.[ordinal] : objects?.[id];
+    const ordinal = type === 'card_t' ? await ordinalOf(id) : undefined;
+    return typeof ordinal === 'number' ? (await readPack(endpoints.cardPack.file(packOf(ordinal)))).objects?.[ordinal] : (await readPack(pack.file(packOf(id)))).objects?.[id];
   };
   const listed = (await read(list.file(), kindOfType(type).optional)) as { result: { id: number }[] } | undefined;
   for (const { id } of listed?.result ?? []) {

@@ -10,7 +10,7 @@ import type { CardBriefJson, CharacterJson, EventJson, RemovableSkillJson } from
 import { emit, type SiteFiles } from './files.ts';
 import { emitPacks } from './packs.ts';
 import { groupBy } from '../model/values.ts';
-import { packOf } from '../../contract/format.ts';
+import { keyPackOf } from '../../contract/format.ts';
 import { renderCenterSkill, renderSkill, type CardRenderer } from './cards.ts';
 import type { RenderContext } from './context.ts';
 import { renderAccessory } from './accessories.ts';
@@ -88,7 +88,7 @@ type GenericPack = (typeof objectEndpoint)[Exclude<ObjectType, 'card_t'>]['pack'
 
 /** card_t's packs: each card's ordinal by unit id (its object is published once, in the cards' packs). */
 function emitCardIdPacks(files: SiteFiles, cards: (readonly [number, ObjectOf<'card_t'>])[]): void {
-  for (const [block, members] of groupBy(cards, ([id]) => packOf(id))) {
+  for (const [block, members] of groupBy(cards, ([id]) => keyPackOf(id))) {
     emit(files, objectEndpoint.card_t.pack, [block], { ordinals: Object.fromEntries(members.map(([id, card]) => [id, card.ordinal])) });
   }
 }

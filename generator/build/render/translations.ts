@@ -7,9 +7,12 @@ import { translationShard } from '../../contract/format.ts';
 import { endpoints } from '../../contract/endpoints.ts';
 import { emit, type SiteFiles } from './files.ts';
 
-/** Translations per shard; the shard count grows in powers of two, up to 64. */
+/**
+ * Translations per shard; the shard count grows in powers of two, up to 32: a read_tl request reads
+ * the index and each shard its strings hash to, within a request's reads (limits.ts MAX_READS).
+ */
 const ENTRIES_PER_SHARD = 1024;
-const MAX_SHARDS = 64;
+const MAX_SHARDS = 32;
 
 export function shardCount(entries: number): number {
   let shards = 1;

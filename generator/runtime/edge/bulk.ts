@@ -17,7 +17,7 @@ import { CONTENT_TYPES } from '../../contract/endpoints.ts';
 import type { BulkIndexJson } from '../../contract/schemas.ts';
 import { REVALIDATE } from '../../contract/hostRouting.ts';
 import { HttpError, damagedFile, notModified, streamedResponse } from './http.ts';
-import { readBytes, readJson, type EdgeSite } from './siteReader.ts';
+import { planReads, readBytes, readJson, type EdgeSite } from './siteReader.ts';
 
 type BulkEntry = BulkIndexJson['files'][number];
 type BulkPart = NonNullable<BulkEntry['parts']>[number];
@@ -73,6 +73,8 @@ export async function bulkDownload(site: EdgeSite, request: Request, name: strin
   const entry = index?.files.find((file) => file.name === name);
   if (!entry) throw new HttpError(404, `no bulk file ${name} (bulk/index.json lists them)`);
   if (!partsAddUp(entry)) throw damagedFile();
+  // Each part is a read: a file of more parts than a request may read is fetched by its parts (bulk.md).
+  planReads(site, entry.parts!.map((part) => part.path.slice(1)), `bulk/${name} joins ${entry.parts!.length} parts, a read each (bulk/index.json lists them, to be fetched one by one)`);
   const headers = {
     'content-type': CONTENT_TYPES[entry.format],
     'content-length': String(entry.bytes),

@@ -23,7 +23,7 @@ import { isEdgePath } from './rewrites.ts';
 import { withPathQuery } from './pathQuery.ts';
 import { staticApiFile } from './staticHost.ts';
 import { historyOf, objectsAt } from './history.ts';
-import { readJson, type EdgeSite } from './siteReader.ts';
+import { readBudget, readJson, type EdgeSite } from './siteReader.ts';
 
 export type { EdgeSite } from './siteReader.ts';
 export type { ReadFile } from '../../contract/siteRead.ts';
@@ -238,7 +238,7 @@ export async function handleRequest(request: Request, site: EdgeSite): Promise<R
     if (request.url.length > MAX_URL_LENGTH) throw new HttpError(414, `request URL is longer than ${MAX_URL_LENGTH} characters`);
     checkSitePath(asked.pathname);
     const canonical = withPathQuery(asked);
-    const answer = await withETag(request, await dispatch(request, canonical, site, canonical !== asked));
+    const answer = await withETag(request, await dispatch(request, canonical, readBudget(site), canonical !== asked));
     return answer && ranCode(answer);
   } catch (error) {
     if (error instanceof HttpError) return ranCode(errorResponse(error));

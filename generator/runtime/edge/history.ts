@@ -7,6 +7,7 @@
 import { endpoints, objectEndpoint, PACKED_HISTORY_TYPES, type HistoryType } from '../../contract/endpoints.ts';
 import type { HistoryJson, VersionsJson } from '../../contract/schemas.ts';
 import { HttpError } from './http.ts';
+import { MAX_READS, MAX_VERSION_IDS } from '../../contract/limits.ts';
 import { applyPatch } from '../../contract/patch.ts';
 import { readJson, type EdgeSite } from './siteReader.ts';
 import { keysOf, readObjects } from './objects.ts';
@@ -94,6 +95,9 @@ async function objectTextAt(site: EdgeSite, type: HistoryType, id: number, order
  * reads, not one round per few ids (a host that limits its connections queues the rest itself).
  */
 export async function objectsAt(site: EdgeSite, type: HistoryType, ids: number[], version: string): Promise<(string | null)[]> {
+  if (ids.length > MAX_VERSION_IDS) {
+    throw new HttpError(400, `?version= lists take at most ${MAX_VERSION_IDS} ids, not ${ids.length} (each id's history is a read of its own, and a request reads at most ${MAX_READS} files of the site): ask in parts`);
+  }
   const order = await versionOrder(site, version);
   const distinct = [...new Set(ids)];
   const texts = await Promise.all(distinct.map((id) => objectTextAt(site, type, id, order, version)));

@@ -8,12 +8,12 @@
  * long answer is streamed, so a request holds no more than the packs it read.
  */
 import type { Static } from '@sinclair/typebox';
-import { packOf } from '../../contract/format.ts';
+import { KEY_PACK_SIZE, PACK_SIZE, keyPackOf, packOf } from '../../contract/format.ts';
 import { endpoints, isObjectType, objectEndpoint, type ObjectType } from '../../contract/endpoints.ts';
 import { KINDS } from '../../contract/kinds.ts';
 import type { CardList } from '../../contract/schemas.ts';
 import { HttpError, damagedFile, type JsonPieces } from './http.ts';
-import { once, readBytes, readJson, type EdgeSite } from './siteReader.ts';
+import { once, planReads, readBytes, readJson, type EdgeSite } from './siteReader.ts';
 import { isJsonObjectBytes, parsesAsObject, type ObjectCheck } from './jsonCheck.ts';
 import type { PackLookup } from './kept.ts';
 
@@ -113,13 +113,14 @@ async function packLookup(site: EdgeSite, path: string): Promise<PackLookup> {
   });
 }
 
-/** Each id's key in another kind's packs (card_t's ordinals), null where none is published: the key packs of every block at once. */
+/** Each id's key in another kind's packs (card_t's ordinals), null where none is published: the key packs (format.ts KEY_PACK_SIZE) of every block at once. */
 export async function keysOf(site: EdgeSite, keys: (block: number) => string, ids: number[]): Promise<(number | null)[]> {
-  const blocks = [...new Set(ids.map(packOf))];
+  const blocks = [...new Set(ids.map(keyPackOf))];
+  planReads(site, blocks.map(keys), `card_t's packs name the cards of ${KEY_PACK_SIZE} ids each: these ids fall in ${blocks.length}`);
   const read = await Promise.all(blocks.map((block) => readJson<{ ordinals?: Record<string, unknown> }>(site, keys(block))));
   const byBlock = new Map(blocks.map((block, i) => [block, read[i]?.ordinals ?? {}]));
   return ids.map((id) => {
-    const key = byBlock.get(packOf(id))![id];
+    const key = byBlock.get(keyPackOf(id))![id];
     return Number.isSafeInteger(key) ? (key as number) : null;
   });
 }
@@ -140,6 +141,7 @@ export async function readObjects(site: EdgeSite, source: Source, ids: number[])
     distinct.forEach((id, i) => found.set(id, files[i] ? JSON.stringify(files[i]![source.key][0]) : null));
   } else {
     const blocks = [...new Set(distinct.map(packOf))];
+    planReads(site, blocks.map(source.pack), `a comma list reads the pack of each block of ${PACK_SIZE} ids it names: these ids fall in ${blocks.length} blocks`);
     const packs = new Map(await Promise.all(blocks.map(async (b) => [b, await packLookup(site, source.pack(b))] as const)));
     const check: ObjectCheck = distinct.length <= FEW_OBJECTS ? parsesAsObject : isJsonObjectBytes;
     for (const id of distinct) found.set(id, packs.get(packOf(id))!(id, check));

@@ -1,8 +1,9 @@
 /** What the edge handler needs from its host: the published files, a clock and randomness. */
 
 import type { EdgeKept } from './kept.ts';
-import { damagedFile } from './http.ts';
+import { HttpError, damagedFile } from './http.ts';
 import type { ReadBytes, ReadFile } from '../../contract/siteRead.ts';
+import { MAX_READS } from '../../contract/limits.ts';
 
 export interface EdgeSite {
   read: ReadFile;
@@ -27,6 +28,39 @@ export interface EdgeSite {
   now?: () => number;
   /** A number in [0, 1) (default Math.random), for /api/v1/card/random.json. */
   random?: () => number;
+  /** The files this request has planned to read (readBudget): none past MAX_READS. */
+  planned?: Set<string>;
+}
+
+/** Says why a request reads too many files and what to ask instead. */
+const tooManyReads = (why: string) => new HttpError(400, `${why}; a request reads at most ${MAX_READS} files of the site: ask in parts`);
+const UNPLANNED = 'this request would read more files than it may';
+
+/**
+ * `site` for one request, its reads budgeted (contract/limits.ts MAX_READS): every file it names is
+ * planned before it is read, whether or not a kept copy answers, so every host and every instance,
+ * cold or warm, refuses the same requests; a read past the budget all the same (a file read twice)
+ * is refused too, never left to the platform to throw.
+ */
+export function readBudget(site: EdgeSite): EdgeSite {
+  let reads = 0;
+  const counted = <T>(read: (path: string) => Promise<T>) => async (path: string): Promise<T> => {
+    if (++reads > MAX_READS) throw tooManyReads(UNPLANNED);
+    return read(path);
+  };
+  return { ...site, read: counted(site.read), readBytes: site.readBytes && counted(site.readBytes), planned: new Set() };
+}
+
+/**
+ * Plans the reads of `paths` for this request before any of them is read; a 400 saying `why`
+ * (the request part to ask less of) when the request's files would pass MAX_READS.
+ */
+export function planReads(site: EdgeSite, paths: string[], why = UNPLANNED): void {
+  const planned = site.planned;
+  if (!planned) return;
+  const more = paths.filter((path) => !planned.has(path));
+  if (planned.size + new Set(more).size > MAX_READS) throw tooManyReads(why);
+  for (const path of more) planned.add(path);
 }
 
 /** Files at least this long are kept parsed (EdgeKept.parses) where files may change; an immutable site keeps every parse. */
@@ -62,6 +96,7 @@ export function once<T>(site: EdgeSite, key: string, work: () => Promise<T>): Pr
  * it is being read, the same read answers (once).
  */
 export async function readJson<T>(site: EdgeSite, path: string): Promise<T | null> {
+  planReads(site, [path]);
   const kept = site.kept?.parses.get(path)?.value;
   if (kept && site.immutable) return kept.value as T;
   return once(site, `json ${path}`, () => readJsonNow<T>(site, path, kept));
@@ -86,6 +121,7 @@ async function readJsonNow<T>(site: EdgeSite, path: string, kept: { text: string
 
 /** A file's bytes, by the host's byte reader where it has one. */
 export async function readBytes(site: EdgeSite, path: string): Promise<Uint8Array | null> {
+  planReads(site, [path]);
   if (site.readBytes) return site.readBytes(path);
   const text = await site.read(path);
   return text === null ? null : encoder.encode(text);
