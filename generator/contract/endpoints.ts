@@ -8,7 +8,7 @@
  * function loads, needs no package at run time.
  */
 import type { Static } from '@sinclair/typebox';
-import { BULK_PART_BYTES, KEY_PACK_SIZE, PACK_SIZE } from './format.ts';
+import { BULK_PART_BYTES, KEY_PACK_SIZE, MAX_BULK_PARTS, PACK_SIZE } from './format.ts';
 import { MAX_IDS, MAX_VERSION_IDS } from './limits.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, MAX_SEED } from '../web/search/query.js';
 import type { RESPONSES } from './schemas.ts';
@@ -497,7 +497,7 @@ export const endpoints = {
   }),
   bulkPart: declare({
     route: '/api/v1/bulk/parts/{file}/{part}.part',
-    summary: `One part of a bulk file, in the order bulk/index.json lists them: parts of about ${BULK_PART_BYTES / 1024} KiB (the SQLite file's whole pages, JSON Lines files' whole lines); joined, they are the file`,
+    summary: `One part of a bulk file, in the order bulk/index.json lists them: parts of about ${BULK_PART_BYTES / 1024} KiB, twice or more that in a file that would otherwise make more than ${MAX_BULK_PARTS} (the SQLite file's whole pages, JSON Lines files' whole lines); joined, they are the file`,
     host: 'static',
     parameters: [{ name: 'file', description: 'a bulk file\'s name (cards.jsonl, sif.sqlite, ...)' }, { name: 'part', description: 'the first 16 hex digits of the part\'s SHA-256 (bulk/index.json lists the parts in order)' }],
     query: [],

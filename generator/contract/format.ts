@@ -3,6 +3,7 @@
  * live, how responses link objects and times, and how translations are sharded. Renderers
  * write this format and the edge handler reads it; neither depends on the other.
  */
+import { MAX_READS } from './limits.ts';
 
 export const API_MAJOR = 1;
 /** Bumped whenever a published shape changes in a backward-compatible way. */
@@ -81,20 +82,40 @@ export const keyPackOf = (id: number) => Math.floor(id / KEY_PACK_SIZE);
 
 /**
  * Bulk files are published in parts (api/v1/bulk/parts/<file>/<name>.part), joined by the edge:
- * parts of at most this many bytes, named by their content (bulkPartName). JSON Lines files' are
+ * parts of about bulkPartBytes, named by their content (bulkPartName). JSON Lines files' are
  * whole lines by position (a power-of-two count of lines, from the file's average line: 128 cards,
  * 8 sets of 18 cards): objects keep their places, so a changed object rewrites its own part and a
- * new one, mostly last, the last part. The SQLite file's are whole pages of one table or index each
+ * new one, mostly last, the last part. The SQLite file's are whole pages cut at each table's or
+ * index's first page and every part's worth of pages after it, a short piece joined to the next
  * (derive/bulk.ts `pageRanges`): a table grown by a page moves every page after it, but the parts
  * of the later tables keep their bytes and so their names. Small parts keep every file far below
  * the hosts' size limits and make a change to one object rewrite a small part, not a whole-kind
  * file (what a deploy uploads).
  */
 export const BULK_PART_BYTES = 512 * 1024;
+/**
+ * Parts of one bulk file at most: the edge joins a file by reading bulk/index.json and each part, all
+ * within one request's reads (limits.ts MAX_READS), with one read to spare.
+ */
+export const MAX_BULK_PARTS = MAX_READS - 2;
+/**
+ * The part size of a bulk file of `bytes`: BULK_PART_BYTES, doubled while the file would make more
+ * than MAX_BULK_PARTS parts. A cut at whole lines or at a b-tree's first page leaves parts at least
+ * half full, so at most 2 x bytes / part + 1 of them; doubling (not any size) keeps a growing file's
+ * cut until it doubles.
+ */
+export function bulkPartBytes(bytes: number): number {
+  let part = BULK_PART_BYTES;
+  while ((2 * bytes) / part + 1 > MAX_BULK_PARTS) part *= 2;
+  return part;
+}
 const MAX_PART_LINES = 2 ** 16;
-/** Lines per part of a JSON Lines file whose lines average `lineBytes` (newline included). */
-export const bulkPartLines = (lineBytes: number): number =>
-  Math.min(MAX_PART_LINES, 2 ** Math.max(0, Math.round(Math.log2(BULK_PART_BYTES / Math.max(1, lineBytes)))));
+/** Lines per part of a JSON Lines file of `lines` lines of `bytes` in all: about bulkPartBytes each, a power of two, at most MAX_BULK_PARTS parts. */
+export function bulkPartLines(lines: number, bytes: number): number {
+  const average = bytes / Math.max(1, lines);
+  const bySize = Math.min(MAX_PART_LINES, 2 ** Math.max(0, Math.round(Math.log2(bulkPartBytes(bytes) / Math.max(1, average)))));
+  return Math.max(bySize, 2 ** Math.ceil(Math.log2(Math.max(1, lines / MAX_BULK_PARTS))));
+}
 /**
  * A part's file name: the first 16 hex digits of its SHA-256. Named by content, a part that did not
  * change keeps its name when a part before it is split or joined (the SQLite file's parts are cut by

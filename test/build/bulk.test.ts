@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BULK_KINDS, LINES_ONLY_KINDS, OBJECT_TYPE_NAMES, endpoints, objectEndpoint, type BulkKind } from '../../generator/contract/endpoints.ts';
 import type { BulkIndexJson, FileManifestJson } from '../../generator/contract/schemas.ts';
 import { bulkSqlite } from '../../generator/build/derive/bulkSqlite.ts';
-import { API_MAJOR, API_REVISION, BLOCK_SUMS_MIN_BYTES, BULK_PART_BYTES, bulkPartLines, MANIFEST_BLOCK_SIZE, bulkPartName } from '../../generator/contract/format.ts';
+import { API_MAJOR, API_REVISION, BLOCK_SUMS_MIN_BYTES, bulkPartBytes, bulkPartLines, MAX_BULK_PARTS, MANIFEST_BLOCK_SIZE, bulkPartName } from '../../generator/contract/format.ts';
 import { SQLITE_PAGE_SIZE } from '../../generator/build/derive/bulkSqlite.ts';
 import { blockSums } from '../../generator/build/blockSums.ts';
 import { handleRequest } from '../../generator/runtime/edge/handler.ts';
@@ -102,12 +102,13 @@ describe('api/v1/bulk/index.json and the .sha256 files', () => {
         const partBytes = await fs.readFile(path.join(out, part.path));
         expect(part.path).toBe(`/${endpoints.bulkPart.file(file.name, bulkPartName(part.sha256))}`);
         expect([part.bytes, part.sha256]).toEqual([partBytes.length, sha256(partBytes)]);
-        // SQLite parts of whole pages of one table or index (derive/bulk.ts pageRanges); JSON Lines by position.
+        // SQLite parts of whole pages, at most one and a half parts' worth (derive/bulk.ts pageRanges); JSON Lines by position.
         if (i < file.parts!.length - 1 && file.format === 'sqlite') expect(part.bytes % SQLITE_PAGE_SIZE).toBe(0);
-        if (file.format === 'sqlite') expect(part.bytes).toBeLessThanOrEqual(BULK_PART_BYTES);
-        const perPart = bulkPartLines(file.bytes / Math.max(1, file.count));
+        if (file.format === 'sqlite') expect(part.bytes).toBeLessThanOrEqual(1.5 * bulkPartBytes(file.bytes));
+        const perPart = bulkPartLines(file.count, file.bytes);
         if (file.format === 'jsonl') expect(partBytes.toString().split('\n').length - 1).toBe(Math.min(perPart, file.count - i * perPart));
       }
+      expect(file.parts!.length).toBeLessThanOrEqual(MAX_BULK_PARTS);
       if (file.format === 'jsonl') expect(file.count).toBe((await lines(file.name)).length);
       await fs.writeFile(path.join(joined, file.name), bytes);
       await fs.copy(path.join(out, BULK, `${file.name}.sha256`), path.join(joined, `${file.name}.sha256`));

@@ -11,6 +11,7 @@ import { bulkPartName } from '../../generator/contract/format.ts';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 import { deriveBulk, pageRanges } from '../../generator/build/derive/bulk.ts';
+import { BULK_PART_BYTES, bulkPartBytes, bulkPartLines, MAX_BULK_PARTS } from '../../generator/contract/format.ts';
 import { bulkSqlite, SQLITE_PAGE_SIZE, type SqliteKind } from '../../generator/build/derive/bulkSqlite.ts';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -64,16 +65,32 @@ describe('api/v1/bulk/sif.sqlite', () => {
 });
 
 describe('the SQLite file\'s parts (derive/bulk.ts pageRanges)', () => {
-  it('hold the pages of one table or index each, at most the average count, covering every page in order', () => {
-    expect(pageRanges([2, 3, 12], 13, 4)).toEqual([[1, 2], [2, 3], [3, 7], [7, 11], [11, 12], [12, 14]]);
+  it('cut at each table\'s or index\'s first page and every average count after it, short pieces joined to the next, covering every page in order', () => {
+    expect(pageRanges([2, 3, 12], 13, 4)).toEqual([[1, 3], [3, 7], [7, 11], [11, 14]]);
     fc.assert(fc.property(fc.uniqueArray(fc.integer({ min: 2, max: 300 })), fc.integer({ min: 1, max: 300 }), (roots, pages) => {
       const ranges = pageRanges(roots, pages, 8);
       expect(ranges.flatMap(([first, end]) => Array.from({ length: end - first }, (_, i) => first + i))).toEqual(Array.from({ length: pages }, (_, i) => i + 1));
-      for (const [first, end] of ranges) {
-        expect(end - first).toBeLessThanOrEqual(8);
-        expect(roots.some((root) => root > first && root < end), `${first}-${end}`).toBe(false);
+      const starts = [1, ...roots.filter((root) => root <= pages)];
+      // Every cut a b-tree's first page or a whole number of averages after the last such page before it.
+      for (const [first] of ranges) expect((first - Math.max(...starts.filter((start) => start <= first))) % 8, `${first}`).toBe(0);
+      for (const [i, [first, end]] of ranges.entries()) {
+        expect(end - first).toBeLessThan(8 + 4);
+        if (i < ranges.length - 1) expect(end - first).toBeGreaterThanOrEqual(4);
       }
+      // So at most 2 x pages / average + 1 parts, whatever the tables (format.ts bulkPartBytes).
+      expect(ranges.length).toBeLessThanOrEqual((2 * pages) / 8 + 1);
     }));
+  });
+
+  it('a file of any size makes at most MAX_BULK_PARTS parts (each a read when the edge joins it)', () => {
+    const sizes = fc.integer({ min: 0, max: 2 ** 34 });
+    fc.assert(fc.property(sizes, fc.integer({ min: 1, max: 2 ** 24 }), fc.uniqueArray(fc.integer({ min: 2, max: 2 ** 22 }), { maxLength: 300 }), (bytes, lines, roots) => {
+      const pageCount = Math.ceil(bytes / SQLITE_PAGE_SIZE);
+      expect(pageRanges(roots, pageCount, bulkPartBytes(bytes) / SQLITE_PAGE_SIZE).length).toBeLessThanOrEqual(MAX_BULK_PARTS);
+      expect(Math.ceil(lines / bulkPartLines(lines, bytes))).toBeLessThanOrEqual(MAX_BULK_PARTS);
+    }));
+    expect(bulkPartBytes(BULK_PART_BYTES)).toBe(BULK_PART_BYTES);
+    expect(bulkPartBytes(100 * 1024 ** 2)).toBeGreaterThan(BULK_PART_BYTES);
   });
 
   it('a table grown by pages leaves the parts of the tables after it as they were, but for each one\'s first (its root)', async () => {

@@ -6,7 +6,7 @@
  * bulk/index.json listing them with sizes, hashes and the truth version in which each
  * file last changed (carried from the previous site's index while the hash is the same).
  *
- * Each file is published in parts (format.ts BULK_PART_BYTES, bulkPartLines) that the edge
+ * Each file is published in parts (format.ts bulkPartBytes, bulkPartLines) that the edge
  * joins at the file's own URL: no file comes near a host's size limit, and a change to one
  * object rewrites one part of each file holding it, not the file.
  */
@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { BULK_KINDS, LINES_ONLY_KINDS, endpoints, type BulkKind } from '../../contract/endpoints.ts';
 import { KINDS, kindsPublishedWith } from '../../contract/kinds.ts';
 import type { BulkIndexJson } from '../../contract/schemas.ts';
-import { BULK_PART_BYTES, bulkPartLines, bulkPartName } from '../../contract/format.ts';
+import { bulkPartBytes, bulkPartLines, bulkPartName } from '../../contract/format.ts';
 import { CHUNK, writeDigested, type FileDigest } from '../digest.ts';
 import { emit, jsonBytes, type MovableFiles } from '../render/files.ts';
 import type { Rendered } from '../render/renderSite.ts';
@@ -72,13 +72,13 @@ const NEWLINE = Buffer.from('\n');
 type PartFill = (write: (bytes: Uint8Array) => void) => void;
 
 /**
- * The JSON Lines of `objects` in parts of about BULK_PART_BYTES (format.ts bulkPartLines): by
+ * The JSON Lines of `objects` in parts of about bulkPartBytes (format.ts bulkPartLines): by
  * position, since objects keep their places (in id or ordinal order, new ones mostly last), so a
  * changed object rewrites its own part and a new one the last.
  */
 function lineParts(objects: readonly Buffer[]): PartFill[] {
   const parts: PartFill[] = [];
-  const lines = bulkPartLines(objects.reduce((n, bytes) => n + bytes.length + 1, 0) / Math.max(1, objects.length));
+  const lines = bulkPartLines(objects.length, objects.reduce((n, bytes) => n + bytes.length + 1, 0));
   for (let start = 0; start < objects.length; start += lines) {
     parts.push((write) => {
       for (const bytes of objects.slice(start, start + lines)) {
@@ -109,23 +109,41 @@ function byteRange(file: string, start: number, end: number): PartFill {
 /**
  * The pages of each part of a SQLite file of `pages` pages whose tables and indexes begin at the
  * pages `roots` (each b-tree's pages follow its root: the file is written a table at a time), as
- * [first, last) page numbers from 1: a part never holds pages of two b-trees, and within one holds
- * `average` pages from the b-tree's first. A table grown by a page moves every page after it; its
- * parts, named by their content, keep their names, but for the first of each later b-tree (its
- * root, which names its pages).
+ * [first, last) page numbers from 1. The cuts: each b-tree's first page and every `average` pages
+ * after it; a piece shorter than half of `average` (a small table, a table's tail) is joined to the
+ * next, so every part but the last holds at least half of `average` and a file of many small tables
+ * makes few parts (format.ts bulkPartBytes). A table grown by a page moves every page after it; the
+ * later b-trees' parts, named by their content, keep their names, but for the first of each (its
+ * root, which names its pages) and one joined to a changed piece before it.
  */
 export function pageRanges(roots: readonly number[], pages: number, average: number): [number, number][] {
   const starts = [...new Set([1, ...roots])].filter((page) => page <= pages).sort((a, b) => a - b);
-  return starts.flatMap((first, i) => {
+  const pieces = starts.flatMap((first, i) => {
     const end = starts[i + 1] ?? pages + 1;
     return Array.from({ length: Math.ceil((end - first) / average) }, (_, j): [number, number] => [first + j * average, Math.min(end, first + (j + 1) * average)]);
   });
+  return joinShortPieces(pieces, average / 2);
+}
+
+/** Consecutive pieces joined until each part holds at least `least` pages (the last part may hold fewer). */
+function joinShortPieces(pieces: [number, number][], least: number): [number, number][] {
+  const parts: [number, number][] = [];
+  let open: [number, number] | null = null;
+  for (const [first, end] of pieces) {
+    open = open ? [open[0], end] : [first, end];
+    if (open[1] - open[0] >= least) {
+      parts.push(open);
+      open = null;
+    }
+  }
+  if (open) parts.push(open);
+  return parts;
 }
 
 /** The SQLite file at `file` in parts of whole pages (pageRanges), each read when written. */
 function pageParts(file: string, roots: readonly number[]): PartFill[] {
   const size = fs.statSync(file).size;
-  return pageRanges(roots, Math.ceil(size / SQLITE_PAGE_SIZE), BULK_PART_BYTES / SQLITE_PAGE_SIZE)
+  return pageRanges(roots, Math.ceil(size / SQLITE_PAGE_SIZE), bulkPartBytes(size) / SQLITE_PAGE_SIZE)
     .map(([first, end]) => byteRange(file, (first - 1) * SQLITE_PAGE_SIZE, Math.min(size, (end - 1) * SQLITE_PAGE_SIZE)));
 }
 
