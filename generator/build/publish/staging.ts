@@ -37,7 +37,8 @@ const BATCH_BYTES = 256 * 1024;
 /** Files per batch at most (many tiny files). */
 const BATCH_FILES = 64;
 /**
- * Batches sent and not yet taken by a writer: past this, adding a file waits for the writers
+ * Batches sent and not yet taken by a writer, counted in BATCH_BYTES (a batch of one larger
+ * file, a bulk part, counts as several): past this, 64 MiB, adding a file waits for the writers
  * (a slow disk holds rendering back instead of filling memory with a backlog).
  */
 const MAX_IN_FLIGHT = 256;
@@ -51,6 +52,8 @@ export const MAX_SITE_BYTES = 16 * 1024 ** 3;
 /** Files of a batch: their bytes laid end to end in one buffer that moves to the writer. */
 interface Batch {
   rels: string[];
+  /** What it counts for in flight (MAX_IN_FLIGHT). */
+  units: number;
   /** Where each file ends in `bytes`. */
   ends: number[];
   bytes: ArrayBuffer;
@@ -274,10 +277,11 @@ export class Staging {
     const ends: number[] = [];
     let end = 0;
     for (const [, file] of this.pending) ends.push((end += file.copy(bytes, end)));
-    const batch: Batch = { rels: this.pending.map(([rel]) => rel), ends, bytes: bytes.buffer };
+    const units = Math.max(1, Math.ceil(this.pendingBytes / BATCH_BYTES));
+    const batch: Batch = { rels: this.pending.map(([rel]) => rel), units, ends, bytes: bytes.buffer };
     [this.pending, this.pendingBytes] = [[], 0];
     this.waitForWriters();
-    const queued = Atomics.add(this.inFlight, 0, 1);
+    const queued = Atomics.add(this.inFlight, 0, units);
     this.writer(this.writerFor(queued)).send(batch);
     this.sent++;
   }
@@ -301,7 +305,7 @@ export class Staging {
   }
 
   /**
-   * Blocks this thread while MAX_IN_FLIGHT batches are queued: replies cannot arrive while
+   * Blocks this thread while MAX_IN_FLIGHT batch units are queued: replies cannot arrive while
    * rendering runs, the shared count can. A writer that takes nothing for WRITER_STALL_MS
    * (it died, or its disk hangs) ends the waiting for this build, so nothing hangs here; its
    * failure is told by finish().

@@ -5,14 +5,14 @@
 //
 // Messages: begin {out, staging, old, inFlight, blockSize, blockSumsMinBytes} (the build to serve
 // from now on) -> nothing; end (the build is done with this writer: its state goes, the published
-// hashes with it) -> nothing; files {rels, ends, bytes} (the files' bytes end to end in one buffer,
+// hashes with it) -> nothing; files {rels, units, ends, bytes} (the files' bytes end to end in one buffer,
 // each ending at its `ends` entry) -> staged {stats, hashes, blocks} (per file of the batch, in its
 // order: three numbers, size, mtimeMs, ino of a written file, -1 and two zeros for a kept one; its
 // SHA-256 in hex; its block sums in base64, null below blockSumsMinBytes; no path, which the build
 // has); link -> linked; any failure -> error {message, code},
 // after which the writer ignores everything (it is ended, never given another build). Each
 // files message taken off the queue, staged or ignored, counts down the build's batches in
-// flight (`inFlight`, shared with the main thread, which waits while too many are queued).
+// flight by its `units` (`inFlight`, shared with the main thread, which waits while too many are queued).
 import fs from 'node:fs';
 import path from 'node:path';
 import { hash } from 'node:crypto';
@@ -111,7 +111,7 @@ parentPort.on('message', (message) => {
     parentPort.postMessage({ type: 'error', message: error.message, code: error.code });
   } finally {
     if (message.type === 'files' && build) {
-      Atomics.sub(build.inFlight, 0, 1);
+      Atomics.sub(build.inFlight, 0, message.units);
       Atomics.notify(build.inFlight, 0);
     }
   }
