@@ -17,8 +17,8 @@ import { BULK_KINDS, LINES_ONLY_KINDS, endpoints, type BulkKind } from '../../co
 import { KINDS, kindsPublishedWith } from '../../contract/kinds.ts';
 import type { BulkIndexJson } from '../../contract/schemas.ts';
 import { bulkPartBytes, bulkPartLines, bulkPartName } from '../../contract/format.ts';
-import { CHUNK, writeDigested, type FileDigest } from '../digest.ts';
-import { emit, jsonBytes, type MovableFiles } from '../render/files.ts';
+import { sha256, type FileDigest } from '../digest.ts';
+import { emit, jsonBytes, type SiteFiles } from '../render/files.ts';
 import type { Rendered } from '../render/renderSite.ts';
 import { bulkSqlite, SQLITE_PAGE_SIZE, type SqliteKind } from './bulkSqlite.ts';
 import type { PreviousSite } from '../input/previousSite.ts';
@@ -68,41 +68,34 @@ async function previousVersions(site: PreviousSite): Promise<Map<string, BulkEnt
 
 const NEWLINE = Buffer.from('\n');
 
-/** A part's content, written by `fill` through `write`. */
-type PartFill = (write: (bytes: Uint8Array) => void) => void;
+/** A part's bytes, made as it is published: one part is held at a time. */
+type PartBytes = () => Buffer;
 
 /**
  * The JSON Lines of `objects` in parts of about bulkPartBytes (format.ts bulkPartLines): by
  * position, since objects keep their places (in id or ordinal order, new ones mostly last), so a
  * changed object rewrites its own part and a new one the last.
  */
-function lineParts(objects: readonly Buffer[]): PartFill[] {
-  const parts: PartFill[] = [];
+function lineParts(objects: readonly Buffer[]): PartBytes[] {
+  const parts: PartBytes[] = [];
   const lines = bulkPartLines(objects.length, objects.reduce((n, bytes) => n + bytes.length + 1, 0));
   for (let start = 0; start < objects.length; start += lines) {
-    parts.push((write) => {
-      for (const bytes of objects.slice(start, start + lines)) {
-        write(bytes);
-        write(NEWLINE);
-      }
-    });
+    parts.push(() => Buffer.concat(objects.slice(start, start + lines).flatMap((bytes) => [bytes, NEWLINE])));
   }
   return parts;
 }
 
-/** Bytes [start, end) of the file at `file`, written a chunk at a time. */
-function byteRange(file: string, start: number, end: number): PartFill {
-  return (write) => {
+/** Bytes [start, end) of the file at `file`. */
+function byteRange(file: string, start: number, end: number): PartBytes {
+  return () => {
+    const bytes = Buffer.allocUnsafe(end - start);
     const fd = fs.openSync(file, 'r');
     try {
-      for (let at = start; at < end;) {
-        const chunk = Buffer.allocUnsafe(Math.min(CHUNK, end - at));
-        at += fs.readSync(fd, chunk, 0, chunk.length, at);
-        write(chunk);
-      }
+      for (let at = 0, read = 1; at < bytes.length && read > 0; at += read) read = fs.readSync(fd, bytes, at, bytes.length - at, start + at);
     } finally {
       fs.closeSync(fd);
     }
+    return bytes;
   };
 }
 
@@ -141,7 +134,7 @@ function joinShortPieces(pieces: [number, number][], least: number): [number, nu
 }
 
 /** The SQLite file at `file` in parts of whole pages (pageRanges), each read when written. */
-function pageParts(file: string, roots: readonly number[]): PartFill[] {
+function pageParts(file: string, roots: readonly number[]): PartBytes[] {
   const size = fs.statSync(file).size;
   return pageRanges(roots, Math.ceil(size / SQLITE_PAGE_SIZE), bulkPartBytes(size) / SQLITE_PAGE_SIZE)
     .map(([first, end]) => byteRange(file, (first - 1) * SQLITE_PAGE_SIZE, Math.min(size, (end - 1) * SQLITE_PAGE_SIZE)));
@@ -149,21 +142,21 @@ function pageParts(file: string, roots: readonly number[]): PartFill[] {
 
 type Part = NonNullable<BulkEntry['parts']>[number];
 
-/** Writes each part as a file of the site, named by its content; returns the parts and the digest of the whole they make. */
-function publishParts(files: MovableFiles, scratch: string, name: string, fills: PartFill[]): { whole: FileDigest; parts: Part[] } {
+/**
+ * Adds each part as a file of the site, named by its content (the site's writers write it, and
+ * take its block sums); returns the parts and the digest of the whole they make.
+ */
+function publishParts(files: SiteFiles, name: string, makers: PartBytes[]): { whole: FileDigest; parts: Part[] } {
   const whole = createHash('sha256');
   let bytes = 0;
-  const parts = fills.map((fill, i) => {
-    const file = path.join(scratch, `${name}.${i}`);
-    const digest = writeDigested(file, (write) => fill((part) => {
-      whole.update(part);
-      bytes += part.length;
-      write(part);
-    }));
+  const parts = makers.map((make) => {
+    const part = make();
+    whole.update(part);
+    bytes += part.length;
+    const digest = { sha256: sha256(part), bytes: part.length };
     const rel = endpoints.bulkPart.file(name, bulkPartName(digest.sha256));
     // Two parts of one file with the same bytes are one file.
-    if (files.has(rel)) fs.rmSync(file);
-    else files.move(rel, file, digest);
+    if (!files.has(rel)) files.set(rel, part);
     return { path: `/${rel}`, ...digest };
   });
   return { whole: { sha256: whole.digest('hex'), bytes }, parts };
@@ -176,19 +169,19 @@ function serializer(): (object: object) => Buffer {
 }
 
 /**
- * The downloads are written to files in `options.scratch` and moved into the site (they are
- * the site's largest files: written a chunk at a time, they are never held whole).
+ * The downloads join the site a part at a time (they are the site's largest files, never held
+ * whole); the SQLite database is written in `options.scratch` and read back a part at a time.
  */
-export async function deriveBulk(rendered: Rendered, files: MovableFiles, options: BulkOptions): Promise<BulkIndexJson> {
+export async function deriveBulk(rendered: Rendered, files: SiteFiles, options: BulkOptions): Promise<BulkIndexJson> {
   const previous = await previousVersions(options.previous);
   const entries: BulkEntry[] = [];
   fs.mkdirSync(options.scratch, { recursive: true });
-  const add = (name: string, type: string, format: BulkEntry['format'], count: number, fills: PartFill[]) => {
-    const { whole: { sha256, bytes }, parts } = publishParts(files, options.scratch, name, fills);
-    files.set(endpoints.bulkChecksum.file(name), Buffer.from(`${sha256}  ${name}\n`));
+  const add = (name: string, type: string, format: BulkEntry['format'], count: number, makers: PartBytes[]) => {
+    const { whole, parts } = publishParts(files, name, makers);
+    files.set(endpoints.bulkChecksum.file(name), Buffer.from(`${whole.sha256}  ${name}\n`));
     const before = previous.get(name);
-    const updatedIn = before?.sha256 === sha256 ? before.updated_in : options.truthVersion;
-    entries.push({ name, path: `/api/v1/bulk/${name}`, type, format, count, bytes, sha256, updated_in: updatedIn, parts });
+    const updatedIn = before?.sha256 === whole.sha256 ? before.updated_in : options.truthVersion;
+    entries.push({ name, path: `/api/v1/bulk/${name}`, type, format, count, bytes: whole.bytes, sha256: whole.sha256, updated_in: updatedIn, parts });
   };
   const serialized = serializer();
   const kinds: SqliteKind[] = bulkKinds(rendered).map((kind) => ({ ...kind, json: kind.objects.map(serialized) }));

@@ -20,13 +20,16 @@ const MANIFEST_BLOCKS = endpoints.manifestBlocks.file();
 /** Whether the file manifest lists `rel` (a path relative to the site root). */
 export const isListed = (rel: string): boolean => rel !== MANIFEST && rel !== MANIFEST_BLOCKS && !isHostConfigFile(rel);
 
-/** Call last: it lists every file added to `files` before it, with the digest taken as it was added. */
-export function deriveFileManifest(files: DigestedFiles, truthVersion: string): FileManifestJson {
+/** Call last: it lists every file added to `files` before it, with its digest; every file has its digest when it settles. */
+export async function deriveFileManifest(files: DigestedFiles, truthVersion: string): Promise<FileManifestJson> {
+  await files.settled();
   const listed = [...files.keys()].filter(isListed).sort();
   const manifest: FileManifestJson = { truth_version: truthVersion, files: {} };
   for (const rel of listed) manifest.files[`/${rel}`] = files.digest(rel);
   const published = emit(files, endpoints.fileManifest, [], manifest);
+  await files.settled();
   const { sha256, bytes } = files.digest(MANIFEST);
   emit(files, endpoints.manifestBlocks, [], { sha256, bytes, block_size: MANIFEST_BLOCK_SIZE, blocks: blockSums(published, MANIFEST_BLOCK_SIZE) });
+  await files.settled();
   return manifest;
 }

@@ -111,7 +111,7 @@ export class MasterDb {
   rows(table: string): DbRow[] {
     let rows = this.rowCache.get(table);
     if (!rows) {
-      const stored = this.hasTable(table) ? this.query<DbRow>(`SELECT * FROM "${table}"`, true).map((row, index) => this.withNumbers(table, row, index)) : [];
+      const stored = this.hasTable(table) ? this.storedRows(table) : [];
       rows = this.readable(table, stored.map(withoutMissingMarks));
       this.requireShortTexts(table, rows);
       this.rowCache.set(table, rows);
@@ -148,6 +148,24 @@ export class MasterDb {
         throw this.refusal(table, row, index, `${column} is ${value.length} characters long; texts over ${MAX_TEXT_CHARS} characters are refused`);
       }
     });
+  }
+
+  /**
+   * Every row of `table` as stored. Integers come back as numbers, which is exact up to 2^53;
+   * only a table holding one beyond is read with its integers as BigInt (exactly, but about
+   * twice the work), for withNumbers to refuse it by its row.
+   */
+  private storedRows(table: string): DbRow[] {
+    const select = `SELECT * FROM "${table}"`;
+    if (!this.hasInexactInteger(table)) return this.query<DbRow>(select);
+    return this.query<DbRow>(select, true).map((row, index) => this.withNumbers(table, row, index));
+  }
+
+  /** Whether a column of `table` holds an integer beyond ±(2^53 - 1), which a number would round. */
+  private hasInexactInteger(table: string): boolean {
+    const beyond = [...this.columns(table)].map((column) => `"${column.replaceAll('"', '""')}"`)
+      .map((c) => `(typeof(${c}) = 'integer' AND (${c} > ${Number.MAX_SAFE_INTEGER} OR ${c} < ${Number.MIN_SAFE_INTEGER}))`);
+    return beyond.length > 0 && this.query(`SELECT 1 FROM "${table}" WHERE ${beyond.join(' OR ')} LIMIT 1`).length > 0;
   }
 
   /**

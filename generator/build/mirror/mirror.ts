@@ -581,15 +581,19 @@ export async function mirror(options: MirrorOptions): Promise<MirrorResult> {
       const underived = derivable.filter(({ entry }) => !fs.existsSync(path.join(downloads, entry.sha256)));
       if (underived.length) await report.stage('fetch underived', () => fetchAll(underived));
       const files = session.files((done, total) => report.advance(done, total));
-      for (const key of Object.keys(manifest.files).sort()) {
-        const [rel, entry] = [key.slice(1), manifest.files[key]];
-        const file = have.get(rel) ?? path.join(downloads, entry.sha256);
+      const sourceOf = (rel: string) => have.get(rel) ?? path.join(downloads, manifest.files[`/${rel}`].sha256);
+      const listed = Object.keys(manifest.files).sort().map((key) => key.slice(1));
+      for (const rel of listed) {
+        const file = sourceOf(rel);
         // A file of the copy is carried on, unread where the copy's build record trusts it; any other is read in, one at a
-        // time (the staging keeps no bytes). Checked again either way: a file changed since it was verified is not published.
+        // time (the staging keeps no bytes).
         if (file === path.join(out, rel)) files.carry(rel, file);
         else files.set(rel, fs.readFileSync(file));
-        if (files.digest(rel).sha256 !== entry.sha256) throw new UserError(`${file} changed while the mirror ran; nothing was published`);
       }
+      // Checked again either way, once hashed: a file changed since it was verified is not published.
+      await files.settled();
+      const changed = listed.find((rel) => files.digest(rel).sha256 !== manifest.files[`/${rel}`].sha256);
+      if (changed !== undefined) throw new UserError(`${sourceOf(changed)} changed while the mirror ran; nothing was published`);
       renderHostRules(files);
       files.set(MANIFEST, bytes);
       if (blocks) files.set(MANIFEST_BLOCKS, blocks);

@@ -1,16 +1,16 @@
 /**
  * The next site, assembled in the staging folder while it is rendered: each file the
- * renderers add is hashed (SHA-256, the hash api/v1/manifest.json publishes) and goes, in
- * batches moved (not copied) to a writer thread (stagingWorker.js), which compares it with
+ * renderers add goes, in batches moved (not copied) to a writer thread (stagingWorker.js),
+ * which hashes it (SHA-256, the hash api/v1/manifest.json publishes, and a large file's block
+ * sums, blockSums.ts: on the writers, not on the main thread that renders), compares it with
  * the published file (through the manifest's hash while that file is untouched, else byte by
- * byte) and writes it only when it differs. The main thread keeps each file's hash and size
- * (and a large file's block sums, blockSums.ts), never its bytes, so memory does not grow with the site. While the main thread renders, one
+ * byte) and writes it only when it differs. The main thread keeps each file's digest as the
+ * writer tells it, never its bytes, so memory does not grow with the site. While the main thread renders, one
  * writer takes every batch (more would compete with rendering for the CPU) until a backlog
  * builds up; the batches added after rendering (the derive stages') are shared among the
  * writers started, another starting for every few batches waiting; a full backlog
- * (MAX_IN_FLIGHT) makes the main thread wait. Files written elsewhere (the bulk downloads)
- * are moved in, and published files carried on unread where the builder's record trusts
- * them (a large one is read for its block sums), on the main thread. At the end, unchanged files are hard-linked in; when nothing
+ * (MAX_IN_FLIGHT) makes the main thread wait. Published files are carried on unread where the
+ * builder's record trusts them (a large one is read for its block sums), on the main thread. At the end, unchanged files are hard-linked in; when nothing
  * changed at all, the staging folder is dropped and nothing is touched.
  */
 import fs from 'node:fs';
@@ -18,8 +18,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { DigestedFiles } from '../render/files.ts';
-import { digestFile, sha256, type FileDigest } from '../digest.ts';
+import type { FileDigest } from '../digest.ts';
 import { withBlockSums } from '../blockSums.ts';
+import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES } from '../../contract/format.ts';
 import { UserError } from '../errors.ts';
 import type { PublishLayout } from './layout.ts';
 import { sameStat, type FileRecord, type FolderScan, type Manifest } from './manifest.ts';
@@ -36,7 +37,8 @@ const BATCH_BYTES = 256 * 1024;
 /** Files per batch at most (many tiny files). */
 const BATCH_FILES = 64;
 /**
- * Batches sent and not yet taken by a writer: past this, adding a file waits for the writers
+ * Batches sent and not yet taken by a writer, counted in BATCH_BYTES (a batch of one larger
+ * file, a bulk part, counts as several): past this, 64 MiB, adding a file waits for the writers
  * (a slow disk holds rendering back instead of filling memory with a backlog).
  */
 const MAX_IN_FLIGHT = 256;
@@ -50,16 +52,24 @@ export const MAX_SITE_BYTES = 16 * 1024 ** 3;
 /** Files of a batch: their bytes laid end to end in one buffer that moves to the writer. */
 interface Batch {
   rels: string[];
-  hashes: string[];
+  /** What it counts for in flight (MAX_IN_FLIGHT). */
+  units: number;
   /** Where each file ends in `bytes`. */
   ends: number[];
   bytes: ArrayBuffer;
 }
 /** A written file's stats (size, mtimeMs, ino); null for a kept one (its stats are the old file's). */
 type StagedStat = [size: number, mtimeMs: number, ino: number] | null;
+/** What a writer found of a batch's files, in its order (stagingWorker.js). */
+interface StagedBatch {
+  /** Per file: size, mtimeMs and ino, size -1 for a kept file. */
+  stats: Float64Array;
+  /** Per file: its SHA-256 (hex) and block sums (null for a small file). */
+  hashes: string[];
+  blocks: (string | null)[];
+}
 type Reply =
-  /** Per file of the batch, in its order: size, mtimeMs and ino, size -1 for a kept file (stagingWorker.js). */
-  | { type: 'staged'; stats: Float64Array }
+  | ({ type: 'staged' } & StagedBatch)
   | { type: 'linked' }
   | { type: 'error'; message: string; code?: string };
 
@@ -82,8 +92,8 @@ function oldHashes(scan: FolderScan, manifest: Manifest | null): [string, string
 
 /** What a writer tells the build it serves. */
 interface WriterListeners {
-  /** The files of a batch staged: `rels` as the build sent them, `stats` as the writer replied (see Reply). */
-  onStaged(rels: readonly string[], stats: Float64Array): void;
+  /** The files of a batch staged: `rels` as the build sent them, the rest as the writer replied. */
+  onStaged(rels: readonly string[], staged: StagedBatch): void;
   onError(error: Error): void;
 }
 
@@ -112,7 +122,7 @@ class Writer {
     // would otherwise load tsx into every writer, about 140 ms of CPU each.
     this.thread = new Worker(new URL('./stagingWorker.js', import.meta.url), { execArgv: [] });
     this.thread.on('message', (reply: Reply) => {
-      if (reply.type === 'staged') this.listeners?.onStaged(this.sentRels.shift()!, reply.stats);
+      if (reply.type === 'staged') this.listeners?.onStaged(this.sentRels.shift()!, reply);
       else if (reply.type === 'error') this.fail(Object.assign(new Error(reply.message), { code: reply.code }));
       else this.linked?.();
     });
@@ -174,6 +184,8 @@ interface WriterState {
   staging: string;
   old: [string, string | null][];
   inFlight: Int32Array;
+  blockSize: number;
+  blockSumsMinBytes: number;
 }
 
 export class Staging {
@@ -183,28 +195,28 @@ export class Staging {
   private readonly oldStats: FolderScan['files'];
   /** The old site's files with their trusted hash (null: only their bytes can tell). */
   private readonly oldHashes: Map<string, string | null>;
-  /** Files added from disk (moved or carried) that the published site already has, linked in at the end (the writers link theirs). */
+  /** Files carried on from the published site, linked in at the end (the writers link theirs). */
   private readonly keptHere: string[] = [];
   /** Batches sent and not yet taken by a writer (stagingWorker.js counts them down). */
   private readonly inFlight = new Int32Array(new SharedArrayBuffer(4));
   /** Whether adding waits for the writers (see waitForWriters). */
   private throttled = true;
   /** Files added and not sent yet, and their bytes. */
-  private pending: [rel: string, hash: string, bytes: Buffer][] = [];
+  private pending: [rel: string, bytes: Buffer][] = [];
   private pendingBytes = 0;
   private sent = 0;
   /** Rendering is done: batches go to every writer in turn. */
   private rendered = false;
-  /** Digests of the files added, in the order they were added. */
-  private readonly digests = new Map<string, FileDigest>();
+  /** Digests of the files added, in the order they were added; a file sent to a writer has its size only until the writer hashed it. */
+  private readonly digests = new Map<string, FileDigest | { bytes: number; sha256?: undefined }>();
   /** Bytes of the files added so far. */
   private bytes = 0;
   /** Manifest records of the staged files, and how many were kept (unchanged). */
   private readonly records = new Map<string, FileRecord>();
   private unchanged = 0;
   private failure: Error | null = null;
-  /** finish() waiting for the last files. */
-  private whenStaged: (() => void) | null = null;
+  /** Waiting for every file added so far (staged()). */
+  private whenStaged: (() => void)[] = [];
   /** Requests waiting for replies, rejected by a failure. */
   private readonly waiting = new Set<(error: Error) => void>();
 
@@ -216,7 +228,7 @@ export class Staging {
     fs.rmSync(layout.staging, { recursive: true, force: true });
     fs.mkdirSync(layout.staging);
     const old = oldHashes(scan, manifest);
-    this.writerState = { out: layout.out, staging: layout.staging, old, inFlight: this.inFlight };
+    this.writerState = { out: layout.out, staging: layout.staging, old, inFlight: this.inFlight, blockSize: BLOCK_SIZE, blockSumsMinBytes: BLOCK_SUMS_MIN_BYTES };
     this.oldHashes = new Map(old);
     this.oldStats = scan.files;
   }
@@ -227,26 +239,30 @@ export class Staging {
    */
   private writer(index: number): Writer {
     while (this.writers.length <= index) {
-      this.writers.push(Writer.take(this.writerState, { onStaged: (rels, stats) => this.onStaged(rels, stats), onError: (error) => this.fail(error) }));
+      this.writers.push(Writer.take(this.writerState, { onStaged: (rels, staged) => this.onStaged(rels, staged), onError: (error) => this.fail(error) }));
     }
     return this.writers[index];
   }
 
-  private onStaged(rels: readonly string[], stats: Float64Array): void {
-    rels.forEach((rel, i) => this.record(rel, stats[3 * i] < 0 ? null : [stats[3 * i], stats[3 * i + 1], stats[3 * i + 2]]));
+  private onStaged(rels: readonly string[], { stats, hashes, blocks }: StagedBatch): void {
+    rels.forEach((rel, i) => {
+      const { bytes } = this.digests.get(rel)!;
+      this.digests.set(rel, blocks[i] === null ? { sha256: hashes[i], bytes } : { sha256: hashes[i], bytes, blocks: blocks[i]! });
+      this.record(rel, stats[3 * i] < 0 ? null : [stats[3 * i], stats[3 * i + 1], stats[3 * i + 2]]);
+    });
     this.progressed();
   }
 
   /** The manifest record of a staged file: its hash is the digest's string (one per file, however many records name it). */
   private record(rel: string, stat: StagedStat): void {
-    const hash = this.digests.get(rel)!.sha256;
+    const hash = this.digests.get(rel)!.sha256!;
     if (stat === null) this.unchanged++;
     this.records.set(rel, stat === null ? { hash, ...this.oldStats.get(rel)! } : { hash, size: stat[0], mtimeMs: stat[1], ino: stat[2] });
   }
 
   private progressed(): void {
     this.onProgress(this.records.size, this.digests.size);
-    if (this.records.size === this.digests.size) this.whenStaged?.();
+    if (this.records.size === this.digests.size) for (const done of this.whenStaged.splice(0)) done();
   }
 
   private fail(error: Error): void {
@@ -260,11 +276,12 @@ export class Staging {
     const bytes = Buffer.allocUnsafeSlow(this.pendingBytes); // its own ArrayBuffer, which can move
     const ends: number[] = [];
     let end = 0;
-    for (const [, , file] of this.pending) ends.push((end += file.copy(bytes, end)));
-    const batch: Batch = { rels: this.pending.map(([rel]) => rel), hashes: this.pending.map(([, hash]) => hash), ends, bytes: bytes.buffer };
+    for (const [, file] of this.pending) ends.push((end += file.copy(bytes, end)));
+    const units = Math.max(1, Math.ceil(this.pendingBytes / BATCH_BYTES));
+    const batch: Batch = { rels: this.pending.map(([rel]) => rel), units, ends, bytes: bytes.buffer };
     [this.pending, this.pendingBytes] = [[], 0];
     this.waitForWriters();
-    const queued = Atomics.add(this.inFlight, 0, 1);
+    const queued = Atomics.add(this.inFlight, 0, units);
     this.writer(this.writerFor(queued)).send(batch);
     this.sent++;
   }
@@ -288,7 +305,7 @@ export class Staging {
   }
 
   /**
-   * Blocks this thread while MAX_IN_FLIGHT batches are queued: replies cannot arrive while
+   * Blocks this thread while MAX_IN_FLIGHT batch units are queued: replies cannot arrive while
    * rendering runs, the shared count can. A writer that takes nothing for WRITER_STALL_MS
    * (it died, or its disk hangs) ends the waiting for this build, so nothing hangs here; its
    * failure is told by finish().
@@ -301,31 +318,10 @@ export class Staging {
 
   private add(rel: string, bytes: Buffer): void {
     this.admit(rel, bytes.length);
-    const digest = withBlockSums({ sha256: sha256(bytes), bytes: bytes.length }, bytes);
-    this.digests.set(rel, digest);
-    this.pending.push([rel, digest.sha256, bytes]);
+    this.digests.set(rel, { bytes: bytes.length });
+    this.pending.push([rel, bytes]);
     this.pendingBytes += bytes.length;
     if (this.pending.length >= BATCH_FILES || this.pendingBytes >= BATCH_BYTES) this.sendBatch();
-  }
-
-  /**
-   * A file written elsewhere joins the staged site on this thread: renamed in when it
-   * differs from the published one, else dropped and the published one linked in at the end.
-   */
-  private move(rel: string, file: string, digest: FileDigest): void {
-    this.admit(rel, digest.bytes);
-    this.digests.set(rel, withBlockSums(digest, file));
-    const old = this.oldHashes.get(rel);
-    if (old !== undefined && (old ?? digestFile(path.join(this.layout.out, rel)).sha256) === digest.sha256) {
-      fs.rmSync(file);
-      return this.keepPublished(rel);
-    }
-    const staged = path.join(this.layout.staging, rel);
-    fs.mkdirSync(path.dirname(staged), { recursive: true });
-    fs.renameSync(file, staged);
-    const { size, mtimeMs, ino } = fs.statSync(staged);
-    this.record(rel, [size, mtimeMs, ino]);
-    this.progressed();
   }
 
   /**
@@ -355,15 +351,16 @@ export class Staging {
     const digest = (rel: string): FileDigest => {
       const found = digests.get(rel);
       if (!found) throw new Error(`${rel} was not rendered`);
+      if (found.sha256 === undefined) throw new Error(`${rel} is not hashed yet (await settled())`);
       return found;
     };
     return {
       set: (rel, bytes) => this.add(rel, bytes),
-      move: (rel, file, fileDigest) => this.move(rel, file, fileDigest),
       carry: (rel, file) => this.carry(rel, file),
       has: (rel) => digests.has(rel),
       keys: () => digests.keys(),
       digest,
+      settled: () => this.staged(),
     };
   }
 
@@ -388,16 +385,21 @@ export class Staging {
     }
   }
 
+  /** Settles once every file added so far is staged, and so hashed. */
+  private async staged(): Promise<void> {
+    this.sendBatch();
+    await this.orFailure<void>((done) => {
+      if (this.records.size === this.digests.size) done();
+      else this.whenStaged.push(done);
+    });
+  }
+
   /**
    * Waits for every file added; `removed` counts old files the new site drops, which force a
    * swap even when no file changed.
    */
   async finish(removed: number): Promise<StagedSite> {
-    this.sendBatch();
-    await this.orFailure<void>((done) => {
-      this.whenStaged = done;
-      if (this.records.size === this.digests.size) done();
-    });
+    await this.staged();
     const changed = this.records.size - this.unchanged;
     const commit = changed > 0 || removed > 0;
     if (commit && this.unchanged) {

@@ -3,32 +3,38 @@
 // TypeScript loader of tsx and vitest. A writer serves one build after another (staging.ts
 // keeps idle writers for the next build of the process).
 //
-// Messages: begin {out, staging, old, inFlight} (the build to serve from now on) -> nothing;
-// end (the build is done with this writer: its state goes, the published hashes with it) -> nothing;
-// files {rels, hashes, ends, bytes} (the files' bytes end to end in one buffer, each ending
-// at its `ends` entry) -> staged {stats} (three numbers per file of the batch, in its order:
-// size, mtimeMs, ino of a written file, -1 and two zeros for a kept one; no path or hash, which
-// the build has); link -> linked; any failure -> error {message, code},
+// Messages: begin {out, staging, old, inFlight, blockSize, blockSumsMinBytes} (the build to serve
+// from now on) -> nothing; end (the build is done with this writer: its state goes, the published
+// hashes with it) -> nothing; files {rels, units, ends, bytes} (the files' bytes end to end in one buffer,
+// each ending at its `ends` entry) -> staged {stats, hashes, blocks} (per file of the batch, in its
+// order: three numbers, size, mtimeMs, ino of a written file, -1 and two zeros for a kept one; its
+// SHA-256 in hex; its block sums in base64, null below blockSumsMinBytes; no path, which the build
+// has); link -> linked; any failure -> error {message, code},
 // after which the writer ignores everything (it is ended, never given another build). Each
 // files message taken off the queue, staged or ignored, counts down the build's batches in
-// flight (`inFlight`, shared with the main thread, which waits while too many are queued).
+// flight by its `units` (`inFlight`, shared with the main thread, which waits while too many are queued).
 import fs from 'node:fs';
 import path from 'node:path';
+import { hash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
+import { blockSumBytes } from '../blockSumBytes.js';
 
 /**
  * The build served now (none between builds): its folders, the published files' trusted content hash (null when
  * only a byte comparison can tell), the files found unchanged (linked into the staged site
  * at the end), the folders made so far.
- * @type {{ out: string, staging: string, oldHashes: Map<string, string | null>, kept: string[], folders: Set<string>, inFlight: Int32Array }}
+ * @type {{ out: string, staging: string, oldHashes: Map<string, string | null>, kept: string[], folders: Set<string>, inFlight: Int32Array, blockSize: number, blockSumsMinBytes: number }}
  */
 let build;
 let failed = false;
 
-/** @param {{ out: string, staging: string, old: [string, string | null][], inFlight: Int32Array }} message */
-function begin({ out, staging, old, inFlight }) {
-  build = { out, staging, inFlight, oldHashes: new Map(old), kept: [], folders: new Set([staging]) };
+/** @param {{ out: string, staging: string, old: [string, string | null][], inFlight: Int32Array, blockSize: number, blockSumsMinBytes: number }} message */
+function begin({ out, staging, old, inFlight, blockSize, blockSumsMinBytes }) {
+  build = { out, staging, inFlight, blockSize, blockSumsMinBytes, oldHashes: new Map(old), kept: [], folders: new Set([staging]) };
 }
+
+/** A file's block sums (base64), null when it is too small to be listed with them. */
+const blocksOf = (bytes) => (bytes.length < build.blockSumsMinBytes ? null : blockSumBytes(bytes, build.blockSize).toString('base64'));
 
 function ensureFolder(file) {
   const dir = path.dirname(file);
@@ -80,10 +86,17 @@ function handle(message) {
   } else if (message.type === 'end') {
     build = undefined;
   } else if (message.type === 'files') {
-    const { rels, hashes, ends } = message;
+    const { rels, ends } = message;
     const stats = new Float64Array(3 * rels.length);
-    rels.forEach((rel, i) => stageFile(rel, Buffer.from(message.bytes, ends[i - 1] ?? 0, ends[i] - (ends[i - 1] ?? 0)), hashes[i], stats, 3 * i));
-    parentPort.postMessage({ type: 'staged', stats }, [stats.buffer]);
+    const hashes = [];
+    const blocks = [];
+    rels.forEach((rel, i) => {
+      const bytes = Buffer.from(message.bytes, ends[i - 1] ?? 0, ends[i] - (ends[i - 1] ?? 0));
+      hashes.push(hash('sha256', bytes, 'hex'));
+      blocks.push(blocksOf(bytes));
+      stageFile(rel, bytes, hashes[i], stats, 3 * i);
+    });
+    parentPort.postMessage({ type: 'staged', stats, hashes, blocks }, [stats.buffer]);
   } else if (message.type === 'link') {
     linkKept();
     parentPort.postMessage({ type: 'linked' });
@@ -98,7 +111,7 @@ parentPort.on('message', (message) => {
     parentPort.postMessage({ type: 'error', message: error.message, code: error.code });
   } finally {
     if (message.type === 'files' && build) {
-      Atomics.sub(build.inFlight, 0, 1);
+      Atomics.sub(build.inFlight, 0, message.units);
       Atomics.notify(build.inFlight, 0);
     }
   }

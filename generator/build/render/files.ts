@@ -15,26 +15,22 @@ export interface SiteFiles {
   keys(): Iterable<string>;
 }
 
-/** Site files that also take files from disk: the bulk downloads (too large to hold in memory), the previous site's histories. */
+/** Site files that also take files from disk: the previous site's histories. */
 export interface MovableFiles extends SiteFiles {
-  /** Adds the file written at `file` with its digest; it is moved, so `file` is gone afterwards. */
-  move(rel: string, file: string, digest: FileDigest): void;
   /** Adds the file at `file` as it is (left in place): a published file carried on unread where its recorded hash can be trusted. */
   carry(rel: string, file: string): void;
 }
 
-/** Site files that tell the digest taken of each file as it was added (the build's: what the file manifest lists). */
+/** Site files that tell the digest taken of each file added (the build's: what the file manifest lists). */
 export interface DigestedFiles extends MovableFiles {
+  /** A file's digest, once settled() has settled after it was added (its bytes are hashed beside the main thread). */
   digest(rel: string): FileDigest;
+  /** Settles once every file added so far has its digest. */
+  settled(): Promise<void>;
 }
 
-/** Site files held in memory (renders for tests and benchmarks): a moved or carried file is read in. */
+/** Site files held in memory (renders for tests and benchmarks): a carried file is read in. */
 export class MemoryFiles extends Map<string, Buffer> implements MovableFiles {
-  move(rel: string, file: string): void {
-    this.carry(rel, file);
-    fs.rmSync(file);
-  }
-
   carry(rel: string, file: string): void {
     this.set(rel, fs.readFileSync(file));
   }
