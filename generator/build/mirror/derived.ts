@@ -21,7 +21,7 @@ import type { BulkIndexJson, CardJson, CardListJson, FileManifestJson, HistoryJs
 import { sha256, type FileDigest } from '../digest.ts';
 import { deriveBulk } from '../derive/bulk.ts';
 import { emitPacks } from '../render/packs.ts';
-import { jsonBytes, type MovableFiles } from '../render/files.ts';
+import { jsonBytes, type SiteFiles } from '../render/files.ts';
 import { entryFor } from '../changes/history.ts';
 import type { Rendered } from '../render/renderSite.ts';
 import { memorySite } from '../input/previousSite.ts';
@@ -84,7 +84,7 @@ function deriveHistories(site: <T>(rel: string) => T | null, copy: <T>(rel: stri
 }
 
 /** Site files that keep only the wanted ones whose bytes are the manifest's, as `<sha256>` in `into`. */
-class MatchingFiles implements MovableFiles {
+class MatchingFiles implements SiteFiles {
   readonly made = new Map<string, string>();
 
   constructor(private readonly wanted: ReadonlyMap<string, Entry>, private readonly into: string) {}
@@ -99,18 +99,6 @@ class MatchingFiles implements MovableFiles {
     if (!to) return;
     fs.writeFileSync(to, bytes);
     this.made.set(rel, to);
-  }
-
-  move(rel: string, file: string, digest: FileDigest): void {
-    const to = this.matches(rel, digest);
-    if (to) {
-      fs.renameSync(file, to);
-      this.made.set(rel, to);
-    } else fs.rmSync(file, { force: true });
-  }
-
-  carry(rel: string): void {
-    throw new Error(`${rel}: a mirror's derived files carry nothing`);
   }
 
   has(rel: string): boolean {
