@@ -36,7 +36,7 @@ export const SEARCH_PARAMETERS = {
 } as const;
 /** The query parameter of the object routes that pins an answer to an earlier data version (docs/versions.md). */
 export const VERSION_PARAMETER = {
-  version: `a truth_version from versions.json: the answer as that version's site gave it (reconstructed from the history); an object that did not exist then is left out (null on generic routes); an unknown version is a 400; a list then takes at most ${MAX_VERSION_IDS} ids (each id's history is a read; more is a 400).`,
+  version: `a truth_version from versions.json: the answer as that version's site gave it (reconstructed from the history); an object that did not exist then is left out (null on generic routes); an unknown version is a 400; a list then takes at most ${MAX_VERSION_IDS} distinct ids (each id's history is a read; an id named again costs nothing; more is a 400).`,
 } as const;
 /** The query parameter of the happening routes. */
 export const HAPPENING_PARAMETER = {

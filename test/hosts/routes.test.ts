@@ -461,7 +461,7 @@ describe.each(HOST_NAMES)('on %s', (name) => {
     it(`refuses a ?version= list of more than ${MAX_VERSION_IDS} ids, and answers one of ${MAX_VERSION_IDS}`, async () => {
       const ordinals = Array.from({ length: MAX_VERSION_IDS + 1 }, (_, i) => i + 1);
       const { error } = await (await answered(`/api/v1/card/${ordinals.join(',')}.json?version=${await version()}`, 400)).json();
-      expect(error).toBe(`?version= lists take at most ${MAX_VERSION_IDS} ids, not ${MAX_VERSION_IDS + 1} (each id's history is a read of its own, and a request reads at most ${MAX_READS} files of the site): ask in parts`);
+      expect(error).toBe(`?version= lists take at most ${MAX_VERSION_IDS} distinct ids, not ${MAX_VERSION_IDS + 1} (each id's history is a read of its own, and a request reads at most ${MAX_READS} files of the site): ask in parts`);
       const { cards } = await ok<{ cards: CardJson[] }>(`/api/v1/card/${ordinals.slice(1).join(',')}.json?version=${await version()}`);
       expect(cards.length).toBeGreaterThan(0);
     });

@@ -118,8 +118,17 @@ describe('the reads of one request run at once', () => {
   it(`a ?version= list of more than ${MAX_VERSION_IDS} ids is refused before it reads any`, async () => {
     const { status, body, rounds } = await inRounds(`/api/v1/skill_t/${spread(skillIds.slice(0, 5), MAX_VERSION_IDS + 1).join(',')}?version=${encodeURIComponent(version)}`);
     expect(status).toBe(400);
-    expect((body as { error: string }).error).toBe(`?version= lists take at most ${MAX_VERSION_IDS} ids, not ${MAX_VERSION_IDS + 1} (each id's history is a read of its own, and a request reads at most ${MAX_READS} files of the site): ask in parts`);
+    expect((body as { error: string }).error).toBe(`?version= lists take at most ${MAX_VERSION_IDS} distinct ids, not ${MAX_VERSION_IDS + 1} (each id's history is a read of its own, and a request reads at most ${MAX_READS} files of the site): ask in parts`);
     expect(rounds).toEqual([]);
+  });
+
+  it(`a ?version= list counts distinct ids: ${MAX_VERSION_IDS * 3} ids naming 5 are answered, each history read once`, async () => {
+    const five = spread(skillIds.slice(0, 5), 5);
+    const ids = Array.from({ length: MAX_VERSION_IDS * 3 }, (_, i) => five[i % five.length]);
+    const { status, body, rounds } = await inRounds(`/api/v1/skill_t/${ids.join(',')}?version=${encodeURIComponent(version)}`);
+    expect(status).toBe(200);
+    expect((body as { result: unknown[] }).result.length).toBe(ids.length);
+    expect(rounds.map((round) => round.length)).toEqual([1, 5]);
   });
 
   it('a generic list with ?version= (skill_t) reads its histories in one round after versions.json', async () => {

@@ -95,11 +95,12 @@ async function objectTextAt(site: EdgeSite, type: HistoryType, id: number, order
  * reads, not one round per few ids (a host that limits its connections queues the rest itself).
  */
 export async function objectsAt(site: EdgeSite, type: HistoryType, ids: number[], version: string): Promise<(string | null)[]> {
-  if (ids.length > MAX_VERSION_IDS) {
-    throw new HttpError(400, `?version= lists take at most ${MAX_VERSION_IDS} ids, not ${ids.length} (each id's history is a read of its own, and a request reads at most ${MAX_READS} files of the site): ask in parts`);
+  // Distinct ids: an id named twice is one history, one read.
+  const distinct = [...new Set(ids)];
+  if (distinct.length > MAX_VERSION_IDS) {
+    throw new HttpError(400, `?version= lists take at most ${MAX_VERSION_IDS} distinct ids, not ${distinct.length} (each id's history is a read of its own, and a request reads at most ${MAX_READS} files of the site): ask in parts`);
   }
   const order = await versionOrder(site, version);
-  const distinct = [...new Set(ids)];
   const texts = await Promise.all(distinct.map((id) => objectTextAt(site, type, id, order, version)));
   const byId = new Map(distinct.map((id, i) => [id, texts[i]]));
   return ids.map((id) => byId.get(id) ?? null);
