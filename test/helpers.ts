@@ -13,6 +13,7 @@ import { buildModel, type Model } from '../generator/build/model/buildModel.ts';
 import { MemoryFiles } from '../generator/build/render/files.ts';
 import type { ChangesFound } from '../generator/build/changes/deriveChanges.ts';
 import type { BulkIndexJson } from '../generator/contract/schemas.ts';
+import { memberSum, packWords } from '../generator/contract/packSum.ts';
 import { runStages, type StageOptions } from '../generator/build/stages.ts';
 import { memorySite, type PreviousSite } from '../generator/build/input/previousSite.ts';
 import { BuildReport } from '../generator/build/report.ts';
@@ -50,10 +51,19 @@ export function packedText(dir: string, type: ObjectType, id: number): string | 
 }
 
 /** The JSON text of member `id` of the pack file at `file`, null when it has none. */
-function packMember(file: string, id: number): string | null {
-  const bytes = readFileSync(file);
-  const { offsets } = JSON.parse(bytes.toString('utf8')) as { offsets: Record<string, [number, number]> };
-  return Object.hasOwn(offsets, id) ? bytes.subarray(...offsets[id]).toString('utf8') : null;
+const packMember = (file: string, id: number): string | null => packMembers(readFileSync(file)).get(String(id))?.toString('utf8') ?? null;
+
+/**
+ * The members of a pack's bytes by id, each exactly the bytes at its offsets; throws when a
+ * member's sum is not the one its offsets give (contract/packSum.ts), as the edge refuses it.
+ */
+export function packMembers(bytes: Buffer): Map<string, Buffer> {
+  const { offsets } = JSON.parse(bytes.toString('utf8')) as { offsets: Record<string, [number, number, number]> };
+  const words = packWords(bytes);
+  return new Map(Object.entries(offsets).map(([id, [start, end, sum]]) => {
+    if (memberSum(words, start, end) !== sum) throw new Error(`pack member ${id}: sum ${sum} is not that of its bytes`);
+    return [id, bytes.subarray(start, end)];
+  }));
 }
 
 /** A generic object as its type's pack publishes it (what `<type>/<id>` answers), null when there is none. */

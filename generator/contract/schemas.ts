@@ -393,7 +393,7 @@ const Id = Type.String({ pattern: '^[0-9]+$' });
 /** A pack file: the objects of one block of ids keyed by id, and where each one's JSON text lies in the file (format.ts PACK_SIZE). */
 export const Pack = <S extends TSchema>(schema: S) => obj({
   objects: Type.Record(Id, schema),
-  offsets: Type.Record(Id, Type.Array(Int, { minItems: 2, maxItems: 2 }), { description: '[start, end] of each object\'s JSON, in bytes of the UTF-8 file' }),
+  offsets: Type.Record(Id, Type.Array(Int, { minItems: 3, maxItems: 3 }), { description: '[start, end, sum] of each object\'s JSON: where it lies, in bytes of the UTF-8 file, and its check sum (contract/packSum.ts)' }),
 }, '(extra) The objects of one block of ids (the data behind comma lists).');
 export type PackOf<S extends TSchema> = ReturnType<typeof Pack<S>>;
 

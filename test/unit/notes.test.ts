@@ -20,7 +20,7 @@ import { packOf } from '../../generator/contract/format.ts';
 import { handleRequest } from '../../generator/runtime/edge/handler.ts';
 import { memorySite } from '../../generator/build/input/previousSite.ts';
 import { BROKEN_NOTES } from '../../generator/build/sample/data.ts';
-import { copySample, nextInMemory, renderInMemory, SAMPLE_INPUT, tempDir, type RenderedInMemory } from '../helpers.ts';
+import { copySample, nextInMemory, packMembers, renderInMemory, SAMPLE_INPUT, tempDir, type RenderedInMemory } from '../helpers.ts';
 import { MemoryFiles } from '../../generator/build/render/files.ts';
 
 const rendered = await renderInMemory(SAMPLE_INPUT);
@@ -29,8 +29,7 @@ const rendered = await renderInMemory(SAMPLE_INPUT);
 function packMember(files: ReadonlyMap<string, Buffer>, pack: string, id: number): string | null {
   const bytes = files.get(pack);
   if (!bytes) return null;
-  const { offsets } = JSON.parse(bytes.toString('utf8')) as { offsets: Record<string, [number, number]> };
-  return Object.hasOwn(offsets, id) ? bytes.subarray(...offsets[id]).toString('utf8') : null;
+  return packMembers(bytes).get(String(id))?.toString('utf8') ?? null;
 }
 /** A chart's notes as published (what notes/<id>.json answers), as text; null when it has none. */
 const notesText = (files: ReadonlyMap<string, Buffer>, id: number) => packMember(files, endpoints.notesPack.file(packOf(id)), id);
@@ -262,7 +261,7 @@ describe('notes in the bulk downloads, the history and the edge', () => {
     expect([...site.files.keys()].filter((rel) => rel.startsWith('api/v1/history/notes/'))).toEqual([endpoints.historyPack.file(NOTES, 0)]);
   });
 
-  it('a previous site read back (--since) whose notes history pack is not one this builder publishes fails the build in one line naming it', async () => {
+  it('a previous site read back (--since) whose notes history pack is not one this builder publishes fails the build in one line naming it; an older builder\'s pack is made again', async () => {
     const first = await nextInMemory(SAMPLE_INPUT, null, { bulk: false });
     const rel = endpoints.historyPack.file(NOTES, 0);
     const pack = JSON.parse(first.files.get(rel)!.toString('utf8'));
@@ -274,6 +273,13 @@ describe('notes in the bulk downloads, the history and the edge', () => {
     // Whole, it is read back, checked, and made again with this builder's offsets.
     const next = await nextInMemory(SAMPLE_INPUT, first, { readBack: true, bulk: false });
     expect(next.files.get(rel)!.equals(first.files.get(rel)!)).toBe(true);
+    // An older builder's pack (offsets without sums) is made again with them, byte for byte this builder's.
+    const older = JSON.parse(first.files.get(rel)!.toString('utf8'));
+    older.offsets = Object.fromEntries(Object.entries(older.offsets as Record<string, number[]>).map(([id, [start, end]]) => [id, [start, end]]));
+    const olderSite = new MemoryFiles(first.files);
+    olderSite.set(rel, Buffer.from(JSON.stringify(older)));
+    const again = await nextInMemory(SAMPLE_INPUT, { ...first, files: olderSite }, { readBack: true, bulk: false });
+    expect(again.files.get(rel)!.equals(first.files.get(rel)!)).toBe(true);
   });
 
   it('the edge: a chart\'s notes sliced out of their pack byte for byte, a leading zero alike, ?keys= shaping the notes; errors', async () => {

@@ -16,7 +16,7 @@ import { memorySite } from '../../generator/build/input/previousSite.ts';
 import { historyOf as edgeHistoryOf, objectAt } from '../../generator/runtime/edge/history.ts';
 import { applyPatch } from '../../generator/contract/patch.ts';
 import { handleRequest } from '../../generator/runtime/edge/handler.ts';
-import type { SiteInMemory } from '../helpers.ts';
+import { packMembers, type SiteInMemory } from '../helpers.ts';
 import { REMADE_CHART, UNNOTED_CHART, successiveVersions } from '../versionSteps.ts';
 
 /** The objects of a history type in a site's snapshot, by id (cards by ordinal). */
@@ -30,10 +30,7 @@ function objectsOf(snapshot: Snapshot, type: HistoryType): Map<string, unknown> 
 function historyFiles(site: SiteInMemory, type: HistoryType): Map<string, Buffer> {
   if (PACKED_HISTORY_TYPES.includes(type)) {
     const folder = endpoints.historyPack.file(type, 0).replace(/[^/]*$/, '');
-    return new Map([...site.files].filter(([rel]) => rel.startsWith(folder)).flatMap(([, bytes]) => {
-      const { offsets } = JSON.parse(bytes.toString('utf8')) as { offsets: Record<string, [number, number]> };
-      return Object.entries(offsets).map(([id, span]) => [id, bytes.subarray(...span)] as const);
-    }));
+    return new Map([...site.files].filter(([rel]) => rel.startsWith(folder)).flatMap(([, bytes]) => [...packMembers(bytes)]));
   }
   const folder = endpoints.history.file(type, 0).replace(/[^/]*$/, '');
   return new Map([...site.files].filter(([rel]) => rel.startsWith(folder)).map(([rel, bytes]) => [rel.slice(folder.length).replace(/\.json$/, ''), bytes]));

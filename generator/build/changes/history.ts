@@ -13,8 +13,8 @@ import path from 'node:path';
 import {
   endpoints, FILE_HISTORY_TYPES, HISTORY_ALIASES, HISTORY_PACK_TYPES, HISTORY_TYPES, isAliasedHistory, OBJECT_TYPE_NAMES, type AliasedHistoryType, type HistoryType,
 } from '../../contract/endpoints.ts';
-import type { TSchema } from '@sinclair/typebox';
-import { History as HistorySchema, RESPONSES, Versions as VersionsSchema, type HistoryJson, type VersionsJson } from '../../contract/schemas.ts';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { History as HistorySchema, Versions as VersionsSchema, type HistoryJson, type VersionsJson } from '../../contract/schemas.ts';
 import { packOf } from '../../contract/format.ts';
 import { misfit } from '../render/check.ts';
 import { applyPatch } from '../../contract/patch.ts';
@@ -337,13 +337,19 @@ function historyFault(history: HistoryJson, type: HistoryType, id: string): stri
 }
 
 type HistoryPackJson = { objects: Record<string, HistoryJson> };
+/**
+ * What a previous site's history pack is read for: its members (each id and history checked
+ * below). Its offsets are not: the pack is made again with this builder's (an older builder's had
+ * no sums, contract/packSum.ts).
+ */
+const HistoryPackMembers = Type.Object({ objects: Type.Record(Type.String(), HistorySchema) });
 
 /**
  * The history pack of `block` of a packed type in the previous site (null when it has none; see
  * readPrevious), each member checked as checkedHistory checks a file, and an id of the block.
  */
 function checkedHistoryPack(site: PreviousSite, type: HistoryType, block: number, listed = false): Promise<ReadBack<HistoryPackJson> | null> {
-  return readPrevious<HistoryPackJson>(site, endpoints.historyPack.file(type, block), 'history pack', RESPONSES.history_pack, {
+  return readPrevious<HistoryPackJson>(site, endpoints.historyPack.file(type, block), 'history pack', HistoryPackMembers, {
     listed,
     invalid: (pack) => {
       for (const [id, history] of Object.entries(pack.objects)) {

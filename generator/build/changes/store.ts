@@ -15,8 +15,12 @@ import { eachChunk, HashingWriter } from '../digest.ts';
 import { PUBLISHED_KINDS } from './published.ts';
 import type { Snapshot } from './snapshot.ts';
 
-/** Bumped when the snapshot's shape changes: an older one is then not compared with (3: charts' notes). */
-const FORMAT = 3;
+/**
+ * Bumped when the snapshot's shape changes, or what the builder carries from the site it describes:
+ * an older one is then not compared with, and the site is read back instead, its history packs
+ * made again (3: charts' notes; 4: packs' sums, contract/packSum.ts).
+ */
+const FORMAT = 4;
 
 /** A snapshot and the name of its folder (null until it is saved). */
 export interface StoredSnapshot {

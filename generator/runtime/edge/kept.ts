@@ -1,7 +1,5 @@
-import type { ObjectCheck } from './jsonCheck.ts';
-
-/** A pack's objects by id, as UTF-8 bytes sliced from it (edge/objects.ts), checked by `check` the first time: null for an id it does not hold. */
-export type PackLookup = (id: number, check: ObjectCheck) => Uint8Array | null;
+/** A pack's objects by id, as UTF-8 bytes sliced from it (edge/objects.ts), checked against their sums the first time: null for an id it does not hold. */
+export type PackLookup = (id: number) => Uint8Array | null;
 
 /**
  * What an edge instance keeps between its requests, each within its budget (EdgeSite.kept): its

@@ -14,19 +14,11 @@ import { KINDS } from '../../contract/kinds.ts';
 import type { CardList } from '../../contract/schemas.ts';
 import { HttpError, damagedFile, type JsonPieces } from './http.ts';
 import { once, planReads, readBytes, readJson, type EdgeSite } from './siteReader.ts';
-import { isJsonObjectBytes, parsesAsObject, type ObjectCheck } from './jsonCheck.ts';
+import { memberSum, packWords } from '../../contract/packSum.ts';
 import type { PackLookup } from './kept.ts';
 
 /** Up to this many distinct ids, single files are read (each smaller than a pack). */
 const SINGLE_READS = 8;
-/**
- * Up to this many distinct ids, the objects sliced from packs are checked by the engine's own
- * decoding and parsing (jsonCheck.ts parsesAsObject), more by the state machine: the machine
- * costs less per byte only once the engine has optimized it, which a long list pays for. On a
- * fresh instance of the 4,000-card site, a 100-card list's check took about 18 ms less so, and a
- * 1,000-card list's 35 ms more.
- */
-const FEW_OBJECTS = 256;
 
 /** Where the objects of one kind are published: packs, and for cards and accessories one file per id (a one-element list under `key`). */
 export interface Source {
@@ -56,15 +48,15 @@ function lastIndexOf(bytes: Uint8Array, pattern: Uint8Array, rare = 2): number {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Whether `span` is a pack's [start, end) of an object: whole numbers, within the objects before the offsets at `end`. */
-const isSpan = (span: unknown, end: number): span is [number, number] =>
-  Array.isArray(span) && span.length === 2 && span.every(Number.isSafeInteger) && span[0] >= 0 && span[0] < span[1] && span[1] <= end;
+/** Whether `span` is a pack's [start, end, sum] of an object: whole numbers, within the objects before the offsets at `end`. */
+const isSpan = (span: unknown, end: number): span is [number, number, number] =>
+  Array.isArray(span) && span.length === 3 && span.every(Number.isSafeInteger) && span[0] >= 0 && span[0] < span[1] && span[1] <= end;
 
 /**
  * The UTF-8 bytes of each object of a pack by id, sliced at the pack's byte offsets: nothing is
  * copied. Each object is checked once, the first time it is asked for (the lookup remembers it),
- * by the check the request chose (FEW_OBJECTS). So a damaged pack (offsets that cut an object, bytes that are no JSON object) is a
- * 502, never an answer of broken JSON with a 200; an answer is then only sliced.
+ * against its sum (contract/packSum.ts). So a damaged pack (a byte changed, offsets that cut an
+ * object or lost) is a 502, never an answer of broken JSON with a 200; an answer is then only sliced.
  */
 function packObjects(pack: Uint8Array): PackLookup {
   const at = lastIndexOf(pack, OFFSETS);
@@ -76,14 +68,15 @@ function packObjects(pack: Uint8Array): PackLookup {
   }
   if (typeof offsets !== 'object' || offsets === null || Array.isArray(offsets)) throw damagedFile();
   const table = offsets as Record<string, unknown>;
+  const words = packWords(pack);
   /** The objects checked so far, by id: a warm request's lookup is one get. */
   const checked = new Map<number, Uint8Array>();
-  return (id, check) => {
+  return (id) => {
     const known = checked.get(id);
     if (known) return known;
     if (!Object.hasOwn(table, id)) return null;
     const span = table[id];
-    if (!isSpan(span, at) || !check(pack, span[0], span[1])) throw damagedFile();
+    if (!isSpan(span, at) || memberSum(words, span[0], span[1]) !== span[2]) throw damagedFile();
     const object = pack.subarray(span[0], span[1]);
     checked.set(id, object);
     return object;
@@ -143,8 +136,7 @@ export async function readObjects(site: EdgeSite, source: Source, ids: number[])
     const blocks = [...new Set(distinct.map(packOf))];
     planReads(site, blocks.map(source.pack), `a comma list reads the pack of each block of ${PACK_SIZE} ids it names: these ids fall in ${blocks.length} blocks`);
     const packs = new Map(await Promise.all(blocks.map(async (b) => [b, await packLookup(site, source.pack(b))] as const)));
-    const check: ObjectCheck = distinct.length <= FEW_OBJECTS ? parsesAsObject : isJsonObjectBytes;
-    for (const id of distinct) found.set(id, packs.get(packOf(id))!(id, check));
+    for (const id of distinct) found.set(id, packs.get(packOf(id))!(id));
   }
   return ids.map((id) => found.get(id) ?? null);
 }
