@@ -43,14 +43,20 @@ function put(target: Record<string, unknown>, key: string, value: unknown): void
   else target[key] = value;
 }
 
+/** A member's new value by its key, or undefined to keep it (and shape what is inside it). */
+type Replace = (key: string, value: unknown) => unknown;
+
 /** Rebuilds a JSON value, letting `replace` swap the value of any key (undefined: keep and descend). */
-function mapEntries(value: unknown, replace: (key: string, v: unknown) => unknown): unknown {
+function mapEntries(value: unknown, replace: Replace): unknown {
   if (Array.isArray(value)) return value.map((v) => mapEntries(v, replace));
   if (!isRecord(value)) return value;
   const result: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) put(result, key, replace(key, value[key]) ?? mapEntries(value[key], replace));
+  for (const key in value) put(result, key, member(key, value[key], replace));
   return result;
 }
+
+/** A member's value shaped: replaced, or rebuilt with its own members shaped. */
+const member = (key: string, value: unknown, replace: Replace) => replace(key, value) ?? mapEntries(value, replace);
 
 function stubbed(key: string, value: unknown): { ref: string } | undefined {
   const type = Object.hasOwn(LINKED_OBJECTS, key) ? LINKED_OBJECTS[key] : undefined;
@@ -66,35 +72,89 @@ function isoTime(unixSeconds: number): string {
  * The timestamp formatter of one response: each time formatted once (a list's thousands of
  * entries share a few hundred release dates, and formatting is most of shaping's CPU).
  */
-function timeFormatter(): (key: string, value: unknown) => string | undefined {
+function timeFormatter(): Replace {
   const formatted = new Map<number, string>();
   return (key, value) => {
-    if (!TIMESTAMP_KEYS.has(key) || typeof value !== 'number' || Math.abs(value) > 8.64e12) return undefined;
+    if (typeof value !== 'number' || !TIMESTAMP_KEYS.has(key) || Math.abs(value) > 8.64e12) return undefined;
     let iso = formatted.get(value);
     if (iso === undefined) formatted.set(value, (iso = isoTime(value)));
     return iso;
   };
 }
 
-/** Keeps only `keys` (compared case-insensitively) in the object entries of every top-level list. */
-function pickKeys(body: unknown, keys: string[]): unknown {
-  if (!isRecord(body)) return body;
+/**
+ * What ?stubs= and ?datetime= replace, in one function: a linked object by its ref, else a
+ * timestamp by its text (the two never meet: a linked object is an object, a timestamp a number);
+ * null when neither is asked.
+ */
+function replacer(shaping: Shaping): Replace | null {
+  const time = shaping.datetime === 'iso8601' ? timeFormatter() : null;
+  if (!shaping.stubs) return time;
+  return time ? (key, value) => stubbed(key, value) ?? time(key, value) : stubbed;
+}
+
+/** What pickKeys does with a member, by its key's name: leave it out, keep its value, or set it by `put` and `member`. */
+const DROP = 0;
+const KEEP = 1;
+const SHAPE = 2;
+
+/**
+ * Keeps only `keys` (compared case-insensitively) in the object entries of every top-level list,
+ * shaping the kept members' values by `replace` (and every other member's) in the same pass: no
+ * entry is built to be rebuilt. What to do with a member is decided once per key name, and an
+ * entry's keys are compared with the previous entry's at the same place first (a list's entries
+ * share their names, in the same order), which costs less than looking each name up.
+ */
+function pickKeys(body: Record<string, unknown>, keys: string[], replace: Replace | null): Record<string, unknown> {
   const wanted = new Set(keys);
-  // Decided once per key name: a list's entries share their names.
-  const decided = new Map<string, boolean>();
-  const keeps = (key: string) => {
-    let kept = decided.get(key);
-    if (kept === undefined) decided.set(key, (kept = wanted.has(key.toLowerCase())));
-    return kept;
+  const decided = new Map<string, number>();
+  const decide = (key: string) => {
+    let code = decided.get(key);
+    if (code === undefined) {
+      const special = key === '__proto__' || (replace !== null && (TIMESTAMP_KEYS.has(key) || Object.hasOwn(LINKED_OBJECTS, key)));
+      decided.set(key, (code = !wanted.has(key.toLowerCase()) ? DROP : special ? SHAPE : KEEP));
+    }
+    return code;
   };
-  const pick = (entry: unknown) => {
-    if (!isRecord(entry)) return entry;
-    const result: Record<string, unknown> = {};
-    for (const key of Object.keys(entry)) if (keeps(key)) put(result, key, entry[key]);
-    return result;
-  };
+  /** The previous entry's keys and what was decided for them, by place. */
+  const names: string[] = [];
+  const codes: number[] = [];
   const result: Record<string, unknown> = {};
-  for (const key of Object.keys(body)) put(result, key, Array.isArray(body[key]) ? (body[key] as unknown[]).map(pick) : body[key]);
+  // for-in: a parse's own keys in Object.keys order (Object.prototype has no enumerable member), without an array per entry.
+  for (const name in body) {
+    const list = body[name];
+    if (!Array.isArray(list)) {
+      put(result, name, replace ? member(name, list, replace) : list);
+      continue;
+    }
+    const entries = new Array<unknown>(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const entry: unknown = list[i];
+      if (!isRecord(entry)) {
+        entries[i] = replace ? mapEntries(entry, replace) : entry;
+        continue;
+      }
+      const picked: Record<string, unknown> = {};
+      let at = 0;
+      for (const key in entry) {
+        let code: number;
+        if (names[at] === key) code = codes[at];
+        else {
+          code = decide(key);
+          names[at] = key;
+          codes[at] = code;
+        }
+        at++;
+        if (code === KEEP) {
+          // Neither a timestamp, a linked object, nor __proto__: a value with no object in it is kept as it is.
+          const value = entry[key];
+          picked[key] = replace && typeof value === 'object' && value !== null ? mapEntries(value, replace) : value;
+        } else if (code === SHAPE) put(picked, key, replace ? member(key, entry[key], replace) : entry[key]);
+      }
+      entries[i] = picked;
+    }
+    put(result, name, entries);
+  }
   return result;
 }
 
@@ -103,10 +163,8 @@ export const isPlain = (shaping: Shaping) => !shaping.stubs && shaping.datetime 
 
 /** The body shaped by the query; `body` itself is never changed (it may be a parse an instance keeps). */
 export function applyShaping(body: unknown, shaping: Shaping): unknown {
-  let shaped = body;
-  // Keys first: the others rebuild only what is kept (they change values, never which keys there are).
-  if (shaping.keys) shaped = pickKeys(shaped, shaping.keys);
-  if (shaping.stubs) shaped = mapEntries(shaped, stubbed);
-  if (shaping.datetime === 'iso8601') shaped = mapEntries(shaped, timeFormatter());
-  return shaped;
+  const replace = replacer(shaping);
+  // Keys pick and shape in one pass; stubs and datetime change values, never which keys there are.
+  if (shaping.keys && isRecord(body)) return pickKeys(body, shaping.keys, replace);
+  return replace ? mapEntries(body, replace) : body;
 }
