@@ -155,8 +155,14 @@ function fetchFile<T>(fetchFile: (url: URL) => Promise<Response>, origin: string
   };
 }
 
+/**
+ * Text as `Response.text()` gives it (UTF-8, invalid bytes replaced, a byte order mark dropped),
+ * decoded from the body's one chunk: `text()` joins the chunks into a copy first (Node's fetch).
+ */
+const textDecoder = new TextDecoder();
+
 export const fetchReader = (fetch: (url: URL) => Promise<Response>, origin: string): ReadFile =>
-  fetchFile(fetch, origin, (response) => response.text());
+  fetchFile(fetch, origin, async (response) => textDecoder.decode(await bodyBytes(response)));
 
 export const fetchBytesReader = (fetch: (url: URL) => Promise<Response>, origin: string): ReadBytes =>
   fetchFile(fetch, origin, bodyBytes);
