@@ -609,16 +609,34 @@ const decoded = new WeakMap();
 
 /**
  * The index's columns with every value in place (dictionary positions replaced by their
- * values), decoded once per index object.
+ * values), decoded once per index object, each column the first time it is read: a query's
+ * terms read a few columns, and a phrase's test (bare.js) reads its dictionary, not the column.
  * @param {SearchIndex} index
  */
 export function indexColumns(index) {
   let columns = decoded.get(index);
   if (!columns) {
-    columns = Object.fromEntries(Object.entries(index.columns).map(([name, values]) => {
+    /** @type {Record<string, unknown[]>} */
+    const made = {};
+    for (const [name, values] of Object.entries(index.columns)) {
       const dictionary = index.dictionaries[name];
-      return [name, dictionary ? values.map((at) => dictionary[/** @type {number} */ (at)]) : values];
-    }));
+      if (!dictionary) {
+        Object.defineProperty(made, name, { value: values, writable: true, enumerable: true, configurable: true });
+        continue;
+      }
+      // Replaced by its values on first read (the object keeps its fast properties).
+      Object.defineProperty(made, name, {
+        configurable: true,
+        enumerable: true,
+        get() {
+          const decodedValues = new Array(values.length);
+          for (let row = 0; row < values.length; row++) decodedValues[row] = dictionary[/** @type {number} */ (values[row])];
+          Object.defineProperty(made, name, { value: decodedValues, writable: true, enumerable: true, configurable: true });
+          return decodedValues;
+        },
+      });
+    }
+    columns = made;
     decoded.set(index, columns);
     CALENDAR_SHIFT.set(columns, (index.offset ?? 0) * 60);
   }
