@@ -112,6 +112,16 @@ function isWholeWord(/** @type {string} */ text, /** @type {number} */ at, /** @
 }
 
 /**
+ * The entries found holding a word, by dictionary and word, with how many entries that is in all:
+ * a query's word is looked up again by every query a suggestion tries, and by the test of whether
+ * the word is known. At most MAX_HOLDERS_KEPT entries (a word counting one more) per dictionary,
+ * then forgotten all at once. Never changed by those who get them.
+ * @type {WeakMap<unknown[], { words: Map<string, number[]>, size: number }>}
+ */
+const HOLDERS = new WeakMap();
+const MAX_HOLDERS_KEPT = 65_536;
+
+/**
  * The entries of a dictionary holding `word` (letters and digits) as a whole word, in order: from
  * the word entries once they are built, else found by the engine's own substring search in the
  * texts joined. A query asks for a few words (64 at most), where building every word's entries
@@ -121,6 +131,10 @@ function isWholeWord(/** @type {string} */ text, /** @type {number} */ at, /** @
 function holdersOf(dictionary, word) {
   const built = WORD_ENTRIES.get(dictionary);
   if (built || !word) return built?.get(word) ?? [];
+  let found = HOLDERS.get(dictionary);
+  if (!found) HOLDERS.set(dictionary, (found = { words: new Map(), size: 0 }));
+  const kept = found.words.get(word);
+  if (kept) return kept;
   const { text, starts } = joinedTexts(dictionary);
   /** @type {number[]} */
   const holders = [];
@@ -130,6 +144,12 @@ function holdersOf(dictionary, word) {
     while (entry + 1 < starts.length && starts[entry + 1] <= at) entry++;
     if (holders[holders.length - 1] !== entry) holders.push(entry);
   }
+  if (found.size + holders.length + 1 > MAX_HOLDERS_KEPT) {
+    found.words.clear();
+    found.size = 0;
+  }
+  found.words.set(word, holders);
+  found.size += holders.length + 1;
   return holders;
 }
 
