@@ -35,9 +35,19 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
   return jsonTextResponse(JSON.stringify(body), status, headers);
 }
 
+/**
+ * The text and headers of the answers jsonTextResponse made (nothing changes them before withETag):
+ * withETag hashes that text and makes its answer from them, rather than reading the body back
+ * through its stream and copying its headers.
+ */
+const madeFrom = new WeakMap<Response, { text: string; headers: Record<string, string> }>();
+
 /** A response whose JSON is already text. */
 export function jsonTextResponse(text: string, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(text, { status, headers: { ...JSON_HEADERS, ...headers } });
+  const all = { ...JSON_HEADERS, ...headers };
+  const response = new Response(text, { status, headers: all });
+  madeFrom.set(response, { text, headers: all });
+  return response;
 }
 
 /**
@@ -157,7 +167,7 @@ export function preflight(request: Request): Response {
 }
 
 /** A strong validator: the first 128 bits of the body's SHA-256, by Web Crypto (Deno and Node alike). */
-async function etagOf(body: ArrayBuffer): Promise<string> {
+async function etagOf(body: ArrayBuffer | Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body));
   return `"${Array.from(digest.subarray(0, 16), (byte) => byte.toString(16).padStart(2, '0')).join('')}"`;
 }
@@ -174,8 +184,10 @@ function isCurrent(ifNoneMatch: string | null, etag: string): boolean {
  */
 export async function withETag(request: Request, response: Response | null): Promise<Response | null> {
   if (response?.status !== 200 || !['GET', 'HEAD'].includes(request.method) || streamed.has(response)) return response;
-  const body = await response.arrayBuffer();
-  const headers = new Headers(response.headers);
+  // An answer made from text here: that text encoded, its body never read.
+  const made = madeFrom.get(response);
+  const body = made ? encoder.encode(made.text) : await response.arrayBuffer();
+  const headers = new Headers(made ? made.headers : response.headers);
   const etag = await etagOf(body);
   headers.set('etag', etag);
   if (!headers.has('cache-control')) headers.set('cache-control', REVALIDATE);
