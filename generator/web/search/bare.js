@@ -207,8 +207,8 @@ export function phraseTest(index, columns, phrase) {
         const held = /** @type {Set<number>} */ (entries(i));
         // A column's rows by entry only once an entry holds the phrase: a word that matches nothing costs nothing more.
         if (!held.size) return;
-        const rowsOf = entryRows(/** @type {number[]} */ (index.columns[c]), index.dictionaries[c].length);
-        for (const entry of held) for (const row of rowsOf[entry]) rows.push(row);
+        const { starts, byEntry } = entryRows(/** @type {number[]} */ (index.columns[c]), index.dictionaries[c].length);
+        for (const entry of held) for (let at = starts[entry], end = starts[entry + 1]; at < end; at++) rows.push(byEntry[at]);
       });
       return rows;
     };
@@ -217,18 +217,32 @@ export function phraseTest(index, columns, phrase) {
 }
 
 /**
- * The rows of each entry of a dictionary column (the column holds each row's entry), built once per column.
- * @type {WeakMap<number[], number[][]>}
+ * The rows of each entry of a dictionary column (the column holds each row's entry), built once
+ * per column: every row by entry (`byEntry`, each entry's rows in order) and where each entry's
+ * rows start there (`starts`, one more than the entries: an entry's rows end where the next one's
+ * start). Three passes over two arrays of numbers, not a list per entry (a title column has thousands).
+ * @type {WeakMap<number[], { starts: Uint32Array, byEntry: Uint32Array }>}
  */
 const ENTRY_ROWS = new WeakMap();
 function entryRows(/** @type {number[]} */ column, /** @type {number} */ entries) {
-  let rows = ENTRY_ROWS.get(column);
-  if (!rows) {
-    rows = Array.from({ length: entries }, () => /** @type {number[]} */ ([]));
-    column.forEach((entry, row) => rows?.[entry]?.push(row));
-    ENTRY_ROWS.set(column, rows);
+  let made = ENTRY_ROWS.get(column);
+  if (!made) {
+    // A row's entry is a whole number below `entries` (`>>> 0` keeps such a number as it is, and changes anything else).
+    const starts = new Uint32Array(entries + 1);
+    for (let row = 0; row < column.length; row++) {
+      const entry = column[row];
+      if (entry >>> 0 === entry && entry < entries) starts[entry + 1]++;
+    }
+    for (let entry = 0; entry < entries; entry++) starts[entry + 1] += starts[entry];
+    const byEntry = new Uint32Array(starts[entries]);
+    const next = starts.slice(0, entries);
+    for (let row = 0; row < column.length; row++) {
+      const entry = column[row];
+      if (entry >>> 0 === entry && entry < entries) byEntry[next[entry]++] = row;
+    }
+    ENTRY_ROWS.set(column, (made = { starts, byEntry }));
   }
-  return rows;
+  return made;
 }
 /**
  * @typedef {object} Known the words a bare word may be corrected to (for suggestions)
