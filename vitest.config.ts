@@ -42,6 +42,9 @@ const LONG_FILES = [
   'page', 'routes', 'server', 'publish', 'mirror', 'contract', 'changes', 'outFolder',
   // The unit tier's longest, in the order they take (a unit run alone started search.test.ts last and ended on it).
   'search', 'changesInMemory', 'sqlDump', 'songs', 'bulkInMemory', 'versionsInMemory', 'notes', 'hostFit',
+  // Its import graph is made while the file loads (the typescript package, every module read: about half a
+  // second), time vitest's cached durations leave out: sorted by them, it came last, the other worker idle meanwhile.
+  'imports',
 ].map((name) => `/${name}.test.ts`);
 
 /**
