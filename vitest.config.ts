@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import fg from 'fast-glob';
 import { defineConfig, defineProject } from 'vitest/config';
+import type { Plugin } from 'vite';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
@@ -87,12 +88,33 @@ const PROJECT_OPTIONS = {
   hookTimeout: 120_000,
 };
 
+/** The modules test files import: the generator's (but the page's scripts, which run in the browser) and the shared test modules. */
+const IMPORTED_MODULES = ['generator/**/*.{ts,js}', 'test/*.ts'];
+
+/**
+ * Transforms the modules the test files import as soon as a project's server starts, all at once
+ * (vite's warmupRequest; a failure is logged, and the module transformed again when asked for).
+ * A worker imports a file's modules one after another (vite's SSR transform awaits each import
+ * in turn), and each was transformed only when first asked for: the workers' first files waited on
+ * the main process module by module, a CPU idle meanwhile. The unit tier, alternated with and
+ * without: 13.0-16.7 s against 14.1-26.2 s, its CPU no higher.
+ */
+const warmTransforms = (): Plugin => ({
+  name: 'sif:warm-transforms',
+  configureServer(server) {
+    for (const file of fg.sync(IMPORTED_MODULES, { ignore: ['generator/web/page/**', '**/*.d.ts'] })) {
+      void server.environments.ssr.warmupRequest(`/${file}`);
+    }
+  },
+});
+
 /**
  * A project running the test files of `tiers`: the browser tier in a pool of its own (threads,
  * one file at a time) beside the others, so that its longest file (page.test.ts) runs alongside
  * them rather than after them; every other tier in processes (forks).
  */
 const project = (name: string, tiers: Tier[]) => defineProject({
+  plugins: [warmTransforms()],
   test: {
     ...PROJECT_OPTIONS,
     name,
