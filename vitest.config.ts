@@ -76,10 +76,11 @@ const IMPORTED_MODULES = ['generator/**/*.{ts,js}', 'test/*.ts'];
  * the module transformed again when asked for). A worker imports a file's modules one after
  * another (vite's SSR transform awaits each import in turn), each transformed only when first
  * asked for: the workers' first files waited on the main process module by module, a CPU idle
- * meanwhile. The unit tier, alternated with and without (load 3): 20.1-20.9 s against 21.6-21.9 s,
- * 1-2 s less CPU. Done here, where the files of the run are known: a run of one file is left
- * alone, most of the generator would be transformed for nothing (warmed as each project's server
- * started, a run of jsonCheck.test.ts took 7.3 s instead of 3.8 s).
+ * meanwhile. The unit tier, alternated with and without: its first test file started 3.2-3.4 s
+ * after the run did, against 3.5-4.1 s; the whole tier's time moves more than that with the
+ * machine's load (docs/benchmark.md). Done here, where the files of the run are known: a run of
+ * one file is left alone, most of the generator would be transformed for nothing (warmed as each
+ * project's server started, a run of jsonCheck.test.ts took 7.3 s instead of 3.8 s).
  */
 function warmTransforms(files: TestSpecification[]): void {
   const modules = fg.sync(IMPORTED_MODULES, { ignore: ['generator/web/page/**', '**/*.d.ts'], absolute: true });
