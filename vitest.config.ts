@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import fg from 'fast-glob';
 import { defineConfig, defineProject } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -42,6 +43,9 @@ const LONG_FILES = [
   'page', 'routes', 'server', 'publish', 'mirror', 'contract', 'changes', 'outFolder',
   // The unit tier's longest, in the order they take (a unit run alone started search.test.ts last and ended on it).
   'search', 'changesInMemory', 'sqlDump', 'songs', 'bulkInMemory', 'versionsInMemory', 'notes', 'hostFit',
+  // Its import graph is made while the file loads (the typescript package, every module read: about half a
+  // second), time vitest's cached durations leave out: sorted by them, it came last, the other worker idle meanwhile.
+  'imports',
 ].map((name) => `/${name}.test.ts`);
 
 /**
@@ -63,8 +67,34 @@ function isWritableFolder(dir: string): boolean {
   }
 }
 
+/** The modules test files import: the generator's (but the page's scripts, which run in the browser) and the shared test modules. */
+const IMPORTED_MODULES = ['generator/**/*.{ts,js}', 'test/*.ts'];
+
+/**
+ * Starts transforming, all at once, the modules the test files of each project that runs two or
+ * more of them import, and those files themselves (vite's warmupRequest; a failure is logged, and
+ * the module transformed again when asked for). A worker imports a file's modules one after
+ * another (vite's SSR transform awaits each import in turn), each transformed only when first
+ * asked for: the workers' first files waited on the main process module by module, a CPU idle
+ * meanwhile. The unit tier, alternated with and without: its first test file started 3.2-3.4 s
+ * after the run did, against 3.5-4.1 s; the whole tier's time moves more than that with the
+ * machine's load (docs/benchmark.md). Done here, where the files of the run are known: a run of
+ * one file is left alone, most of the generator would be transformed for nothing (warmed as each
+ * project's server started, a run of jsonCheck.test.ts took 7.3 s instead of 3.8 s).
+ */
+function warmTransforms(files: TestSpecification[]): void {
+  const modules = fg.sync(IMPORTED_MODULES, { ignore: ['generator/web/page/**', '**/*.d.ts'], absolute: true });
+  for (const project of new Set(files.map((file) => file.project))) {
+    const own = files.filter((file) => file.project === project).map((file) => file.moduleId);
+    if (own.length < 2) continue;
+    const { root } = project.vite.config;
+    for (const file of [...modules, ...own]) void project.vite.environments.ssr.warmupRequest(`/${path.relative(root, file)}`);
+  }
+}
+
 class LongFilesFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    warmTransforms(files);
     const rank = (file: TestSpecification) => {
       const at = LONG_FILES.findIndex((suffix) => file.moduleId.endsWith(suffix));
       return at === -1 ? LONG_FILES.length : at;

@@ -60,8 +60,9 @@ async function nodeHandler(dir: string): Promise<Host> {
   };
 }
 
-async function npmStart(dir: string): Promise<Host> {
-  const { url, stop, output } = await startServerProcess(dir, [], { viaNpm: true });
+/** The local server in its own process: `npm start` itself, or (`viaNpm` false) its bundle under node, the same server without npm and tsx starting it. */
+async function localServer(dir: string, viaNpm = true): Promise<Host> {
+  const { url, stop, output } = await startServerProcess(dir, [], { viaNpm });
   return { ...overHttp(url, stop), output };
 }
 
@@ -202,7 +203,14 @@ export default {
 
 export const HOSTS: Record<HostName, (dir: string) => Promise<Host>> = {
   'node handler': nodeHandler,
-  'npm start': npmStart,
+  'npm start': (dir) => localServer(dir),
   'deno edge': (dir) => denoEdge(dir),
   workerd: (dir) => workerdAssets(dir),
 };
+
+/**
+ * The hosts on a copy of the site a test changed: the local server as its bundle, the same server
+ * and process as `npm start` runs, without npm and tsx loading it again (about 1.5 s of CPU); the
+ * npm script itself is the subject of the hosts on the shared site.
+ */
+export const HOSTS_ON_A_COPY: Record<HostName, (dir: string) => Promise<Host>> = { ...HOSTS, 'npm start': (dir) => localServer(dir, false) };

@@ -1,21 +1,22 @@
 /**
  * Client compatibility: the way real programs written for the original services use the
- * API, replayed over HTTP against `npm start`, reading exactly the keys they read and
- * checking the types they assume (the original services' field tables).
+ * API, replayed over HTTP against the local server of `npm start` (in-process: the programs are
+ * the subject here, not the server's process, which test/hosts/server.test.ts starts), reading
+ * exactly the keys they read and checking the types they assume (the original services' field tables).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSample } from '../helpers.ts';
-import { startServerProcess, type ServerProcess } from '../serverProcess.ts';
+import { startServer, type RunningServer } from '../../generator/hosts/node/runtime/server.ts';
 
-let server: ServerProcess;
+let server: RunningServer;
 let base: URL;
 
 beforeAll(async () => {
-  server = await startServerProcess((await buildSample()).out);
-  base = server.url;
+  server = await startServer((await buildSample()).out, 0);
+  base = new URL(server.url);
 });
 
-afterAll(() => server?.stop());
+afterAll(() => server?.close());
 
 /** GET as a script would: fail on anything but 200 JSON. */
 async function getJson(path: string, headers: Record<string, string> = {}): Promise<any> {

@@ -13,6 +13,8 @@ import { StageError, UserError } from '../../generator/build/errors.ts';
 import fs from 'fs-extra';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mirror } from '../../generator/build/mirror/mirror.ts';
+import { mirrorCommand } from '../../generator/build/mirror/command.ts';
+import type { CommanderError } from 'commander';
 import { startServer, type RunningServer } from '../../generator/hosts/node/runtime/server.ts';
 import { publishLayout } from '../../generator/build/publish/layout.ts';
 import { endpoints } from '../../generator/contract/endpoints.ts';
@@ -333,7 +335,8 @@ describe('npm run mirror: bad input, one clear line', () => {
 
   it('options that are not numbers, or not in range: one line each, exit 1, nothing started', async () => {
     const out = await newCopy();
-    const cli = await compiled('generator/build/mirrorCli.ts');
+    // An address nothing listens on: the options are refused before any request.
+    const args = (options: string[]) => ['--from', 'http://127.0.0.1:9/', '--out', out, ...options];
     const cases: [string[], string][] = [
       [['--concurrency', '0'], "error: option '-j, --concurrency <n>' argument '0' is invalid. expected a whole number of at least 1"],
       [['--concurrency', '-2'], "error: option '-j, --concurrency <n>' argument '-2' is invalid. expected a whole number of at least 1"],
@@ -341,14 +344,21 @@ describe('npm run mirror: bad input, one clear line', () => {
       [['--idle-timeout', 'abc'], "error: option '--idle-timeout <seconds>' argument 'abc' is invalid. expected a number of seconds above 0 and at most 86400, such as 30 or 0.5"],
       [['--deadline', '-1'], "error: option '--deadline <seconds>' argument '-1' is invalid. expected a number of seconds above 0 and at most 86400, such as 30 or 0.5"],
     ];
-    await Promise.all(cases.map(async ([args, line]) => {
-      // An address nothing listens on: the options are refused before any request.
-      const child = spawn(process.execPath, [cli, '--from', 'http://127.0.0.1:9/', '--out', out, ...args], { cwd: ROOT });
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      const code = await new Promise((resolve) => child.on('exit', resolve));
-      expect([code, stderr], args.join(' ')).toEqual([1, `${line}\n`]);
-    }));
+    // The CLI itself for one: its exit code and its whole stderr.
+    const [[options, line], ...others] = cases;
+    const child = spawn(process.execPath, [await compiled('generator/build/mirrorCli.ts'), ...args(options)], { cwd: ROOT });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect([code, stderr], options.join(' ')).toEqual([1, `${line}\n`]);
+    // The others through the same command in-process (mirror/command.ts, what mirrorCli.ts runs): the line it
+    // writes and the exit code it would end the process with, had exitOverride not stopped it.
+    for (const [options, line] of others) {
+      let written = '';
+      const command = mirrorCommand().exitOverride().configureOutput({ writeErr: (text) => (written += text), writeOut: () => {} });
+      const error = await command.parseAsync(args(options), { from: 'user' }).then(() => null, (e: unknown) => e);
+      expect([(error as CommanderError | null)?.exitCode, written], options.join(' ')).toEqual([1, `${line}\n`]);
+    }
     expect(await fs.pathExists(out)).toBe(false);
   });
 

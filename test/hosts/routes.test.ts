@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSample, copyTree, packedObject, readJson, tempDir } from '../helpers.ts';
 import { EXAMPLES, exampleUrl } from '../../generator/web/search/examples.js';
-import { HOSTS, WORKER_CONFIG, workerdPages, type Host, type HostName } from '../hosts.ts';
+import { HOSTS, HOSTS_ON_A_COPY, WORKER_CONFIG, workerdPages, type Host, type HostName } from '../hosts.ts';
 import { serveStatic } from '../staticServer.ts';
 import { compiled } from '../bin.ts';
 import { EDGE_PATH, NETLIFY_OTHER_METHODS, STATIC_HEADERS, STATIC_RULES, netlifyExcludedPaths, pagesRoutes } from '../../generator/contract/hostRouting.ts';
@@ -319,7 +319,7 @@ describe('a damaged bulk file, on every host', () => {
     await fs.rm(parts('cards.jsonl')[0]); // a missing part: a short 200 on the Worker, once
     const sqlite = parts('sif.sqlite');
     await fs.copyFile(sqlite[2], sqlite[1]); // the same size, other bytes: the whole file's ETag on a wrong file, once
-    const damaged = await Promise.all(HOST_NAMES.map((name) => HOSTS[name](copy)));
+    const damaged = await Promise.all(HOST_NAMES.map((name) => HOSTS_ON_A_COPY[name](copy)));
     try {
       for (const [i, host] of damaged.entries()) {
         const first = await host.fetch('/api/v1/bulk/cards.jsonl');
