@@ -80,7 +80,7 @@ const IMPORTED_MODULES = ['generator/**/*.{ts,js}', 'test/*.ts'];
  * after the run did, against 3.5-4.1 s; the whole tier's time moves more than that with the
  * machine's load (docs/benchmark.md). Done here, where the files of the run are known: a run of
  * one file is left alone, most of the generator would be transformed for nothing (warmed as each
- * project's server started, a run of jsonCheck.test.ts took 7.3 s instead of 3.8 s).
+ * project's server started, a run of one small unit test file took 7.3 s instead of 3.8 s).
  */
 function warmTransforms(files: TestSpecification[]): void {
   const modules = fg.sync(IMPORTED_MODULES, { ignore: ['generator/web/page/**', '**/*.d.ts'], absolute: true });
