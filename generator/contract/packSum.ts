@@ -5,7 +5,7 @@
  * written: a byte changed inside an object, a pack cut short, offsets that no longer fall where
  * the objects do. A sum over the object's bytes catches each of them, where a check of the JSON
  * itself (what the edge ran before) cost 20-40 ms of a cold 1,000-card list's CPU and the sum
- * costs 2-3 (docs/benchmark.md, "Packs' sums").
+ * costs 2-9 in a profile of that request (docs/benchmark.md, "Packs' sums").
  *
  * Defined over the little-endian 32-bit words of the pack, counted from its first byte, that the
  * object's bytes fall in (the bytes of a word outside the object counted as 0), in order: their

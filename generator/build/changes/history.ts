@@ -14,7 +14,7 @@ import {
   endpoints, FILE_HISTORY_TYPES, HISTORY_ALIASES, HISTORY_PACK_TYPES, HISTORY_TYPES, isAliasedHistory, OBJECT_TYPE_NAMES, type AliasedHistoryType, type HistoryType,
 } from '../../contract/endpoints.ts';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { History as HistorySchema, Versions as VersionsSchema, type HistoryJson, type VersionsJson } from '../../contract/schemas.ts';
+import { History as HistorySchema, Pack, Versions as VersionsSchema, type HistoryJson, type VersionsJson } from '../../contract/schemas.ts';
 import { packOf } from '../../contract/format.ts';
 import { misfit } from '../render/check.ts';
 import { applyPatch } from '../../contract/patch.ts';
@@ -342,7 +342,7 @@ type HistoryPackJson = { objects: Record<string, HistoryJson> };
  * below). Its offsets are not: the pack is made again with this builder's (an older builder's had
  * no sums, contract/packSum.ts).
  */
-const HistoryPackMembers = Type.Object({ objects: Type.Record(Type.String(), HistorySchema) });
+const HistoryPackMembers = Type.Object({ objects: Pack(HistorySchema).properties.objects });
 
 /**
  * The history pack of `block` of a packed type in the previous site (null when it has none; see

@@ -370,6 +370,9 @@ function allRows(count) {
   return rows;
 }
 
+/** The row of a set's word `word` whose bit is `bit` (a single bit, as `bits & -bits` gives it). @param {number} word @param {number} bit */
+const rowOf = (word, bit) => (word << 5) | (31 - Math.clz32(bit));
+
 /** Whether a set holds any row. @param {Rows} rows */
 function anyRow(rows) {
   for (let word = 0; word < rows.length; word++) if (rows[word] !== 0) return true;
@@ -398,7 +401,7 @@ function matching(node, columns, alive) {
         // Each row alive in this word, lowest first.
         for (let bits = alive[word] | 0; bits !== 0; bits ^= bits & -bits) {
           const bit = bits & -bits;
-          if (test(columns, (word << 5) | (31 - Math.clz32(bit)))) out[word] |= bit;
+          if (test(columns, rowOf(word, bit))) out[word] |= bit;
         }
       }
       return out;
@@ -521,7 +524,7 @@ export function search(index, options) {
   /** @type {number[]} */
   const rows = [];
   for (let word = 0; word < matched.length; word++) {
-    for (let bits = matched[word] | 0; bits !== 0; bits ^= bits & -bits) rows.push((word << 5) | (31 - Math.clz32(bits & -bits)));
+    for (let bits = matched[word] | 0; bits !== 0; bits ^= bits & -bits) rows.push(rowOf(word, bits & -bits));
   }
   if (options.order === 'random') return shuffle(rows, options.seed ?? 0);
   const field = orderField(kind, options.order);
