@@ -529,6 +529,13 @@ describe('damaged published files are never served as answers', () => {
     const site = damaged({});
     await refusedAs502(await ask('/api/v1/card/1,2,3.json?stubs=yes', { ...site, read: async (p) => (p === 'api/v1/card/1.json' ? '{"cards":[' : site.read(p)) }));
   });
+
+  it('a single-object file read for a list that parses but holds no one object is a JSON 502', async () => {
+    const site = damaged({});
+    for (const text of ['{"cards":[]}', '{"cards":[{},{}]}', '{"accessories":[{}]}', '[]']) {
+      await refusedAs502(await ask('/api/v1/card/1,2,3.json', { ...site, read: async (p) => (p === 'api/v1/card/2.json' ? text : site.read(p)) }));
+    }
+  });
 });
 
 describe('paths that leave the site', () => {

@@ -10,6 +10,7 @@ import { handleRequest, type EdgeSite } from '../../generator/runtime/edge/handl
 import { diskBytesReader, diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
 import { edgeKept } from '../../generator/runtime/edge/kept.ts';
 import { PACK_SIZE } from '../../generator/contract/format.ts';
+import { endpoints } from '../../generator/contract/endpoints.ts';
 import { MAX_IDS, MAX_READS, MAX_VERSION_IDS } from '../../generator/contract/limits.ts';
 import type { BulkIndexJson, CardListJson, ObjectListJson, VersionsJson } from '../../generator/contract/schemas.ts';
 import { planReads, readBudget } from '../../generator/runtime/edge/siteReader.ts';
@@ -86,15 +87,27 @@ describe('the reads of one request run at once', () => {
     version = (await readJson<VersionsJson>(out, 'api/v1/versions.json')).versions[0].truth_version;
   });
 
-  it('a 1,000-id card list reads the pack of every block it touches in one round, each once', async () => {
-    const named = spread(ordinals.slice(0, 5), 40);
+  it('a 1,000-id card list reads each file once, in one round: the pack of a block asked for many ids, the single files of a block asked for few', async () => {
+    const named = spread(ordinals, ordinals.length + 10);
     const ids = Array.from({ length: MAX_IDS }, (_, i) => named[i % named.length]);
     const { status, body, rounds } = await inRounds(`/api/v1/card/${ids.join(',')}.json`);
     expect(status).toBe(200);
     expect((body as { cards: { ordinal: number }[] }).cards.map((card) => card.ordinal)).toEqual(ids.filter((id) => ordinals.includes(id)));
     expect(rounds.length).toBe(1);
-    expect(rounds[0].length).toBe(new Set(ids.map((id) => Math.floor(id / PACK_SIZE))).size);
-    expect(new Set(rounds[0]).size).toBe(rounds[0].length);
+    expect(rounds[0].sort()).toEqual([endpoints.cardPack.file(0), ...named.slice(ordinals.length).map((id) => endpoints.card.file(id))].sort());
+  });
+
+  it(`single files take the place of packs, blocks of fewest ids first, while the reads stay within ${MAX_READS}`, async () => {
+    // One block asked for one id and 45 for two each: 46 packs, or the first and 4 more as 9 single files (50 reads).
+    const blocks = Array.from({ length: 45 }, (_, i) => (i + 1) * 3);
+    const ids = blocks.flatMap((block) => [block * PACK_SIZE + 1, block * PACK_SIZE + 2]).reverse();
+    const { status, rounds } = await inRounds(`/api/v1/card/${[ordinals[0], ...ids].join(',')}.json`);
+    expect(status).toBe(200);
+    const singles = blocks.slice(0, 4).flatMap((block) => [block * PACK_SIZE + 1, block * PACK_SIZE + 2]);
+    expect(rounds.flat().sort()).toEqual([
+      endpoints.card.file(ordinals[0]), ...singles.map((id) => endpoints.card.file(id)), ...blocks.slice(4).map((block) => endpoints.cardPack.file(block)),
+    ].sort());
+    expect(rounds.flat().length).toBe(MAX_READS);
   });
 
   it(`a list whose packs are more than ${MAX_READS} files is refused before it reads any, the same cold and warm`, async () => {

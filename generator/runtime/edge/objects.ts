@@ -1,8 +1,8 @@
 /**
  * Object routes: comma lists of cards and accessories (`/api/v1/card/1,2,3.json`), a random
- * card, and generic objects (`/api/v1/<type>/1,2,3`). A few ids are read from their
- * single-object files; more from the pack files of the blocks they fall in (format.ts
- * PACK_SIZE), so a list of 1,000 ids costs one read per block touched, not one per id.
+ * card, and generic objects (`/api/v1/<type>/1,2,3`). Ids are read from the pack files of
+ * the blocks they fall in (format.ts PACK_SIZE), so a list of 1,000 ids costs one read per
+ * block touched, not one per id; a block asked for a few ids, from their single-object files.
  * They answer JSON as pieces (edge/http.ts JsonPieces): objects are sliced out of packs as
  * UTF-8 bytes and never decoded, parsed or joined, unless query parameters reshape them; a
  * long answer is streamed, so a request holds no more than the packs it read.
@@ -14,11 +14,17 @@ import { KINDS } from '../../contract/kinds.ts';
 import type { CardList } from '../../contract/schemas.ts';
 import { HttpError, damagedFile, type JsonPieces } from './http.ts';
 import { once, planReads, readBytes, readJson, type EdgeSite } from './siteReader.ts';
+import { MAX_READS } from '../../contract/limits.ts';
 import { memberSum, packWords } from '../../contract/packSum.ts';
 import type { PackLookup } from './kept.ts';
 
-/** Up to this many distinct ids, single files are read (each smaller than a pack). */
-const SINGLE_READS = 8;
+/**
+ * A block asked for at most this many ids may be read as their single files instead of its pack
+ * (readPlan). In bench/edgeCpu.ts a read costs about 0.26 ms of CPU and a MiB 2.5 ms (fitted on
+ * the 4,000-card site's 100-id lists), so a pack of 128 cards (0.35 MiB) costs as much as about
+ * four single files.
+ */
+const SINGLES_PER_BLOCK = 4;
 
 /** Where the objects of one kind are published: packs, and for cards and accessories one file per id (a one-element list under `key`). */
 export interface Source {
@@ -128,17 +134,70 @@ export async function readObjects(site: EdgeSite, source: Source, ids: number[])
   }
   const distinct = [...new Set(ids)];
   const found = new Map<number, string | Uint8Array | null>();
-  const { single } = source;
-  if (single && distinct.length <= SINGLE_READS) {
-    const files = await Promise.all(distinct.map((id) => readJson<Record<string, unknown[]>>(site, single(id))));
-    distinct.forEach((id, i) => found.set(id, files[i] ? JSON.stringify(files[i]![source.key][0]) : null));
-  } else {
-    const blocks = [...new Set(distinct.map(packOf))];
-    planReads(site, blocks.map(source.pack), `a comma list reads the pack of each block of ${PACK_SIZE} ids it names: these ids fall in ${blocks.length} blocks`);
-    const packs = new Map(await Promise.all(blocks.map(async (b) => [b, await packLookup(site, source.pack(b))] as const)));
-    for (const id of distinct) found.set(id, packs.get(packOf(id))!(id));
-  }
+  const { singles, blocks, touched } = readPlan(site, source, distinct);
+  const singleFiles = singles.map((id) => source.single!(id));
+  planReads(site, [...blocks.map(source.pack), ...singleFiles], `a comma list reads the pack of each block of ${PACK_SIZE} ids it names: these ids fall in ${touched} blocks`);
+  const [texts, packs] = await Promise.all([
+    Promise.all(singleFiles.map((file) => singleObject(site, file, source.key))),
+    Promise.all(blocks.map((block) => packLookup(site, source.pack(block)))),
+  ]);
+  singles.forEach((id, i) => found.set(id, texts[i]));
+  const packOfBlock = new Map(blocks.map((block, i) => [block, packs[i]]));
+  for (const id of distinct) if (!found.has(id)) found.set(id, packOfBlock.get(packOf(id))!(id));
   return ids.map((id) => found.get(id) ?? null);
+}
+
+/**
+ * Which of `ids` are read from their single files and which blocks from their packs. Every block
+ * is one pack read at first; then, fewest ids first, a block asked for at most SINGLES_PER_BLOCK
+ * ids is read as their single files instead, while the request's reads stay within MAX_READS. A
+ * pack read for a handful of ids reads the other objects of its block for nothing: 100 random
+ * cards of 4,000 touch 30 of 32 packs (11 MiB), and about half of them are asked for three ids or
+ * fewer. The plan depends on the ids and the reads planned before only, never on what is kept, so
+ * every instance reads the same files (siteReader.ts readBudget).
+ */
+function readPlan(site: EdgeSite, source: Source, ids: number[]): { singles: number[]; blocks: number[]; touched: number } {
+  const byBlock = new Map<number, number[]>();
+  for (const id of ids) {
+    const block = packOf(id);
+    const inBlock = byBlock.get(block);
+    if (inBlock) inBlock.push(id);
+    else byBlock.set(block, [id]);
+  }
+  const blocks = [...byBlock].sort(([a, idsA], [b, idsB]) => idsA.length - idsB.length || a - b);
+  const singles: number[] = [];
+  let reads = (site.planned?.size ?? 0) + blocks.length;
+  let packed = 0;
+  if (source.single) {
+    for (const [, inBlock] of blocks) {
+      const more = inBlock.length - 1;
+      if (inBlock.length > SINGLES_PER_BLOCK || reads + more > MAX_READS) break;
+      singles.push(...inBlock);
+      reads += more;
+      packed++;
+    }
+  }
+  return { singles, blocks: blocks.slice(packed).map(([block]) => block), touched: blocks.length };
+}
+
+/** The object's UTF-8 bytes of a single-object file, by its parse: a parse kept by an immutable site's instance is serialized once. */
+const singleObjects = new WeakMap<object, Uint8Array>();
+const utf8 = new TextEncoder();
+
+/**
+ * The JSON of the one object of a single-object file (`{"<key>":[{...}]}`) as UTF-8 bytes, as a
+ * pack's objects are (an answer's pieces all bytes), null when the file is absent.
+ */
+async function singleObject(site: EdgeSite, path: string, key: string): Promise<Uint8Array | null> {
+  const file = await readJson<Record<string, unknown>>(site, path);
+  if (file === null) return null;
+  const known = singleObjects.get(file);
+  if (known) return known;
+  const list = file[key];
+  if (!Array.isArray(list) || list.length !== 1) throw damagedFile();
+  const bytes = utf8.encode(JSON.stringify(list[0]));
+  singleObjects.set(file, bytes);
+  return bytes;
 }
 
 /** `{"<key>":[...]<more>}` as pieces: the JSON texts of its entries, the separators between them, then `more` (further members). */
