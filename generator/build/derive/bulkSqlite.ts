@@ -38,33 +38,41 @@ const KEY_COLUMNS = ['id', 'ordinal', 'pair'];
 const JSON_COLUMN = 'json';
 
 type Scalar = string | number | boolean | null;
-const isScalar = (value: unknown): value is Scalar => value === null || ['string', 'number', 'boolean'].includes(typeof value);
+const isScalar = (value: unknown): value is Scalar => value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** The declared type of a column from its values: one affinity when all values share it, none when they mix. */
-function columnType(values: Scalar[]): string {
-  const kinds = new Set(values.filter((v) => v !== null).map((v) => (typeof v === 'number' ? (Number.isInteger(v) ? 'INTEGER' : 'REAL') : typeof v === 'boolean' ? 'INTEGER' : 'TEXT')));
-  if (kinds.size === 2 && kinds.has('INTEGER') && kinds.has('REAL')) return 'REAL';
-  return kinds.size === 1 ? [...kinds][0] : '';
+/** The affinities a column's values have, one bit each (null has none): a column is kept as the bits of its values or'ed. */
+const [INTEGER, REAL, TEXT] = [1, 2, 4];
+const affinityOf = (value: Scalar): number =>
+  value === null ? 0 : typeof value === 'number' ? (Number.isInteger(value) ? INTEGER : REAL) : typeof value === 'boolean' ? INTEGER : TEXT;
+
+/** The declared type of a column from its values' affinities: one affinity when all values share it (integers and reals: REAL), none when they mix. */
+function columnType(affinities: number): string {
+  if (affinities === INTEGER) return 'INTEGER';
+  if (affinities === REAL || affinities === (INTEGER | REAL)) return 'REAL';
+  return affinities === TEXT ? 'TEXT' : '';
 }
 
 /**
  * Scalar fields of the kind in first-seen order: a field that holds an object or array anywhere
  * is left to `json`. SQLite's column names ignore case, so of fields that differ only in case
  * (a game table's column beside a named field) the first keeps its column; so does `json`.
+ * Each field's values are folded into their affinities as they are met, no list of them made
+ * (200,000 cards' values were arrays of millions).
  */
 function scalarColumns(objects: readonly object[]): { name: string; type: string }[] {
-  const values = new Map<string, Scalar[]>();
+  const affinities = new Map<string, number>();
   const nonScalar = new Set<string>();
   for (const object of objects) {
-    for (const [key, value] of Object.entries(object)) {
+    for (const key of Object.keys(object)) {
+      const value = (object as Record<string, unknown>)[key];
       if (!isScalar(value)) nonScalar.add(key);
-      else if (!nonScalar.has(key)) (values.get(key) ?? values.set(key, []).get(key)!).push(value);
+      else if (!nonScalar.has(key)) affinities.set(key, (affinities.get(key) ?? 0) | affinityOf(value));
     }
   }
   const taken = new Set([JSON_COLUMN]);
-  return [...values].filter(([name]) => {
+  return [...affinities].filter(([name]) => {
     const free = !taken.has(name.toLowerCase());
     taken.add(name.toLowerCase());
     return free && !nonScalar.has(name);

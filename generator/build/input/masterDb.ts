@@ -35,8 +35,11 @@ export function idOf(value: unknown): number | null {
 const MISSING_MARK = /^'?None'?$/;
 const isMissingMark = (value: unknown): boolean => value === false || (typeof value === 'string' && MISSING_MARK.test(value));
 
+/** The row with its missing marks as null; the row itself when it has none (most rows: no array made per row). */
 function withoutMissingMarks(row: DbRow): DbRow {
-  if (!Object.values(row).some(isMissingMark)) return row;
+  let marked = false;
+  for (const column in row) if ((marked = isMissingMark(row[column]))) break;
+  if (!marked) return row;
   return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, isMissingMark(value) ? null : value]));
 }
 
@@ -143,7 +146,8 @@ export class MasterDb {
    */
   private requireShortTexts(table: string, rows: DbRow[]): void {
     rows.forEach((row, index) => {
-      for (const [column, value] of Object.entries(row)) {
+      for (const column in row) {
+        const value = row[column];
         if (typeof value !== 'string' || value.length <= MAX_TEXT_CHARS) continue;
         throw this.refusal(table, row, index, `${column} is ${value.length} characters long; texts over ${MAX_TEXT_CHARS} characters are refused`);
       }
