@@ -18,6 +18,10 @@ import { SQLITE_PAGE_SIZE } from '../../generator/build/derive/bulkSqlite.ts';
 import { blockSums } from '../../generator/build/blockSums.ts';
 import { handleRequest } from '../../generator/runtime/edge/handler.ts';
 import { diskBytesReader, diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
+import { handedOver } from '../../generator/build/render/files.ts';
+import { publishLayout } from '../../generator/build/publish/layout.ts';
+import { scanFolder } from '../../generator/build/publish/manifest.ts';
+import { Staging } from '../../generator/build/publish/staging.ts';
 import { buildSample, packedText, readJson, tempDir } from '../helpers.ts';
 
 const BULK = 'api/v1/bulk';
@@ -212,5 +216,29 @@ describe('api/v1/manifest.json', () => {
     expect(await readJson(out, endpoints.manifestBlocks.file())).toEqual({
       sha256: sha256(bytes), bytes: bytes.length, block_size: MANIFEST_BLOCK_SIZE, blocks: blockSums(bytes, MANIFEST_BLOCK_SIZE),
     });
+  });
+});
+
+describe('a bulk part on its way to the disk', () => {
+  it('is moved to a writer when its maker hands it over, never copied; written byte for byte; any other buffer stays whole', async () => {
+    const out = path.join(await tempDir(), 'public');
+    const layout = publishLayout(out);
+    await fs.ensureDir(layout.work);
+    const staging = new Staging(layout, scanFolder(out), null, () => {});
+    const files = staging.files();
+    const part = (seed: number) => Buffer.from(Array.from({ length: 300 * 1024 }, (_, i) => (i * seed) & 0xff));
+    const [given, kept, small] = [handedOver(part(7)), part(11), handedOver(Buffer.from('{"small":true}'))];
+    const expected = { given: sha256(Buffer.from(given)), kept: sha256(kept), small: sha256(small) };
+    files.set('given.bin', given);
+    files.set('kept.bin', kept);
+    files.set('small.json', small);
+    expect(given.length).toBe(0); // its memory went to the writer
+    expect([kept.length, small.length]).toEqual([300 * 1024, 14]);
+    await files.settled();
+    for (const [rel, hash] of [['given.bin', expected.given], ['kept.bin', expected.kept], ['small.json', expected.small]]) {
+      expect(files.digest(rel).sha256, rel).toBe(hash);
+      expect(sha256(await fs.readFile(path.join(layout.staging, rel))), rel).toBe(hash);
+    }
+    await staging.abort();
   });
 });
