@@ -220,21 +220,26 @@ describe('api/v1/manifest.json', () => {
 });
 
 describe('a bulk part on its way to the disk', () => {
-  it('is moved to a writer when its maker hands it over, never copied; written byte for byte; any other buffer stays whole', async () => {
+  it('is moved to a writer when its maker hands it over, never copied, its hash taken from the maker; written byte for byte; any other buffer stays whole', async () => {
     const out = path.join(await tempDir(), 'public');
     const layout = publishLayout(out);
     await fs.ensureDir(layout.work);
     const staging = new Staging(layout, scanFolder(out), null, () => {});
     const files = staging.files();
     const part = (seed: number) => Buffer.from(Array.from({ length: 300 * 1024 }, (_, i) => (i * seed) & 0xff));
-    const [given, kept, small] = [handedOver(part(7)), part(11), handedOver(Buffer.from('{"small":true}'))];
-    const expected = { given: sha256(Buffer.from(given)), kept: sha256(kept), small: sha256(small) };
+    const [given, hashed, kept, small] = [handedOver(part(7)), part(5), part(11), handedOver(Buffer.from('{"small":true}'))];
+    const expected = { given: sha256(given), hashed: sha256(hashed), kept: sha256(kept), small: sha256(small) };
+    // The maker's hash is taken as it is: a wrong one (never made by the build) shows it was not taken again.
+    const claimed = 'f'.repeat(64);
     files.set('given.bin', given);
+    files.set('hashed.bin', handedOver(hashed, claimed));
     files.set('kept.bin', kept);
     files.set('small.json', small);
-    expect(given.length).toBe(0); // its memory went to the writer
+    expect([given.length, hashed.length]).toEqual([0, 0]); // their memory went to the writer
     expect([kept.length, small.length]).toEqual([300 * 1024, 14]);
     await files.settled();
+    expect(files.digest('hashed.bin').sha256).toBe(claimed);
+    expect(sha256(await fs.readFile(path.join(layout.staging, 'hashed.bin')))).toBe(expected.hashed);
     for (const [rel, hash] of [['given.bin', expected.given], ['kept.bin', expected.kept], ['small.json', expected.small]]) {
       expect(files.digest(rel).sha256, rel).toBe(hash);
       expect(sha256(await fs.readFile(path.join(layout.staging, rel))), rel).toBe(hash);

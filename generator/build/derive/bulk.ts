@@ -156,7 +156,7 @@ function publishParts(files: SiteFiles, name: string, makers: PartBytes[]): { wh
     const digest = { sha256: sha256(part), bytes: part.length };
     const rel = endpoints.bulkPart.file(name, bulkPartName(digest.sha256));
     // Two parts of one file with the same bytes are one file. The part is not read again here.
-    if (!files.has(rel)) files.set(rel, handedOver(part));
+    if (!files.has(rel)) files.set(rel, handedOver(part, digest.sha256));
     return { path: `/${rel}`, ...digest };
   });
   return { whole: { sha256: whole.digest('hex'), bytes }, parts };

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { isHandedOver, type DigestedFiles } from '../render/files.ts';
+import { handedOverHash, type DigestedFiles } from '../render/files.ts';
 import type { FileDigest } from '../digest.ts';
 import { withBlockSums } from '../blockSums.ts';
 import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES } from '../../contract/format.ts';
@@ -55,7 +55,7 @@ export const MAX_SITE_BYTES = 16 * 1024 ** 3;
  * Copying tens of MiB into fresh memory cost more than writing them (10 s of a 200,000-card build).
  */
 const movable = (bytes: Buffer): boolean =>
-  bytes.length >= BATCH_BYTES && isHandedOver(bytes) && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  bytes.length >= BATCH_BYTES && handedOverHash(bytes) !== undefined && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
 
 /** Files of a batch: their bytes laid end to end in one buffer that moves to the writer. */
 interface Batch {
@@ -65,6 +65,8 @@ interface Batch {
   /** Where each file ends in `bytes`. */
   ends: number[];
   bytes: ArrayBuffer;
+  /** Each file's SHA-256 where its maker gave it (render/files.ts handedOver), which the writer takes instead of hashing. */
+  known?: (string | null)[];
 }
 /** A written file's stats (size, mtimeMs, ino); null for a kept one (its stats are the old file's). */
 type StagedStat = [size: number, mtimeMs: number, ino: number] | null;
@@ -290,10 +292,10 @@ export class Staging {
     this.send(rels, ends, bytes.buffer);
   }
 
-  /** Moves the files `rels`, ending at `ends` of `bytes`, to a writer. */
-  private send(rels: string[], ends: number[], bytes: ArrayBuffer): void {
+  /** Moves the files `rels`, ending at `ends` of `bytes`, to a writer; `known`: their hashes, where known. */
+  private send(rels: string[], ends: number[], bytes: ArrayBuffer, known?: (string | null)[]): void {
     const units = Math.max(1, Math.ceil(bytes.byteLength / BATCH_BYTES));
-    const batch: Batch = { rels, units, ends, bytes };
+    const batch: Batch = { rels, units, ends, bytes, ...(known && { known }) };
     this.waitForWriters();
     const queued = Atomics.add(this.inFlight, 0, units);
     this.writer(this.writerFor(queued)).send(batch);
@@ -335,7 +337,7 @@ export class Staging {
     this.digests.set(rel, { bytes: bytes.length });
     if (movable(bytes)) {
       this.sendBatch();
-      return this.send([rel], [bytes.length], bytes.buffer as ArrayBuffer);
+      return this.send([rel], [bytes.length], bytes.buffer as ArrayBuffer, [handedOverHash(bytes)!]);
     }
     this.pending.push([rel, bytes]);
     this.pendingBytes += bytes.length;

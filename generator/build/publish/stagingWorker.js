@@ -5,8 +5,9 @@
 //
 // Messages: begin {out, staging, old, inFlight, blockSize, blockSumsMinBytes} (the build to serve
 // from now on) -> nothing; end (the build is done with this writer: its state goes, the published
-// hashes with it) -> nothing; files {rels, units, ends, bytes} (the files' bytes end to end in one buffer,
-// each ending at its `ends` entry) -> staged {stats, hashes, blocks} (per file of the batch, in its
+// hashes with it) -> nothing; files {rels, units, ends, bytes, known?} (the files' bytes end to
+// end in one buffer, each ending at its `ends` entry; `known`: a file's SHA-256 where the build
+// already took it, else null) -> staged {stats, hashes, blocks} (per file of the batch, in its
 // order: three numbers, size, mtimeMs, ino of a written file, -1 and two zeros for a kept one; its
 // SHA-256 in hex; its block sums in base64, null below blockSumsMinBytes; no path, which the build
 // has); link -> linked; any failure -> error {message, code},
@@ -92,7 +93,7 @@ function handle(message) {
     const blocks = [];
     rels.forEach((rel, i) => {
       const bytes = Buffer.from(message.bytes, ends[i - 1] ?? 0, ends[i] - (ends[i - 1] ?? 0));
-      hashes.push(hash('sha256', bytes, 'hex'));
+      hashes.push(message.known?.[i] ?? hash('sha256', bytes, 'hex'));
       blocks.push(blocksOf(bytes));
       stageFile(rel, bytes, hashes[i], stats, 3 * i);
     });

@@ -15,20 +15,23 @@ export interface SiteFiles {
   keys(): Iterable<string>;
 }
 
-/** Buffers their maker gave up (handedOver). */
-const handed = new WeakSet<Buffer>();
+/** Buffers their maker gave up (handedOver), with their SHA-256 where the maker had it. */
+const handed = new WeakMap<Buffer, string | null>();
 
 /**
  * `bytes`, given up by their maker: once added as a file they are neither read nor changed by
  * it, so the build's staging may move their memory to a writer thread instead of copying it (a
- * bulk part is up to tens of MiB at 200,000 cards). Other site files (a Map) keep them as they are.
+ * bulk part is up to tens of MiB at 200,000 cards). `sha256`: their hash, when the maker took it
+ * (a bulk part's name), which the writer then need not take again. Other site files (a Map) keep
+ * them as they are.
  */
-export function handedOver(bytes: Buffer): Buffer {
-  handed.add(bytes);
+export function handedOver(bytes: Buffer, sha256: string | null = null): Buffer {
+  handed.set(bytes, sha256);
   return bytes;
 }
 
-export const isHandedOver = (bytes: Buffer): boolean => handed.has(bytes);
+/** Whether `bytes` were handed over, and their SHA-256 if their maker gave it (undefined: not handed over). */
+export const handedOverHash = (bytes: Buffer): string | null | undefined => handed.get(bytes);
 
 /** Site files that also take files from disk: the previous site's histories. */
 export interface MovableFiles extends SiteFiles {
