@@ -139,11 +139,14 @@ describe('a failed build keeps the previous site byte for byte', () => {
 
   it('a writer thread that ends during the build fails it, the site untouched; the next build writes with a new one', async () => {
     const { out, before } = await publishedSample(); // its own site: the last build here changes it
-    // The first batch sent ends its writer instead, as a thread killed or out of memory would end.
+    // The first batch sent ends its writer instead, as a thread killed or out of memory would end;
+    // later batches to it go nowhere (ended once: each terminate() waits on the thread's exit).
     const postMessage = Worker.prototype.postMessage;
+    const ended = new WeakSet<Worker>();
     vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, message: unknown, transfer?: readonly Transferable[]) {
-      if ((message as { type?: string }).type === 'files') return void this.terminate();
-      return postMessage.call(this, message, transfer);
+      if ((message as { type?: string }).type !== 'files') return postMessage.call(this, message, transfer);
+      if (!ended.has(this)) void this.terminate();
+      ended.add(this);
     });
     await expect(build({ input: changed, out })).rejects.toThrow(/writing .*staging: the writer thread ended/);
     expect(await snapshot(out)).toEqual(before);
