@@ -18,6 +18,7 @@ import { runStages, type StageOptions } from '../generator/build/stages.ts';
 import { memorySite, type PreviousSite } from '../generator/build/input/previousSite.ts';
 import { BuildReport } from '../generator/build/report.ts';
 import { publishLayout } from '../generator/build/publish/layout.ts';
+import { Staging } from '../generator/build/publish/staging.ts';
 import { scanFolder, writeManifest, type Manifest } from '../generator/build/publish/manifest.ts';
 import { dumpSql, type TableDump } from '../generator/build/sample/sql.ts';
 import { writeSampleExport } from '../generator/build/sample/make-sample.ts';
@@ -48,6 +49,15 @@ export function packedText(dir: string, type: ObjectType, id: number): string | 
     return ordinal === undefined ? null : packMember(path.join(dir, endpoints.cardPack.file(packOf(ordinal))), ordinal);
   }
   return packMember(file, id);
+}
+
+/** A build's staging of a new site folder of its own (removed with the test's folders), and its files; stop it with abort(). */
+export async function newStaging() {
+  const out = path.join(await tempDir(), 'public');
+  const layout = publishLayout(out);
+  await fs.ensureDir(layout.work);
+  const staging = new Staging(layout, scanFolder(out), null, () => {});
+  return { staging, files: staging.files(), layout };
 }
 
 /** The JSON text of member `id` of the pack file at `file`, null when it has none. */

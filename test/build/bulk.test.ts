@@ -18,11 +18,7 @@ import { SQLITE_PAGE_SIZE } from '../../generator/build/derive/bulkSqlite.ts';
 import { blockSums } from '../../generator/build/blockSums.ts';
 import { handleRequest } from '../../generator/runtime/edge/handler.ts';
 import { diskBytesReader, diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
-import { handedOver } from '../../generator/build/render/files.ts';
-import { publishLayout } from '../../generator/build/publish/layout.ts';
-import { scanFolder } from '../../generator/build/publish/manifest.ts';
-import { Staging } from '../../generator/build/publish/staging.ts';
-import { buildSample, packedText, readJson, tempDir } from '../helpers.ts';
+import { buildSample, newStaging, packedText, readJson, tempDir } from '../helpers.ts';
 
 const BULK = 'api/v1/bulk';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -220,21 +216,17 @@ describe('api/v1/manifest.json', () => {
 });
 
 describe('a bulk part on its way to the disk', () => {
-  it('is moved to a writer when its maker hands it over, never copied, its hash taken from the maker; written byte for byte; any other buffer stays whole', async () => {
-    const out = path.join(await tempDir(), 'public');
-    const layout = publishLayout(out);
-    await fs.ensureDir(layout.work);
-    const staging = new Staging(layout, scanFolder(out), null, () => {});
-    const files = staging.files();
+  it('is moved to a writer when its maker gives it up, never copied, its hash taken from the maker; written byte for byte; any other buffer stays whole', async () => {
+    const { staging, files, layout } = await newStaging();
     const part = (seed: number) => Buffer.from(Array.from({ length: 300 * 1024 }, (_, i) => (i * seed) & 0xff));
-    const [given, hashed, kept, small] = [handedOver(part(7)), part(5), part(11), handedOver(Buffer.from('{"small":true}'))];
+    const [given, hashed, kept, small] = [part(7), part(5), part(11), Buffer.from('{"small":true}')];
     const expected = { given: sha256(given), hashed: sha256(hashed), kept: sha256(kept), small: sha256(small) };
     // The maker's hash is taken as it is: a wrong one (never made by the build) shows it was not taken again.
     const claimed = 'f'.repeat(64);
-    files.set('given.bin', given);
-    files.set('hashed.bin', handedOver(hashed, claimed));
+    files.set('given.bin', given, { sha256: expected.given });
+    files.set('hashed.bin', hashed, { sha256: claimed });
     files.set('kept.bin', kept);
-    files.set('small.json', small);
+    files.set('small.json', small, { sha256: expected.small });
     expect([given.length, hashed.length]).toEqual([0, 0]); // their memory went to the writer
     expect([kept.length, small.length]).toEqual([300 * 1024, 14]);
     await files.settled();

@@ -6,13 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { build } from '../../generator/build/build.ts';
 import { StageError, UserError } from '../../generator/build/errors.ts';
 import { endpoints } from '../../generator/contract/endpoints.ts';
-import { SAMPLE_INPUT, buildInto, buildSample, copySample, copySite, publishedSample, renderInMemory, tempDir } from '../helpers.ts';
+import { SAMPLE_INPUT, buildInto, buildSample, copySample, copySite, newStaging, publishedSample, renderInMemory, tempDir } from '../helpers.ts';
 import { readMeta, readSets } from '../../generator/build/input/curated.ts';
 import { readRegularBytes } from '../../generator/build/input/inputFiles.ts';
 import { MAX_JSON_BYTES } from '../../generator/build/input/limits.ts';
-import { publishLayout } from '../../generator/build/publish/layout.ts';
-import { scanFolder } from '../../generator/build/publish/manifest.ts';
-import { MAX_SITE_BYTES, Staging } from '../../generator/build/publish/staging.ts';
+import { MAX_SITE_BYTES } from '../../generator/build/publish/staging.ts';
 import { editDump, snapshot } from '../exportEdits.ts';
 
 /** Builds a copy of the sample after `change`; resolves to the UserError it fails with. */
@@ -178,11 +176,7 @@ describe('texts too long to copy into every card', () => {
   });
 
   it('a site larger than the limit is refused as its files are added, before anything is published', async () => {
-    const out = path.join(await tempDir(), 'public');
-    const layout = publishLayout(out);
-    await fs.ensureDir(layout.work);
-    const staging = new Staging(layout, scanFolder(out), null, () => {});
-    const files = staging.files();
+    const { staging, files } = await newStaging();
     files.set('small.json', Buffer.from('{}'));
     // Only the length is looked at before the limit refuses the file.
     expect(() => files.set('huge.bin', { length: MAX_SITE_BYTES } as Buffer)).toThrow(new UserError('the site would be larger than 16 GiB (at huge.bin); refusing to publish it'));

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSample, packedObject, packedText, readJson } from '../helpers.ts';
+import { buildSample, packMembers, packedObject, packedText, readJson } from '../helpers.ts';
 import { handleRequest, type EdgeSite } from '../../generator/runtime/edge/handler.ts';
 import { checkSitePath } from '../../generator/runtime/edge/guard.ts';
 import { diskBytesReader, diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
@@ -126,8 +126,10 @@ describe('reads behind comma lists', () => {
     expect(await (await call('/api/v1/skill_t/1'))!.text()).toBe(`{"result":[${packedText(out, 'skill_t', 1)}]}`);
   });
 
-  it('a few ids read their single files', async () => {
+  it('a few ids read their single files, and answer the bytes a pack holds for them', async () => {
     expect(await readsFor('/api/v1/card/3,1,2.json')).toEqual(['api/v1/card/1.json', 'api/v1/card/2.json', 'api/v1/card/3.json']);
+    const pack = packMembers(fs.readFileSync(path.join(out, endpoints.cardPack.file(0))));
+    expect(await (await call('/api/v1/card/3,1,2.json'))!.text()).toBe(`{"cards":[${['3', '1', '2'].map((id) => pack.get(id)!.toString('utf8')).join(',')}]}`);
   });
 
   it(`many ids read one pack per block of ${PACK_SIZE} ids touched, with the same answer`, async () => {

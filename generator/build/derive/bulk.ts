@@ -18,7 +18,7 @@ import { KINDS, kindsPublishedWith } from '../../contract/kinds.ts';
 import type { BulkIndexJson } from '../../contract/schemas.ts';
 import { bulkPartBytes, bulkPartLines, bulkPartName } from '../../contract/format.ts';
 import { sha256, type FileDigest } from '../digest.ts';
-import { emit, handedOver, jsonBytes, type SiteFiles } from '../render/files.ts';
+import { emit, jsonBytes, type SiteFiles } from '../render/files.ts';
 import type { Rendered } from '../render/renderSite.ts';
 import { bulkSqlite, SQLITE_PAGE_SIZE, type SqliteKind } from './bulkSqlite.ts';
 import type { PreviousSite } from '../input/previousSite.ts';
@@ -156,7 +156,7 @@ function publishParts(files: SiteFiles, name: string, makers: PartBytes[]): { wh
     const digest = { sha256: sha256(part), bytes: part.length };
     const rel = endpoints.bulkPart.file(name, bulkPartName(digest.sha256));
     // Two parts of one file with the same bytes are one file. The part is not read again here.
-    if (!files.has(rel)) files.set(rel, handedOver(part, digest.sha256));
+    if (!files.has(rel)) files.set(rel, part, { sha256: digest.sha256 });
     return { path: `/${rel}`, ...digest };
   });
   return { whole: { sha256: whole.digest('hex'), bytes }, parts };

@@ -35,11 +35,15 @@ export function idOf(value: unknown): number | null {
 const MISSING_MARK = /^'?None'?$/;
 const isMissingMark = (value: unknown): boolean => value === false || (typeof value === 'string' && MISSING_MARK.test(value));
 
-/** The row with its missing marks as null; the row itself when it has none (most rows: no array made per row). */
+/** Whether a value of the row is a missing mark: looked for without an array per row (most rows have none). */
+function hasMissingMark(row: DbRow): boolean {
+  for (const column in row) if (isMissingMark(row[column])) return true;
+  return false;
+}
+
+/** The row with its missing marks as null; the row itself when it has none. */
 function withoutMissingMarks(row: DbRow): DbRow {
-  let marked = false;
-  for (const column in row) if ((marked = isMissingMark(row[column]))) break;
-  if (!marked) return row;
+  if (!hasMissingMark(row)) return row;
   return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, isMissingMark(value) ? null : value]));
 }
 

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { handedOverHash, type DigestedFiles } from '../render/files.ts';
+import type { DigestedFiles, GivenBytes } from '../render/files.ts';
 import type { FileDigest } from '../digest.ts';
 import { withBlockSums } from '../blockSums.ts';
 import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES } from '../../contract/format.ts';
@@ -50,12 +50,12 @@ const WRITER_STALL_MS = 5000;
 export const MAX_SITE_BYTES = 16 * 1024 ** 3;
 
 /**
- * Whether a file's bytes go to a writer as they are, not copied into a batch: a long file whose
- * maker gave its buffer up (render/files.ts handedOver) and whose bytes are that whole buffer.
- * Copying tens of MiB into fresh memory cost more than writing them (10 s of a 200,000-card build).
+ * Whether a file its maker gave up (SiteFiles.set's `given`) goes to a writer as it is, not copied
+ * into a batch: a long one whose bytes are their whole buffer. Copying tens of MiB into fresh
+ * memory cost more than writing them (10 s of a 200,000-card build).
  */
 const movable = (bytes: Buffer): boolean =>
-  bytes.length >= BATCH_BYTES && handedOverHash(bytes) !== undefined && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  bytes.length >= BATCH_BYTES && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
 
 /** Files of a batch: their bytes laid end to end in one buffer that moves to the writer. */
 interface Batch {
@@ -65,8 +65,8 @@ interface Batch {
   /** Where each file ends in `bytes`. */
   ends: number[];
   bytes: ArrayBuffer;
-  /** Each file's SHA-256 where its maker gave it (render/files.ts handedOver), which the writer takes instead of hashing. */
-  known?: (string | null)[];
+  /** Each file's SHA-256 as its maker told it (SiteFiles.set's `given`), which the writer takes instead of hashing. */
+  known?: string[];
 }
 /** A written file's stats (size, mtimeMs, ino); null for a kept one (its stats are the old file's). */
 type StagedStat = [size: number, mtimeMs: number, ino: number] | null;
@@ -293,7 +293,7 @@ export class Staging {
   }
 
   /** Moves the files `rels`, ending at `ends` of `bytes`, to a writer; `known`: their hashes, where known. */
-  private send(rels: string[], ends: number[], bytes: ArrayBuffer, known?: (string | null)[]): void {
+  private send(rels: string[], ends: number[], bytes: ArrayBuffer, known?: string[]): void {
     const units = Math.max(1, Math.ceil(bytes.byteLength / BATCH_BYTES));
     const batch: Batch = { rels, units, ends, bytes, ...(known && { known }) };
     this.waitForWriters();
@@ -332,12 +332,12 @@ export class Staging {
     }
   }
 
-  private add(rel: string, bytes: Buffer): void {
+  private add(rel: string, bytes: Buffer, given?: GivenBytes): void {
     this.admit(rel, bytes.length);
     this.digests.set(rel, { bytes: bytes.length });
-    if (movable(bytes)) {
+    if (given && movable(bytes)) {
       this.sendBatch();
-      return this.send([rel], [bytes.length], bytes.buffer as ArrayBuffer, [handedOverHash(bytes)!]);
+      return this.send([rel], [bytes.length], bytes.buffer as ArrayBuffer, [given.sha256]);
     }
     this.pending.push([rel, bytes]);
     this.pendingBytes += bytes.length;
@@ -375,7 +375,7 @@ export class Staging {
       return found;
     };
     return {
-      set: (rel, bytes) => this.add(rel, bytes),
+      set: (rel, bytes, given) => this.add(rel, bytes, given),
       carry: (rel, file) => this.carry(rel, file),
       has: (rel) => digests.has(rel),
       keys: () => digests.keys(),

@@ -7,7 +7,7 @@
 // from now on) -> nothing; end (the build is done with this writer: its state goes, the published
 // hashes with it) -> nothing; files {rels, units, ends, bytes, known?} (the files' bytes end to
 // end in one buffer, each ending at its `ends` entry; `known`: a file's SHA-256 where the build
-// already took it, else null) -> staged {stats, hashes, blocks} (per file of the batch, in its
+// already took it) -> staged {stats, hashes, blocks} (per file of the batch, in its
 // order: three numbers, size, mtimeMs, ino of a written file, -1 and two zeros for a kept one; its
 // SHA-256 in hex; its block sums in base64, null below blockSumsMinBytes; no path, which the build
 // has); link -> linked; any failure -> error {message, code},

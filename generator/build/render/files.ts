@@ -9,29 +9,21 @@ import type { FileDigest } from '../digest.ts';
  * folder, each once. A plain Map<string, Buffer> is one (tests render into one); the build
  * passes publish/staging.ts's, which writes each file as it is added and keeps no bytes.
  */
+/** What a maker that gives a file's bytes up tells of them (SiteFiles.set). */
+export interface GivenBytes {
+  sha256: string;
+}
+
 export interface SiteFiles {
-  set(rel: string, bytes: Buffer): unknown;
+  /**
+   * Adds a file. `given`: its maker gives the bytes up (neither reads nor changes them again) and
+   * tells their SHA-256, so the build's staging may move their memory to a writer thread instead of
+   * copying it and need not hash them again (a bulk part, up to tens of MiB); a Map keeps them.
+   */
+  set(rel: string, bytes: Buffer, given?: GivenBytes): unknown;
   has(rel: string): boolean;
   keys(): Iterable<string>;
 }
-
-/** Buffers their maker gave up (handedOver), with their SHA-256 where the maker had it. */
-const handed = new WeakMap<Buffer, string | null>();
-
-/**
- * `bytes`, given up by their maker: once added as a file they are neither read nor changed by
- * it, so the build's staging may move their memory to a writer thread instead of copying it (a
- * bulk part is up to tens of MiB at 200,000 cards). `sha256`: their hash, when the maker took it
- * (a bulk part's name), which the writer then need not take again. Other site files (a Map) keep
- * them as they are.
- */
-export function handedOver(bytes: Buffer, sha256: string | null = null): Buffer {
-  handed.set(bytes, sha256);
-  return bytes;
-}
-
-/** Whether `bytes` were handed over, and their SHA-256 if their maker gave it (undefined: not handed over). */
-export const handedOverHash = (bytes: Buffer): string | null | undefined => handed.get(bytes);
 
 /** Site files that also take files from disk: the previous site's histories. */
 export interface MovableFiles extends SiteFiles {

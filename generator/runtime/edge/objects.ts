@@ -21,8 +21,8 @@ import type { PackLookup } from './kept.ts';
 /**
  * A block asked for at most this many ids may be read as their single files instead of its pack
  * (readPlan). In bench/edgeCpu.ts a read costs about 0.26 ms of CPU and a MiB 2.5 ms (fitted on
- * the 4,000-card site's 100-id lists), so a pack of 128 cards (0.35 MiB) costs as much as about
- * four single files.
+ * two medians, the 4,000-card site's 100-id list read both ways), so a pack of 128 cards (0.35
+ * MiB) costs as much as about four single files.
  */
 const SINGLES_PER_BLOCK = 4;
 
@@ -151,33 +151,24 @@ export async function readObjects(site: EdgeSite, source: Source, ids: number[])
  * Which of `ids` are read from their single files and which blocks from their packs. Every block
  * is one pack read at first; then, fewest ids first, a block asked for at most SINGLES_PER_BLOCK
  * ids is read as their single files instead, while the request's reads stay within MAX_READS. A
- * pack read for a handful of ids reads the other objects of its block for nothing: 100 random
- * cards of 4,000 touch 30 of 32 packs (11 MiB), and about half of them are asked for three ids or
- * fewer. The plan depends on the ids and the reads planned before only, never on what is kept, so
- * every instance reads the same files (siteReader.ts readBudget).
+ * pack read for a handful of ids reads the other objects of its block for nothing: the bench's
+ * 100 cards of 4,000 touch 29 of 32 packs (10.6 MiB), 15 of them for three ids or fewer. The plan
+ * depends on the ids and the reads planned before only, never on what is kept, so every instance
+ * reads the same files (siteReader.ts readBudget).
  */
 function readPlan(site: EdgeSite, source: Source, ids: number[]): { singles: number[]; blocks: number[]; touched: number } {
-  const byBlock = new Map<number, number[]>();
-  for (const id of ids) {
-    const block = packOf(id);
-    const inBlock = byBlock.get(block);
-    if (inBlock) inBlock.push(id);
-    else byBlock.set(block, [id]);
-  }
-  const blocks = [...byBlock].sort(([a, idsA], [b, idsB]) => idsA.length - idsB.length || a - b);
-  const singles: number[] = [];
+  const counts = new Map<number, number>();
+  for (const id of ids) counts.set(packOf(id), (counts.get(packOf(id)) ?? 0) + 1);
+  const blocks = [...counts.keys()].sort((a, b) => counts.get(a)! - counts.get(b)! || a - b);
+  const asSingles = new Set<number>();
   let reads = (site.planned?.size ?? 0) + blocks.length;
-  let packed = 0;
-  if (source.single) {
-    for (const [, inBlock] of blocks) {
-      const more = inBlock.length - 1;
-      if (inBlock.length > SINGLES_PER_BLOCK || reads + more > MAX_READS) break;
-      singles.push(...inBlock);
-      reads += more;
-      packed++;
-    }
+  for (const block of source.single ? blocks : []) {
+    const more = counts.get(block)! - 1;
+    if (more >= SINGLES_PER_BLOCK || reads + more > MAX_READS) break;
+    asSingles.add(block);
+    reads += more;
   }
-  return { singles, blocks: blocks.slice(packed).map(([block]) => block), touched: blocks.length };
+  return { singles: ids.filter((id) => asSingles.has(packOf(id))), blocks: blocks.filter((block) => !asSingles.has(block)), touched: blocks.length };
 }
 
 /** The object's UTF-8 bytes of a single-object file, by its parse: a parse kept by an immutable site's instance is serialized once. */
