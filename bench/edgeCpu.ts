@@ -2,7 +2,7 @@
  * The edge's CPU per request, as Cloudflare bills it: the site's own `_worker.js` (bundled by
  * the build, hosts/all/build/hostRules.ts) loaded in a fresh worker thread per instance (its own V8
  * isolate and heap, as a Cloudflare isolate), with an `ASSETS` binding that reads the
- * published files from disk. Around each `fetch` call and the reading of its answer, the
+ * published files from disk. Around each `fetch` call and the sending of its answer (JOIN_ANSWER), the
  * CPU time (user and system, of the whole process while the main thread waits; the site's
  * reads included, the module's loading excluded):
  * - cold: the first request of its kind in a fresh instance;
@@ -35,6 +35,15 @@ const WARM_RUNS = 10;
  * as the bench measured before 2026-11-28.
  */
 const WARM_RUNTIME = process.env.EDGE_CPU_COLD_RUNTIME !== '1';
+/**
+ * How the instance takes each answer: as a host sends it (each chunk read from the body and copied
+ * once into a 64 KiB buffer, as a write to a socket copies it; never joined), or with
+ * `EDGE_CPU_JOIN_ANSWER=1` joined into one ArrayBuffer by `arrayBuffer()`, as the bench took it
+ * before 2026-11-28 (session 18). Node's `arrayBuffer()` copies every byte twice into new memory
+ * (undici joins the chunks, then copies the join), which no Worker's runtime does with an answer:
+ * for a 3 MB list about 6 ms of this VM's CPU that were the bench's, not the handler's.
+ */
+const JOIN_ANSWER = process.env.EDGE_CPU_JOIN_ANSWER === '1';
 
 interface BenchRequest {
   url: string;
@@ -95,7 +104,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const v8 = require('node:v8');
 const vm = require('node:vm');
-const { dir, requests, warmRuntime } = workerData;
+const { dir, requests, warmRuntime, joinAnswer } = workerData;
 v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc');
 let reads = 0;
@@ -118,6 +127,20 @@ const ASSETS = {
     }
   },
 };
+/** The answer's bytes, taken as a host sends them (see JOIN_ANSWER): read a chunk at a time, each copied once into the send buffer. */
+const sendBuffer = new Uint8Array(64 * 1024);
+async function send(response) {
+  if (joinAnswer) return (await response.arrayBuffer()).byteLength;
+  if (!response.body) return 0;
+  const reader = response.body.getReader();
+  let bytes = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    const chunk = read.value;
+    for (let at = 0; at < chunk.byteLength; at += sendBuffer.byteLength) sendBuffer.set(chunk.subarray(at, at + sendBuffer.byteLength));
+    bytes += chunk.byteLength;
+  }
+  return bytes;
+}
 (async () => {
   const code = fs.readFileSync(path.join(dir, '_worker.js')).toString('base64');
   const worker = (await import('data:text/javascript;base64,' + code)).default;
@@ -140,7 +163,7 @@ const ASSETS = {
     reads = readBytes = readMs = 0;
     const start = process.cpuUsage();
     const response = await worker.fetch(request, { ASSETS });
-    const bytes = (await response.arrayBuffer()).byteLength;
+    const bytes = await send(response);
     const cpu = process.cpuUsage(start);
     answers.push({ status: response.status, bytes, cpuMs: (cpu.user + cpu.system) / 1000, reads, readBytes, readMs });
   }
@@ -153,7 +176,7 @@ const ASSETS = {
 /** Runs `requests` in a fresh instance; every answer must be a 200. */
 function inInstance(dir: string, requests: BenchRequest[]): Promise<{ answers: Answer[]; heap: { used: number; external: number } }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(INSTANCE, { eval: true, workerData: { dir, requests, warmRuntime: WARM_RUNTIME } });
+    const worker = new Worker(INSTANCE, { eval: true, workerData: { dir, requests, warmRuntime: WARM_RUNTIME, joinAnswer: JOIN_ANSWER } });
     worker.once('message', (result: { answers: Answer[]; heap: { used: number; external: number } }) => {
       const failed = result.answers.findIndex((answer) => answer.status !== 200);
       if (failed >= 0) reject(new Error(`${requests[failed].method ?? 'GET'} ${requests[failed].url.slice(0, 120)} answered ${result.answers[failed].status}`));
