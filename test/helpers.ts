@@ -10,7 +10,7 @@ import { inputDigest } from '../generator/build/input/treeDigest.ts';
 import { InputFolder } from '../generator/build/input/inputFiles.ts';
 import { openSql } from '../generator/build/input/sqlDump.ts';
 import { buildModel, type Model } from '../generator/build/model/buildModel.ts';
-import { MemoryFiles } from '../generator/build/render/files.ts';
+import { MemoryFiles } from '../generator/build/siteFiles.ts';
 import type { ChangesFound } from '../generator/build/changes/deriveChanges.ts';
 import type { BulkIndexJson } from '../generator/contract/schemas.ts';
 import { memberSum, packWords } from '../generator/contract/packSum.ts';

@@ -20,7 +20,7 @@ import { baseTemplate, templateProblem } from '../web/page/imageHost.js';
 import { DEFAULT_PLAN, type HostPlan } from '../hosts/all/build/hostLimits.ts';
 import { fitHosts, refuseUnfit } from '../hosts/all/build/hostFit.ts';
 import { hostConfigBytes } from '../hosts/all/build/hostRules.ts';
-import type { DigestedFiles } from './render/files.ts';
+import type { DigestedFiles } from './siteFiles.ts';
 import { BuildReport, type ProgressListener } from './report.ts';
 
 export interface BuildOptions {

@@ -15,7 +15,7 @@ import { encodeImages, type EncodedImages, type ImageOptions } from './images/en
 import { renderContext } from './render/context.ts';
 import { checkedContext } from './render/checked.ts';
 import { renderSite, type Rendered } from './render/renderSite.ts';
-import type { MovableFiles } from './render/files.ts';
+import type { MovableFiles } from './siteFiles.ts';
 import { deriveSearch } from './derive/search.ts';
 import { deriveChanges, type ChangesFound } from './changes/deriveChanges.ts';
 import type { SiteSnapshots } from './changes/store.ts';

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { MemoryFiles } from '../../generator/build/render/files.ts';
+import { MemoryFiles } from '../../generator/build/siteFiles.ts';
 import { memorySite, type PreviousSite } from '../../generator/build/input/previousSite.ts';
 import { copySample, expectUpdatedInCarried, nextInMemory, nextSampleVersion, renderInMemory, SAMPLE_INPUT, tempDir } from '../helpers.ts';
 

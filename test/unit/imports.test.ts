@@ -1,9 +1,10 @@
 /**
- * The import graph (generator/build/docs/importGraph.ts): the wings keep their rules, no
- * module imports itself round a cycle, and docs/architecture.md draws the graph as it is.
+ * The import graph (generator/build/docs/importGraph.ts): the wings keep their rules, the build's
+ * stages import no later stage, no module imports itself round a cycle, and docs/architecture.md
+ * draws the graph as it is.
  */
 import { describe, expect, it } from 'vitest';
-import { findCycle, importGraph, unitOf, wingViolations, type ImportGraph } from '../../generator/build/docs/importGraph.ts';
+import { findCycle, importGraph, stageViolations, unitOf, wingViolations, type ImportGraph } from '../../generator/build/docs/importGraph.ts';
 
 const graph = importGraph();
 const withImport = (from: string, to: string): ImportGraph => new Map([...graph, [from, [...(graph.get(from) ?? []), to]]]);
@@ -50,6 +51,19 @@ describe('the import graph', () => {
     for (const stray of ['generator/hosts/cloudflare/worker.ts', 'generator/hosts/netlify/edge-functions/api.ts', 'generator/hosts/rules.ts']) {
       expect(wingViolations(new Map([...graph, [stray, []]]))).toEqual([`${stray}: in no wing`]);
     }
+  });
+
+  it('keeps the build\'s flow one way: a stage imports no later stage (types included)', () => {
+    expect(stageViolations(graph)).toEqual([]);
+    // The rule catches what it forbids: the read stage naming the file set of the render stage, the model a derived file's type.
+    const upward = withImport('generator/build/input/previousSite.ts', 'generator/build/render/files.ts');
+    expect(stageViolations(upward)).toEqual(['generator/build/input/previousSite.ts -> generator/build/render/files.ts']);
+    expect(stageViolations(withImport('generator/build/model/cards.ts', 'generator/build/derive/bulk.ts'))).toHaveLength(1);
+    expect(stageViolations(withImport('generator/build/render/cards.ts', 'generator/build/publish/staging.ts'))).toHaveLength(1);
+    // Earlier stages, the same stage's fellows and what every stage shares are allowed.
+    expect(stageViolations(withImport('generator/build/changes/history.ts', 'generator/build/derive/bulk.ts'))).toEqual([]);
+    expect(stageViolations(withImport('generator/build/derive/bulk.ts', 'generator/build/model/cards.ts'))).toEqual([]);
+    expect(stageViolations(withImport('generator/build/input/previousSite.ts', 'generator/build/siteFiles.ts'))).toEqual([]);
   });
 
   it('has no import cycle', () => {

@@ -21,7 +21,7 @@ import { handleRequest } from '../../generator/runtime/edge/handler.ts';
 import { memorySite } from '../../generator/build/input/previousSite.ts';
 import { BROKEN_NOTES } from '../../generator/build/sample/data.ts';
 import { copySample, nextInMemory, packMembers, renderInMemory, SAMPLE_INPUT, tempDir, type RenderedInMemory } from '../helpers.ts';
-import { MemoryFiles } from '../../generator/build/render/files.ts';
+import { MemoryFiles } from '../../generator/build/siteFiles.ts';
 
 const rendered = await renderInMemory(SAMPLE_INPUT);
 

@@ -25,7 +25,7 @@ import { attachRegions } from '../../generator/build/model/regions.ts';
 import { renderSite } from '../../generator/build/render/renderSite.ts';
 import { renderContext } from '../../generator/build/render/context.ts';
 import { checkedContext } from '../../generator/build/render/checked.ts';
-import { MemoryFiles } from '../../generator/build/render/files.ts';
+import { MemoryFiles } from '../../generator/build/siteFiles.ts';
 import { deriveSearch } from '../../generator/build/derive/search.ts';
 import { buildSample, copySample, modelAt, packedObject, readJson, renderInMemory, SAMPLE_INPUT } from '../helpers.ts';
 import { editDump } from '../exportEdits.ts';

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlDump } from '../../generator/build/input/sqlDump.ts';
-import { MemoryFiles } from '../../generator/build/render/files.ts';
+import { MemoryFiles } from '../../generator/build/siteFiles.ts';
 import { handleRequest, type EdgeSite } from '../../generator/runtime/edge/handler.ts';
 import { diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
 import { DIFFICULTIES } from '../../generator/web/search/words.js';

@@ -3,7 +3,7 @@
  * the archive has exports of, whether its newest export holds an object (by the same id), the
  * earliest export that held it, and the release date the region's own event data gives a card.
  */
-import type { RegionFacts } from '../model/types.ts';
+import type { RegionFacts } from '../input/archiveStep.ts';
 import type { RegionsJson } from '../../contract/schemas.ts';
 import type { Census } from './census.ts';
 

@@ -9,7 +9,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { endpoints } from '../../contract/endpoints.ts';
 import type { ChangeCounts, ChangeListJson } from '../../contract/schemas.ts';
-import { emit, type SiteFiles } from '../render/files.ts';
+import { emit } from '../render/files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 import type { Rendered } from '../render/renderSite.ts';
 import type { PreviousSite } from '../input/previousSite.ts';
 import { publishedObjects } from './published.ts';

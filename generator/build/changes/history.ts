@@ -18,7 +18,8 @@ import { History as HistorySchema, Pack, Versions as VersionsSchema, type Histor
 import { packOf } from '../../contract/format.ts';
 import { misfit } from '../render/check.ts';
 import { applyPatch } from '../../contract/patch.ts';
-import { emit, encodedJson, jsonBytes, type MovableFiles } from '../render/files.ts';
+import { emit, encodedJson, jsonBytes } from '../render/files.ts';
+import type { MovableFiles } from '../siteFiles.ts';
 import { emitPacks } from '../render/packs.ts';
 import { isJsonObject, noObjects, type Json, type JsonObject } from './published.ts';
 import { parseText, sameText, type Snapshot } from './snapshot.ts';

@@ -9,7 +9,8 @@
  */
 import { endpoints } from '../../contract/endpoints.ts';
 import type { FileManifestJson } from '../../contract/schemas.ts';
-import { emit, type DigestedFiles } from '../render/files.ts';
+import { emit } from '../render/files.ts';
+import type { DigestedFiles } from '../siteFiles.ts';
 import { isHostConfigFile } from '../../hosts/all/build/hostRules.ts';
 import { blockSums } from '../blockSums.ts';
 import { MANIFEST_BLOCK_SIZE } from '../../contract/format.ts';

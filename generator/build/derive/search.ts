@@ -7,7 +7,8 @@
 import { endpoints } from '../../contract/endpoints.ts';
 import { kindOfSearch } from '../../contract/kinds.ts';
 import { KINDS, buildIndex, type IndexContext, type Kind } from '../../web/search/kinds.js';
-import { addJson, type SiteFiles } from '../render/files.ts';
+import { addJson } from '../render/files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 import type { Rendered } from '../render/renderSite.ts';
 /** Each kind's objects in its index's row order: its kind's objects (contract/kinds.ts), cards by ordinal, the others by id. */
 function objectsOf(kind: Kind, { objects }: Rendered): unknown[] {

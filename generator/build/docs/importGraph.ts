@@ -93,6 +93,28 @@ export function wingViolations(graph: ImportGraph): string[] {
   return [...outside.map((file) => `${file}: in no wing`), ...broken];
 }
 
+/**
+ * The build's stage folders in the order the stages run (stages.ts runStages: read, model, images,
+ * render, then search, changes, history and bulk, then the build publishes): a stage's module
+ * imports its own stage's and earlier ones', never a later one's, so the flow has one direction.
+ * Modules that every stage shares sit beside them (findings.ts, siteFiles.ts, digest.ts...).
+ */
+const STAGE_FOLDERS: readonly (readonly string[])[] = [['input'], ['model'], ['images'], ['render'], ['changes', 'derive'], ['publish']];
+
+/** The place of a build module's stage in STAGE_FOLDERS, or -1 when it is in none. */
+function stageOf(file: string): number {
+  const [root, wing, folder] = file.split('/');
+  return root === 'generator' && wing === 'build' ? STAGE_FOLDERS.findIndex((stage) => stage.includes(folder)) : -1;
+}
+
+/** Each import of a build stage's module from a later stage's, as "from -> to". */
+export function stageViolations(graph: ImportGraph): string[] {
+  return [...graph].flatMap(([from, imports]) => {
+    const stage = stageOf(from);
+    return stage < 0 ? [] : imports.filter((to) => stageOf(to) > stage).map((to) => `${from} -> ${to}`);
+  });
+}
+
 /** One import cycle, as the files around it, or null when the graph has none. */
 export function findCycle(graph: ImportGraph): string[] | null {
   const state = new Map<string, 'open' | 'done'>();

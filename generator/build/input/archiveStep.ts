@@ -4,7 +4,18 @@
  * the export cannot, and every region's availability as known at that version.
  */
 import type { InputFolder } from './inputFiles.ts';
-import type { RegionFacts } from '../model/types.ts';
+import type { RegionsJson } from '../../contract/schemas.ts';
+
+/**
+ * Availability in each region of an archive (build/archive/, docs/archive.md), by kind and id:
+ * cards by unit_id, songs by live_track_id, charts by live_setting_id, accessories by id.
+ */
+export interface RegionFacts {
+  readonly cards: ReadonlyMap<number, RegionsJson>;
+  readonly songs: ReadonlyMap<number, RegionsJson>;
+  readonly charts: ReadonlyMap<number, RegionsJson>;
+  readonly accessories: ReadonlyMap<number, RegionsJson>;
+}
 
 export interface ArchiveStep {
   /** The export's region (its time zone reads its dates) and the day it was taken, as unix seconds. */

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ReadBytes, ReadFile } from '../../contract/siteRead.ts';
-import type { MovableFiles } from '../render/files.ts';
+import type { MovableFiles } from '../siteFiles.ts';
 import { readRegularBytes } from './inputFiles.ts';
 import { MAX_INPUT_FILE_BYTES } from './limits.ts';
 

@@ -16,8 +16,7 @@ import {
 } from './curated.ts';
 import { UserError } from '../errors.ts';
 import type { Findings } from '../findings.ts';
-import type { ArchiveStep } from './archiveStep.ts';
-import type { RegionFacts } from '../model/types.ts';
+import type { ArchiveStep, RegionFacts } from './archiveStep.ts';
 
 export interface GameExport {
   root: string;

@@ -21,7 +21,8 @@ import type { BulkIndexJson, CardJson, CardListJson, FileManifestJson, HistoryJs
 import { sha256, type FileDigest } from '../digest.ts';
 import { deriveBulk } from '../derive/bulk.ts';
 import { emitPacks } from '../render/packs.ts';
-import { jsonBytes, type SiteFiles } from '../render/files.ts';
+import { jsonBytes } from '../render/files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 import { entryFor } from '../changes/history.ts';
 import type { Rendered } from '../render/renderSite.ts';
 import { memorySite } from '../input/previousSite.ts';

@@ -1,5 +1,6 @@
-/** An archive build's availability per region (model/types.ts RegionFacts), put on the objects it describes. */
-import type { Accessory, Card, InRegions, RegionFacts, Song, Writable } from './types.ts';
+/** An archive build's availability per region (input/archiveStep.ts RegionFacts), put on the objects it describes. */
+import type { Accessory, Card, InRegions, Song, Writable } from './types.ts';
+import type { RegionFacts } from '../input/archiveStep.ts';
 import type { RegionsJson } from '../../contract/schemas.ts';
 
 function attach(items: readonly (InRegions & { id: number })[], facts: ReadonlyMap<number, RegionsJson>): void {

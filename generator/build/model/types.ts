@@ -5,17 +5,6 @@
 import type { CuratedGacha } from '../input/curated.ts';
 import type { NoteJson, RegionsJson } from '../../contract/schemas.ts';
 
-/**
- * Availability in each region of an archive (build/archive/, docs/archive.md), by kind and id:
- * cards by unit_id, songs by live_track_id, charts by live_setting_id, accessories by id.
- */
-export interface RegionFacts {
-  readonly cards: ReadonlyMap<number, RegionsJson>;
-  readonly songs: ReadonlyMap<number, RegionsJson>;
-  readonly charts: ReadonlyMap<number, RegionsJson>;
-  readonly accessories: ReadonlyMap<number, RegionsJson>;
-}
-
 /** An object an archive build publishes with its availability per region (absent in a one-export build). */
 export interface InRegions {
   readonly regions?: RegionsJson;

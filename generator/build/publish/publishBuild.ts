@@ -12,7 +12,7 @@ import { isIntact, readManifest, scanFolder, writeManifest, type FolderScan, typ
 import { buildFingerprint } from './fingerprint.ts';
 import { inputDigest } from '../input/treeDigest.ts';
 import type { InputFolder } from '../input/inputFiles.ts';
-import type { DigestedFiles } from '../render/files.ts';
+import type { DigestedFiles } from '../siteFiles.ts';
 import { Staging, type StagedSite } from './staging.ts';
 import { checkCacheFolders, checkNoLinks } from './privateCache.ts';
 

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { DigestedFiles, GivenBytes } from '../render/files.ts';
+import type { DigestedFiles, GivenBytes } from '../siteFiles.ts';
 import type { FileDigest } from '../digest.ts';
 import { withBlockSums } from '../blockSums.ts';
 import { BLOCK_SIZE, BLOCK_SUMS_MIN_BYTES } from '../../contract/format.ts';

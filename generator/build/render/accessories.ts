@@ -2,7 +2,8 @@
 import type { Accessory } from '../model/types.ts';
 import { endpoints } from '../../contract/endpoints.ts';
 import type { AccessoryJson } from '../../contract/schemas.ts';
-import { emit, type SiteFiles } from './files.ts';
+import { emit } from './files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 import { targetNames } from './cards.ts';
 import type { RenderContext } from './context.ts';
 

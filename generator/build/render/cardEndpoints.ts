@@ -3,7 +3,8 @@ import type { Card } from '../model/types.ts';
 import { highestKizuna, highestLevel } from '../model/cards.ts';
 import { API_MAJOR, API_REVISION } from '../../contract/format.ts';
 import { endpoints } from '../../contract/endpoints.ts';
-import { emit, type SiteFiles } from './files.ts';
+import { emit } from './files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 import { emitPacks } from './packs.ts';
 import type { RenderContext } from './context.ts';
 

@@ -2,7 +2,8 @@
 import { endpoints } from '../../contract/endpoints.ts';
 import { openApiDocument } from './openapi.ts';
 import { apiReferenceHtml } from '../docs/docs.ts';
-import { emit, type SiteFiles } from './files.ts';
+import { emit } from './files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 
 const API_REFERENCE_PAGE = 'api.html';
 

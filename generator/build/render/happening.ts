@@ -6,7 +6,8 @@ import type { RenderContext } from './context.ts';
 import type { Gacha, GameEvent } from '../model/types.ts';
 import { endpoints } from '../../contract/endpoints.ts';
 import type { HappeningEventJson, HappeningGachaJson } from '../../contract/schemas.ts';
-import { emit, type SiteFiles } from './files.ts';
+import { emit } from './files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 
 export function renderEvent(event: GameEvent): HappeningEventJson {
   return {

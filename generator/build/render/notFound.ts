@@ -7,7 +7,8 @@
  */
 import { NOT_FOUND_FILE } from '../../contract/endpoints.ts';
 import type { ErrorJson } from '../../contract/schemas.ts';
-import { addJson, type SiteFiles } from './files.ts';
+import { addJson } from './files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 
 const NOT_FOUND: ErrorJson = { error: 'not found' };
 

@@ -7,7 +7,8 @@ import { objectEndpoint, objectRef, type ObjectType, type ResponseOf } from '../
 import type { Model } from '../model/buildModel.ts';
 import { objectTypesWith, type DatabaseName } from '../../contract/kinds.ts';
 import type { CardBriefJson, CharacterJson, EventJson, RemovableSkillJson } from '../../contract/schemas.ts';
-import { emit, type SiteFiles } from './files.ts';
+import { emit } from './files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 import { emitPacks } from './packs.ts';
 import { groupBy } from '../model/values.ts';
 import { keyPackOf } from '../../contract/format.ts';

@@ -9,7 +9,8 @@ import { packOf } from '../../contract/format.ts';
 import { memberSum, packWords } from '../../contract/packSum.ts';
 import { groupBy } from '../model/values.ts';
 import type { ResponseName, ResponseOf } from '../../contract/endpoints.ts';
-import { jsonBytes, type SiteFiles } from './files.ts';
+import { jsonBytes } from './files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 
 /** One pack's bytes: objects in id order, then their offsets and sums (in bytes of the UTF-8 file). */
 function packBytes(entries: (readonly [number, unknown])[]): Buffer {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { PACK_SIZE, RARITIES, imagePaths, type ImageFormat } from '../../contract/format.ts';
 import { OBJECT_TYPE_NAMES, endpoints, objectEndpoint, type ObjectType } from '../../contract/endpoints.ts';
 import { CHANGE_TYPES, kindOfChange } from '../../contract/kinds.ts';
-import type { SiteFiles } from './files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 
 const source = (name: string, folder = 'page'): Buffer => fs.readFileSync(fileURLToPath(new URL(`../../web/${folder}/${name}`, import.meta.url)));
 

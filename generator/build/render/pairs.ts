@@ -2,7 +2,8 @@
 import { endpoints } from '../../contract/endpoints.ts';
 import type { Pair } from '../model/types.ts';
 import type { CardsJson, PairListJson } from '../../contract/schemas.ts';
-import { emit, type SiteFiles } from './files.ts';
+import { emit } from './files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 import type { RenderContext } from './context.ts';
 
 /** A pair as pair_list.json lists it. */

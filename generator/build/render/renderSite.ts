@@ -1,5 +1,5 @@
 /** Renders every static response of the site from the model. */
-import type { SiteFiles } from './files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 import type { RenderContext } from './context.ts';
 import { renderCardEndpoints } from './cardEndpoints.ts';
 import { renderSets, type RenderedSet } from './sets.ts';

@@ -3,7 +3,8 @@ import type { Card, CardSet } from '../model/types.ts';
 import { endpoints } from '../../contract/endpoints.ts';
 import { RARITIES } from '../../contract/format.ts';
 import type { CardsJson, SetListJson } from '../../contract/schemas.ts';
-import { emit, type SiteFiles } from './files.ts';
+import { emit } from './files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 import type { RenderContext } from './context.ts';
 import type { ImageLinks } from './imageUrls.ts';
 

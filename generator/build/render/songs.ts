@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Chart, ChartPlay, RankThresholds, Song } from '../model/types.ts';
 import type { LiveJson, NotesJson, SongJson } from '../../contract/schemas.ts';
 import { endpoints, fileOf, objectEndpoint } from '../../contract/endpoints.ts';
-import { shareJson, sharedArray, type SiteFiles } from './files.ts';
+import { shareJson, sharedArray } from './files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 import { emitPacks } from './packs.ts';
 import type { Model } from '../model/buildModel.ts';
 

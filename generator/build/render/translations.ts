@@ -5,7 +5,8 @@
 import type { RenderContext } from './context.ts';
 import { translationShard } from '../../contract/format.ts';
 import { endpoints } from '../../contract/endpoints.ts';
-import { emit, type SiteFiles } from './files.ts';
+import { emit } from './files.ts';
+import type { SiteFiles } from '../siteFiles.ts';
 
 /**
  * Translations per shard; the shard count grows in powers of two, up to 32: a read_tl request reads

@@ -5,7 +5,7 @@
  * the bundled `_worker.js`, `_routes.json`). No host config repeats them.
  */
 import { STATIC_HEADERS, STATIC_RULES } from '../../../contract/hostRouting.ts';
-import type { SiteFiles } from '../../../build/render/files.ts';
+import type { SiteFiles } from '../../../build/siteFiles.ts';
 import { CLOUDFLARE_FILES } from '../../cloudflare/build/siteFiles.ts';
 
 const lines = (rows: string[]) => Buffer.from(rows.map((row) => `${row}\n`).join(''));
