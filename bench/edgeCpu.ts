@@ -23,7 +23,7 @@ import { UNCHECKED_PLAN } from '../generator/hosts/all/build/hostLimits.ts';
 import { writeSampleExport } from '../generator/build/sample/make-sample.ts';
 import { MAX_TERMS } from '../generator/web/search/query.js';
 import { MAX_READS, MAX_VERSION_IDS } from '../generator/contract/limits.ts';
-import { publishedOrdinals } from './load.ts';
+import { listableOrdinals, publishedOrdinals } from './load.ts';
 import { randomOrdinals } from './hosts.ts';
 
 export const BUDGET = { warmMs: 10, coldMs: 50, heapMb: 128 };
@@ -192,7 +192,7 @@ const readJson = <T>(dir: string, rel: string): T => JSON.parse(fs.readFileSync(
 
 /** The route mix, from what the site publishes: its ordinals and ids, its oldest version, its translated strings. */
 function routeKinds(dir: string): RouteKind[] {
-  const ordinals = publishedOrdinals(dir);
+  const ordinals = listableOrdinals(dir);
   const ids = readJson<{ result: { id: number }[] }>(dir, 'api/v1/list/card_t.json').result.map((entry) => entry.id);
   const lists = (pool: number[], count: number) => [3, 4, 5].map((seed) => randomOrdinals(pool, count + seed).slice(seed).join(','));
   const { versions } = readJson<{ versions: { truth_version: string }[] }>(dir, 'api/v1/versions.json');

@@ -22,7 +22,7 @@ import { handleRequest } from '../generator/runtime/edge/handler.ts';
 import { diskBytesReader, diskReader } from '../generator/hosts/node/runtime/diskSite.ts';
 import { denoEdge, workerdAssets, type Host } from '../test/hosts.ts';
 import { removeTempDirs } from '../test/tempDirs.ts';
-import { publishedOrdinals } from './load.ts';
+import { listableOrdinals } from './load.ts';
 
 const LIST = 1000;
 const READ_LATENCY_MS = 20;
@@ -137,7 +137,7 @@ function unlessTimedOut(error: unknown): string {
  * says nothing of the handler and failed the whole bench.
  */
 export async function hostsBench(out: string, { workerd: runWorkerd = true } = {}): Promise<HostsResult> {
-  const ids = randomOrdinals(publishedOrdinals(out), LIST);
+  const ids = randomOrdinals(listableOrdinals(out), LIST);
   const list = `/api/v1/card/${ids.join(',')}.json`;
   try {
     const deno = await onHost(() => denoEdge(out, READ_LATENCY_MS), (host) => timeList(host, list, async () => host.staticRequests(), 'Deno'));
