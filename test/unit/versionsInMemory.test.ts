@@ -16,8 +16,10 @@ import { memorySite } from '../../generator/build/input/previousSite.ts';
 import { historyOf as edgeHistoryOf, objectAt } from '../../generator/runtime/edge/history.ts';
 import { applyPatch } from '../../generator/contract/patch.ts';
 import { handleRequest } from '../../generator/runtime/edge/handler.ts';
-import { packMembers, type SiteInMemory } from '../helpers.ts';
-import { REMADE_CHART, UNNOTED_CHART, successiveVersions } from '../versionSteps.ts';
+import { MemoryFiles } from '../../generator/build/siteFiles.ts';
+import { copySample, nextInMemory, packMembers, type SiteInMemory } from '../helpers.ts';
+import { REMADE_CHART, UNNOTED_CHART, successiveVersions, writeVersion } from '../versionSteps.ts';
+import { editDump } from '../exportEdits.ts';
 
 /** The objects of a history type in a site's snapshot, by id (cards by ordinal). */
 function objectsOf(snapshot: Snapshot, type: HistoryType): Map<string, unknown> {
@@ -254,5 +256,27 @@ describe('the edge JSON Patch', () => {
       .toEqual({ a: [2, 3], b: 1, 'c/d': 1 });
     expect(() => applyPatch({ a: 1 }, [{ op: 'add', path: '/x/y', value: 1 }])).toThrow(/missing/);
     expect(() => applyPatch({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }])).toThrow(/test failed/);
+  });
+});
+
+describe('the histories a build continues', () => {
+  it("are read as this builder wrote them when its records name the site; read back (--since), each is checked again", async () => {
+    const input = await copySample();
+    await writeVersion(input, 'v1', 1500000000);
+    const first = await nextInMemory(input, null, { bulk: false });
+    // Card 1's history, given after the build a version whose patch does not apply; card 1 changes in v2.
+    const rel = endpoints.history.file('card', 1);
+    const history = JSON.parse(first.files.get(rel)!.toString('utf8')) as HistoryJson;
+    const broken = { truth_version: 'v1x', date: null, change: 'changed' as const, patch: [{ op: 'replace' as const, path: '/no_such_key', value: 1 }] };
+    const damaged = new MemoryFiles(first.files);
+    damaged.set(rel, Buffer.from(JSON.stringify({ ...history, versions: [...history.versions, broken] })));
+    await editDump(input, 'unit.sql', 'UPDATE unit_m SET hp_max = hp_max + 5 WHERE unit_number = 1;');
+    await writeVersion(input, 'v2', 1500086400);
+    // The build's records trusted, the history is continued as it was written (as a file carried unread is), not replayed again.
+    const next = await nextInMemory(input, { ...first, files: damaged }, { bulk: false });
+    expect((JSON.parse(next.files.get(rel)!.toString('utf8')) as HistoryJson).versions.map((v) => v.truth_version)).toEqual(['v1', 'v1x', 'v2']);
+    // Read back, as from a site another builder may have written, it is checked and refused in one line.
+    await expect(nextInMemory(input, { ...first, files: damaged }, { readBack: true, bulk: false }))
+      .rejects.toThrow(/history\/card\/1\.json: the previous site's history is not one this builder publishes \(the patch of version "v1x" does not apply/);
   });
 });

@@ -132,8 +132,10 @@ class History {
 
   /**
    * `checkCarried`: the previous site was read back, not taken from this builder's records: another
-   * builder may have written it (--since, a mirror's copy), so each history carried on is checked
-   * first (checkedHistory).
+   * builder may have written it (--since, a mirror's copy), so each history carried on or continued
+   * is checked first (checkedHistory). A site this builder recorded is read as it wrote it, as the
+   * files it carries unread are: checking every member of every history pack read, each patch of
+   * each version replayed, made the history stage grow with the versions kept (docs/benchmark.md).
    */
   constructor(private readonly previous: PreviousSite | null, readonly versions: Version[], private readonly checkCarried: boolean) {}
 
@@ -152,13 +154,18 @@ class History {
   /** The previous site's history of object `id` of `type` (checked), from its file or its pack; null when it has none. */
   private async previousHistory(type: HistoryType, id: string): Promise<HistoryJson | null> {
     if (!this.previous) return null;
-    const own = isPacked(type) ? (await this.previousPack(type, packOf(Number(id)))).get(id) : (await checkedHistory(this.previous, type, id))?.value;
+    const own = isPacked(type) ? (await this.previousPack(type, packOf(Number(id)))).get(id) : (await this.previousFile(type, id))?.value;
     if (own || !isAliasedHistory(type)) return own ?? null;
     // An older site's own file, else its kind's history (a card's by its ordinal then).
-    const legacy = type === 'card_t' ? (await checkedHistory(this.previous, type, id))?.value : null;
+    const legacy = type === 'card_t' ? (await this.previousFile(type, id))?.value : null;
     const kindId = this.aliasId(type, id, this.before);
     const kind = legacy ?? (kindId === null ? null : await this.previousHistory(HISTORY_ALIASES[type], kindId));
     return kind && retyped(kind, type, id);
+  }
+
+  /** The previous site's history file of object `id` of `type`, checked where it was read back (checkCarried). */
+  private previousFile(type: HistoryType, id: string, listed = false): Promise<ReadBack<HistoryJson> | null> {
+    return checkedHistory(this.previous!, type, id, { listed, check: this.checkCarried });
   }
 
   /** The id under which an aliased type's object `id` has its kind's history in `snapshot` (a card's ordinal), null when it has no object there. */
@@ -188,7 +195,10 @@ class History {
   private async previousPack(type: HistoryType, block: number, listed = false): Promise<ReadonlyMap<string, HistoryJson>> {
     const rel = endpoints.historyPack.file(type, block);
     let pack = this.packs.get(rel);
-    if (!pack) this.packs.set(rel, (pack = new Map(Object.entries((await checkedHistoryPack(this.previous!, type, block, listed))?.value.objects ?? {}))));
+    if (!pack) {
+      const read = await checkedHistoryPack(this.previous!, type, block, { listed, check: this.checkCarried });
+      this.packs.set(rel, (pack = new Map(Object.entries(read?.value.objects ?? {}))));
+    }
     return pack;
   }
 
@@ -266,7 +276,7 @@ class History {
           const id = name.replace(/\.json$/, '');
           const rel = endpoints.history.file(type, id);
           if (this.rewritten.has(rel) || !name.endsWith('.json')) continue;
-          if (this.checkCarried) files.set(rel, (await checkedHistory(site, type, id, true))!.bytes);
+          if (this.checkCarried) files.set(rel, (await this.previousFile(type, id, true))!.bytes);
           else await site.carry(rel, files);
         }
       }
@@ -280,13 +290,21 @@ class History {
 /** A file of the previous site read back: its value and its bytes. */
 type ReadBack<T> = { value: T; bytes: Buffer };
 
+/** How a previous site's file is read: `listed` (the site listed it: absent, it is unreadable), `check` (against its schema and `invalid`). */
+interface ReadOptions {
+  listed?: boolean;
+  check?: boolean;
+}
+
 /**
  * The JSON file `rel` of the previous site (a regular file, within the size limit), its value and
  * bytes; null when the site has none, unless `listed` (the site listed it: then it is unreadable).
- * One that does not fit `schema` or that `invalid` finds fault with fails the build in one line
- * naming it (its history is never dropped).
+ * Unless `check` is false, one that does not fit `schema` or that `invalid` finds fault with fails
+ * the build in one line naming it (its history is never dropped).
  */
-async function readPrevious<T>(site: PreviousSite, rel: string, what: string, schema: TSchema, { listed = false, invalid = (_: T): string | null => null } = {}): Promise<ReadBack<T> | null> {
+async function readPrevious<T>(
+  site: PreviousSite, rel: string, what: string, schema: TSchema, { listed = false, check = true, invalid = (_: T): string | null => null }: ReadOptions & { invalid?: (value: T) => string | null } = {},
+): Promise<ReadBack<T> | null> {
   const unreadable = (why: string) => new UserError(`${site.where(rel)}: the previous site's ${what} is unreadable (${why})`);
   let bytes: Buffer;
   let value: T;
@@ -302,7 +320,7 @@ async function readPrevious<T>(site: PreviousSite, rel: string, what: string, sc
     if (error instanceof UserError) throw error;
     throw unreadable((error as Error).message);
   }
-  const fault = misfit(schema, value) ?? invalid(value);
+  const fault = check ? misfit(schema, value) ?? invalid(value) : null;
   if (fault) throw new UserError(`${site.where(rel)}: the previous site's ${what} is not one this builder publishes (${fault})`);
   return { value, bytes };
 }
@@ -327,8 +345,8 @@ function replayFault(history: HistoryJson): string | null {
  * every patch applying in turn. A bad patch carried on would make each ?version= read of that
  * object, and every list holding it, fail at the edge.
  */
-function checkedHistory(site: PreviousSite, type: HistoryType, id: string, listed = false): Promise<ReadBack<HistoryJson> | null> {
-  return readPrevious<HistoryJson>(site, endpoints.history.file(type, id), 'history', HistorySchema, { listed, invalid: (h) => historyFault(h, type, id) });
+function checkedHistory(site: PreviousSite, type: HistoryType, id: string, options: ReadOptions = {}): Promise<ReadBack<HistoryJson> | null> {
+  return readPrevious<HistoryJson>(site, endpoints.history.file(type, id), 'history', HistorySchema, { ...options, invalid: (h) => historyFault(h, type, id) });
 }
 
 /** Why `history` cannot be the history of object `id` of `type` (another object's, a version that cannot be carried, a patch that does not apply), or null. */
@@ -349,9 +367,9 @@ const HistoryPackMembers = Type.Object({ objects: Pack(HistorySchema).properties
  * The history pack of `block` of a packed type in the previous site (null when it has none; see
  * readPrevious), each member checked as checkedHistory checks a file, and an id of the block.
  */
-function checkedHistoryPack(site: PreviousSite, type: HistoryType, block: number, listed = false): Promise<ReadBack<HistoryPackJson> | null> {
+function checkedHistoryPack(site: PreviousSite, type: HistoryType, block: number, options: ReadOptions = {}): Promise<ReadBack<HistoryPackJson> | null> {
   return readPrevious<HistoryPackJson>(site, endpoints.historyPack.file(type, block), 'history pack', HistoryPackMembers, {
-    listed,
+    ...options,
     invalid: (pack) => {
       for (const [id, history] of Object.entries(pack.objects)) {
         if (String(Number(id)) !== id || packOf(Number(id)) !== block) return `it holds ${id.slice(0, 40)}, not an id of block ${block}`;
