@@ -133,9 +133,10 @@ class History {
   /**
    * `checkCarried`: the previous site was read back, not taken from this builder's records: another
    * builder may have written it (--since, a mirror's copy), so each history carried on or continued
-   * is checked first (checkedHistory). A site this builder recorded is read as it wrote it, as the
-   * files it carries unread are: checking every member of every history pack read, each patch of
-   * each version replayed, made the history stage grow with the versions kept (docs/benchmark.md).
+   * is checked first (readHistory, readHistoryPack). A site this builder recorded is read as it
+   * wrote it, as the files it carries unread are: checking every member of every history pack read,
+   * each patch of each version replayed, made the history stage grow with the versions kept
+   * (docs/versions.md).
    */
   constructor(private readonly previous: PreviousSite | null, readonly versions: Version[], private readonly checkCarried: boolean) {}
 
@@ -151,7 +152,7 @@ class History {
     return history;
   }
 
-  /** The previous site's history of object `id` of `type` (checked), from its file or its pack; null when it has none. */
+  /** The previous site's history of object `id` of `type` (checked where read back), from its file or its pack; null when it has none. */
   private async previousHistory(type: HistoryType, id: string): Promise<HistoryJson | null> {
     if (!this.previous) return null;
     const own = isPacked(type) ? (await this.previousPack(type, packOf(Number(id)))).get(id) : (await this.previousFile(type, id))?.value;
@@ -165,7 +166,7 @@ class History {
 
   /** The previous site's history file of object `id` of `type`, checked where it was read back (checkCarried). */
   private previousFile(type: HistoryType, id: string, listed = false): Promise<ReadBack<HistoryJson> | null> {
-    return checkedHistory(this.previous!, type, id, { listed, check: this.checkCarried });
+    return readHistory(this.previous!, type, id, { listed, check: this.checkCarried });
   }
 
   /** The id under which an aliased type's object `id` has its kind's history in `snapshot` (a card's ordinal), null when it has no object there. */
@@ -196,7 +197,7 @@ class History {
     const rel = endpoints.historyPack.file(type, block);
     let pack = this.packs.get(rel);
     if (!pack) {
-      const read = await checkedHistoryPack(this.previous!, type, block, { listed, check: this.checkCarried });
+      const read = await readHistoryPack(this.previous!, type, block, { listed, check: this.checkCarried });
       this.packs.set(rel, (pack = new Map(Object.entries(read?.value.objects ?? {}))));
     }
     return pack;
@@ -341,11 +342,11 @@ function replayFault(history: HistoryJson): string | null {
 
 /**
  * The history file of object `id` of `type` in the previous site (null when it has none; see
- * readPrevious), checked: its schema, its type and id (the file's name is a canonical id), and
- * every patch applying in turn. A bad patch carried on would make each ?version= read of that
- * object, and every list holding it, fail at the edge.
+ * readPrevious), checked unless `options.check` is false: its schema, its type and id (the file's
+ * name is a canonical id), and every patch applying in turn. A bad patch carried on would make
+ * each ?version= read of that object, and every list holding it, fail at the edge.
  */
-function checkedHistory(site: PreviousSite, type: HistoryType, id: string, options: ReadOptions = {}): Promise<ReadBack<HistoryJson> | null> {
+function readHistory(site: PreviousSite, type: HistoryType, id: string, options: ReadOptions = {}): Promise<ReadBack<HistoryJson> | null> {
   return readPrevious<HistoryJson>(site, endpoints.history.file(type, id), 'history', HistorySchema, { ...options, invalid: (h) => historyFault(h, type, id) });
 }
 
@@ -365,9 +366,10 @@ const HistoryPackMembers = Type.Object({ objects: Pack(HistorySchema).properties
 
 /**
  * The history pack of `block` of a packed type in the previous site (null when it has none; see
- * readPrevious), each member checked as checkedHistory checks a file, and an id of the block.
+ * readPrevious); unless `options.check` is false, each member checked as readHistory checks a
+ * file, and an id of the block.
  */
-function checkedHistoryPack(site: PreviousSite, type: HistoryType, block: number, options: ReadOptions = {}): Promise<ReadBack<HistoryPackJson> | null> {
+function readHistoryPack(site: PreviousSite, type: HistoryType, block: number, options: ReadOptions = {}): Promise<ReadBack<HistoryPackJson> | null> {
   return readPrevious<HistoryPackJson>(site, endpoints.historyPack.file(type, block), 'history pack', HistoryPackMembers, {
     ...options,
     invalid: (pack) => {
