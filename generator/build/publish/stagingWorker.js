@@ -10,7 +10,9 @@
 // already took it) -> staged {stats, hashes, blocks} (per file of the batch, in its
 // order: three numbers, size, mtimeMs, ino of a written file, -1 and two zeros for a kept one; its
 // SHA-256 in hex; its block sums in base64, null below blockSumsMinBytes; no path, which the build
-// has); link -> linked; any failure -> error {message, code},
+// has); keep {rels} (published files carried on: linked into the staged site now, while the build
+// goes on) -> nothing; link -> linked; sync -> linked (every message before it handled); any
+// failure -> error {message, code},
 // after which the writer ignores everything (it is ended, never given another build). Each
 // files message taken off the queue, staged or ignored, counts down the build's batches in
 // flight by its `units` (`inFlight`, shared with the main thread, which waits while too many are queued).
@@ -73,8 +75,8 @@ function stageFile(rel, bytes, digest, stats, at) {
 }
 
 /** Unchanged files join the staged site as hard links: same inode, same modification time. */
-function linkKept() {
-  for (const rel of build.kept) {
+function linkKept(rels) {
+  for (const rel of rels) {
     const file = path.join(build.staging, rel);
     ensureFolder(file);
     fs.linkSync(path.join(build.out, rel), file);
@@ -98,8 +100,12 @@ function handle(message) {
       stageFile(rel, bytes, hashes[i], stats, 3 * i);
     });
     parentPort.postMessage({ type: 'staged', stats, hashes, blocks }, [stats.buffer]);
+  } else if (message.type === 'keep') {
+    linkKept(message.rels);
   } else if (message.type === 'link') {
-    linkKept();
+    linkKept(build.kept);
+    parentPort.postMessage({ type: 'linked' });
+  } else if (message.type === 'sync') {
     parentPort.postMessage({ type: 'linked' });
   }
 }
