@@ -78,11 +78,12 @@ function diff(before: Json, after: Json, path: string, patch: Operation[]): Oper
   if (isJsonObject(before) && isJsonObject(after) && keepsOrder(before, after)) {
     for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) patch.push({ op: 'remove', path: pointer(path, key) });
     for (const [key, value] of Object.entries(after)) {
-      if (Object.hasOwn(before, key)) diff(before[key], value, pointer(path, key), patch);
-      else patch.push({ op: 'add', path: pointer(path, key), value });
+      // An equal scalar needs no patch and no pointer: most of an object changed by an update (a card's stat arrays).
+      if (!Object.hasOwn(before, key)) patch.push({ op: 'add', path: pointer(path, key), value });
+      else if (before[key] !== value) diff(before[key], value, pointer(path, key), patch);
     }
   } else if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
-    after.forEach((value, i) => diff(before[i], value, pointer(path, i), patch));
+    after.forEach((value, i) => before[i] !== value && diff(before[i], value, pointer(path, i), patch));
   } else if (JSON.stringify(before) !== JSON.stringify(after)) {
     patch.push({ op: 'replace', path, value: after });
   }
