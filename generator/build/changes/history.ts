@@ -83,7 +83,7 @@ function diff(before: Json, after: Json, path: string, patch: Operation[]): Oper
       else if (before[key] !== value) diff(before[key], value, pointer(path, key), patch);
     }
   } else if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
-    after.forEach((value, i) => before[i] !== value && diff(before[i], value, pointer(path, i), patch));
+    for (let i = 0; i < after.length; i++) if (before[i] !== after[i]) diff(before[i], after[i], pointer(path, i), patch);
   } else if (JSON.stringify(before) !== JSON.stringify(after)) {
     patch.push({ op: 'replace', path, value: after });
   }

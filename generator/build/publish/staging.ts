@@ -45,7 +45,7 @@ const BATCH_FILES = 64;
 const MAX_IN_FLIGHT = 256;
 const WRITER_STALL_MS = 5000;
 /** Published files carried on per message to the writer that links them. */
-const KEEP_BATCH = 512;
+export const KEEP_BATCH = 512;
 /**
  * The largest site a build publishes (docs/limits.md): a game export of 4,000 cards makes
  * about 170 MiB, 200,000 cards several GiB; past this the input is hostile or broken.
@@ -174,11 +174,20 @@ class Writer {
     this.thread.postMessage({ type: 'keep', rels });
   }
 
-  /** Links the files it found unchanged into the staged site (`sync`: only waits for every message sent before). */
-  link(sync = false): Promise<void> {
+  /** Links the files it found unchanged into the staged site; settles once it has (and every message sent before). */
+  link(): Promise<void> {
+    return this.replied('link');
+  }
+
+  /** Settles once it has handled every message sent before (the kept files it was handed linked). */
+  sync(): Promise<void> {
+    return this.replied('sync');
+  }
+
+  private replied(type: 'link' | 'sync'): Promise<void> {
     return new Promise((resolve) => {
       this.linked = resolve;
-      this.thread.postMessage({ type: sync ? 'sync' : 'link' });
+      this.thread.postMessage({ type });
     });
   }
 
@@ -447,7 +456,7 @@ export class Staging {
     if (commit) this.sendKept();
     // The kept files' links made (or, when nothing changed, those handed over done before the staging folder goes).
     if ((commit && this.unchanged) || this.keptSent) {
-      await this.orFailure<unknown>((done) => void Promise.all(this.writers.map((w) => w.link(!commit))).then(done));
+      await this.orFailure<unknown>((done) => void Promise.all(this.writers.map((w) => (commit ? w.link() : w.sync()))).then(done));
     }
     // Every writer is idle now: kept for the next build.
     void this.stop(true);
