@@ -1,7 +1,7 @@
 /** The contract itself: api/v1/openapi.json and the human API reference page, both from the declarations. */
 import { endpoints } from '../../contract/endpoints.ts';
 import { openApiDocument } from './openapi.ts';
-import { apiReferenceHtml } from '../docs/docs.ts';
+import { apiReferenceHtml } from './apiReference.ts';
 import { emit } from './files.ts';
 import type { SiteFiles } from '../siteFiles.ts';
 
