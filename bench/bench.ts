@@ -11,8 +11,9 @@
  * - edge_p50_ms: the edge handler answering a 100-id card comma list from disk;
  * - edge1000_p50_ms, edge1000_reads (Deno), workerd1000_p50_ms, workerd1000_reads: the edge as it
  *   runs in production, a random 1,000-id card comma list with every read held back 20 ms (a
- *   CDN round trip), and edge1000_held_mb beside edge1000_packs_mb: the memory one unread
- *   answer holds and the packs it read (bench/hosts.ts);
+ *   CDN round trip), workerd1000_cold_cpu_ms and workerd1000_warm_cpu_ms: the workerd process's
+ *   own CPU for that list (a fresh instance's first, and after it), and edge1000_held_mb beside
+ *   edge1000_packs_mb: the memory one unread answer holds and the packs it read (bench/hosts.ts);
  * - page<N>_interactive_ms: public/index.html in headless Chromium from a plain static host: the time
  *   from navigation start until the card list is rendered and its filters answer (the page's
  *   `cards-interactive` mark), median of a few fresh loads;
@@ -228,6 +229,7 @@ try {
     `bench: cards=${r.cards} files=${r.files} ${floorFields(r.build, r.floor)} rebuild_s=${seconds(r.rebuild)} rebuild_ratio=${(r.rebuild / r.build.wall).toFixed(3)} ` +
     `edge_p50_ms=${r.edge.toFixed(2)} edge${r.hosts.ids}_p50_ms=${r.hosts.deno.p50.toFixed(1)} edge${r.hosts.ids}_reads=${r.hosts.deno.reads} ` +
     `${typeof r.hosts.workerd === 'string' ? `workerd${r.hosts.ids}=none ` : `workerd${r.hosts.ids}_p50_ms=${r.hosts.workerd.p50.toFixed(1)} workerd${r.hosts.ids}_reads=${r.hosts.workerd.reads} `}` +
+    `${typeof r.hosts.workerdCpu === 'string' ? '' : `workerd${r.hosts.ids}_cold_cpu_ms=${r.hosts.workerdCpu.coldMs.toFixed(0)} workerd${r.hosts.ids}_warm_cpu_ms=${r.hosts.workerdCpu.warmMs.toFixed(1)} `}` +
     `edge${r.hosts.ids}_held_mb=${r.hosts.heldMb.toFixed(1)} edge${r.hosts.ids}_packs_mb=${r.hosts.packsMb.toFixed(1)} ` +
     `${r.edgeCpu ? `${edgeCpuFields(r.edgeCpu)} ` : ''}page${r.cards}_interactive_ms=${r.page.toFixed(0)} rss_mb=${r.rss.toFixed(0)}`,
   );

@@ -2,9 +2,10 @@
  * The edge's CPU per request, as Cloudflare bills it: the site's own `_worker.js` (bundled by
  * the build, hosts/all/build/hostRules.ts) loaded in a fresh worker thread per instance (its own V8
  * isolate and heap, as a Cloudflare isolate), with an `ASSETS` binding that reads the
- * published files from disk. Around each `fetch` call and the sending of its answer (JOIN_ANSWER), the
- * CPU time (user and system, of the whole process while the main thread waits; the site's
- * reads included, the module's loading excluded):
+ * published files from disk and hands each over as workerd does (AssetResponse: read whole,
+ * once). Around each `fetch` call and the sending of its answer (JOIN_ANSWER), the CPU time
+ * (user and system, of the whole process while the main thread waits; the site's reads
+ * included, the module's loading excluded):
  * - cold: the first request of its kind in a fresh instance;
  * - warm: the median of the same kind's requests after it, in that instance;
  * - heap: V8's heap after a fresh instance has served every kind once (collected first).
@@ -110,6 +111,22 @@ const collect = vm.runInNewContext('gc');
 let reads = 0;
 let readBytes = 0;
 let readMs = 0;
+/**
+ * An asset as workerd hands it over: arrayBuffer() gives the bytes read, as workerd reads a body
+ * whole in its own code (Node's would copy them twice more, which no Worker's runtime does); the
+ * body, for an answer that passes the asset on, streams them as one chunk.
+ */
+class AssetResponse extends Response {
+  #bytes;
+  constructor(bytes) {
+    super(new ReadableStream({ start(controller) { controller.enqueue(bytes); controller.close(); } }));
+    this.#bytes = bytes;
+  }
+  async arrayBuffer() {
+    const { buffer, byteOffset, byteLength } = this.#bytes;
+    return byteOffset === 0 && byteLength === buffer.byteLength ? buffer : buffer.slice(byteOffset, byteOffset + byteLength);
+  }
+}
 const ASSETS = {
   async fetch(input) {
     const url = new URL(input instanceof Request ? input.url : String(input));
@@ -118,7 +135,7 @@ const ASSETS = {
       const bytes = fs.readFileSync(path.join(dir, decodeURIComponent(url.pathname)));
       reads++;
       readBytes += bytes.length;
-      return new Response(bytes);
+      return new AssetResponse(bytes);
     } catch {
       return new Response('not found', { status: 404 });
     } finally {

@@ -7,6 +7,11 @@
  * 20 ms (a CDN round trip): p50 over a few requests after one to warm up, and the most
  * reads one request made. workerd's local asset server adds latency of its own, so its figure
  * stands beside Deno's rather than against a goal.
+ * - workerd's CPU: the same list asked of a fresh instance (no read latency), the workerd
+ *   process's own CPU time from /proc (Linux; its asset server, which serves the reads, runs in
+ *   it too, and /proc counts in 10 ms ticks): the first request after one that started the
+ *   isolate (cold, the median of CPU_INSTANCES instances) and the mean of the WARM_RUNS after it.
+ *   This is the runtime Cloudflare bills, where bench/edgeCpu.ts runs the same `_worker.js` in Node.
  * - held: requests answered by the handler in-process (one disk reader each, nothing shared
  *   between them) but not yet read by their client: the memory each holds, beside the bytes
  *   of the packs it read. A streamed answer holds at most what it read.
@@ -35,10 +40,21 @@ const REQUESTS = 20;
 const ANSWER_TIMEOUT_MS = 120_000;
 /** Requests held open at once to measure the memory of one. */
 const HELD = 8;
+/** Fresh workerd instances whose first list's CPU is taken, and the requests after it in the last. */
+const CPU_INSTANCES = 3;
+const WARM_RUNS = 10;
+/** /proc's clock ticks per second (USER_HZ, 100 on Linux). */
+const USER_HZ = 100;
 
 export interface HostFigures {
   p50: number;
   reads: number;
+}
+
+/** workerd's CPU ms for the list: cold (a fresh instance's first) and warm (mean). */
+export interface CpuFigures {
+  coldMs: number;
+  warmMs: number;
 }
 
 export interface HostsResult {
@@ -46,6 +62,8 @@ export interface HostsResult {
   deno: HostFigures;
   /** Or why there is no figure: no answer within ANSWER_TIMEOUT_MS, or not run (see hostsBench). */
   workerd: HostFigures | string;
+  /** Or why there is none: not run, or no /proc to read it from. */
+  workerdCpu: CpuFigures | string;
   /** MB held by one unread answer, and MB of the packs it read. */
   heldMb: number;
   packsMb: number;
@@ -99,6 +117,57 @@ async function onHost<H extends Host>(start: () => Promise<H>, measure: (host: H
   }
 }
 
+/** The CPU time (user and kernel, ms) of process `pid` so far, from /proc. */
+function cpuMsOf(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
+}
+
+/** The workerd processes this process started (Miniflare spawns workerd as its child). */
+function childWorkerds(): number[] {
+  return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).flatMap((name) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [comm, rest] = [stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), stat.slice(stat.lastIndexOf(')') + 2).split(' ')];
+      return comm === 'workerd' && Number(rest[1]) === process.pid ? [Number(name)] : [];
+    } catch {
+      return []; // ended meanwhile
+    }
+  });
+}
+
+/** A request's last CPU reaches /proc at the next tick: waited for before a reading. */
+const settled = () => new Promise((resolve) => setTimeout(resolve, 100));
+
+/** workerd's own CPU for `list` (see the header); the isolate started by a request that reads one small file. */
+async function workerdCpu(out: string, list: string): Promise<CpuFigures | string> {
+  if (!fs.existsSync('/proc/self/stat')) return 'no /proc';
+  const colds: number[] = [];
+  let warmMs = 0;
+  for (let i = 0; i < CPU_INSTANCES; i++) {
+    const known = new Set(childWorkerds());
+    const host = await workerdAssets(out);
+    try {
+      const pid = childWorkerds().find((p) => !known.has(p));
+      if (pid === undefined) return 'no workerd process found';
+      const ask = async (url: string) => (await host.fetch(url, { signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) })).arrayBuffer();
+      await ask('/api/v1/happening/0');
+      await settled();
+      let start = cpuMsOf(pid);
+      await ask(list);
+      await settled();
+      colds.push(cpuMsOf(pid) - start);
+      start = cpuMsOf(pid);
+      for (let k = 0; k < WARM_RUNS; k++) await ask(list);
+      await settled();
+      warmMs = (cpuMsOf(pid) - start) / WARM_RUNS;
+    } finally {
+      await host.close();
+    }
+  }
+  return { coldMs: median(colds), warmMs };
+}
+
 /** A collected heap's size in bytes: V8's heap (strings included) and memory outside it (buffers). */
 function usedAfterGc(gc: () => void): number {
   gc();
@@ -144,7 +213,8 @@ export async function hostsBench(out: string, { workerd: runWorkerd = true } = {
     const workerd = runWorkerd
       ? await onHost(() => workerdAssets(out, READ_LATENCY_MS), (host) => timeList(host, list, host.reads, 'workerd')).catch(unlessTimedOut)
       : 'not run at this scale';
-    return { ids: ids.length, deno, workerd, ...(await heldPerRequest(out, `https://bench.test${list}`)) };
+    const cpu = runWorkerd ? await workerdCpu(out, list).catch(unlessTimedOut) : 'not run at this scale';
+    return { ids: ids.length, deno, workerd, workerdCpu: cpu, ...(await heldPerRequest(out, `https://bench.test${list}`)) };
   } finally {
     await removeTempDirs();
   }
@@ -152,7 +222,8 @@ export async function hostsBench(out: string, { workerd: runWorkerd = true } = {
 
 export const formatHosts = (r: HostsResult) =>
   `hosts (${READ_LATENCY_MS} ms reads), ${r.ids}-id card list: Deno p50 ${r.deno.p50.toFixed(1)} ms in ${r.deno.reads} reads, ` +
-  `workerd ${typeof r.workerd === 'string' ? r.workerd : `p50 ${r.workerd.p50.toFixed(1)} ms in ${r.workerd.reads} reads`}; ` +
+  `workerd ${typeof r.workerd === 'string' ? r.workerd : `p50 ${r.workerd.p50.toFixed(1)} ms in ${r.workerd.reads} reads`}, ` +
+  `its CPU ${typeof r.workerdCpu === 'string' ? r.workerdCpu : `cold ${r.workerdCpu.coldMs.toFixed(0)} ms, warm ${r.workerdCpu.warmMs.toFixed(1)} ms`}; ` +
   `one unread answer holds ${r.heldMb.toFixed(1)} MB ` +
   `of the ${r.packsMb.toFixed(1)} MB of packs it read`;
 

@@ -168,26 +168,11 @@ export const fetchBytesReader = (fetch: (url: URL) => Promise<Response>, origin:
   fetchFile(fetch, origin, bodyBytes);
 
 /**
- * A response's body as bytes: its one chunk as it is when it came in one, else the chunks joined.
- * `arrayBuffer()` joins them always, a copy of every byte read (11 MiB for a 1,000-card list).
+ * A response's body as bytes, read by the runtime itself (`arrayBuffer()`): workerd reads a body
+ * whole in its own code, where a loop of `read()` calls here took each of its 4 KiB chunks as a
+ * promise of its own and joined them after, three times the CPU for the same bytes
+ * (docs/benchmark.md, "Reading a body whole"); Deno reads it as fast either way.
  */
 async function bodyBytes(response: Response): Promise<Uint8Array<ArrayBuffer>> {
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value as Uint8Array<ArrayBuffer>);
-    size += value.byteLength;
-  }
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return new Uint8Array(await response.arrayBuffer());
 }
