@@ -117,9 +117,16 @@ async function onHost<H extends Host>(start: () => Promise<H>, measure: (host: H
   }
 }
 
-/** The CPU time (user and kernel, ms) of process `pid` so far, from /proc. */
+/** Process `pid`'s name and the fields of its /proc stat line after the name (its state first). */
+function procStat(pid: number | string): { name: string; fields: string[] } {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const end = stat.lastIndexOf(')');
+  return { name: stat.slice(stat.indexOf('(') + 1, end), fields: stat.slice(end + 2).split(' ') };
+}
+
+/** The CPU time (user and kernel, ms) of process `pid` so far. */
 function cpuMsOf(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const { fields } = procStat(pid);
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
 }
 
@@ -127,9 +134,8 @@ function cpuMsOf(pid: number): number {
 function childWorkerds(): number[] {
   return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).flatMap((name) => {
     try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const [comm, rest] = [stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), stat.slice(stat.lastIndexOf(')') + 2).split(' ')];
-      return comm === 'workerd' && Number(rest[1]) === process.pid ? [Number(name)] : [];
+      const { name: command, fields } = procStat(name);
+      return command === 'workerd' && Number(fields[1]) === process.pid ? [Number(name)] : [];
     } catch {
       return []; // ended meanwhile
     }
