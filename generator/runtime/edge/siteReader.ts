@@ -155,10 +155,7 @@ function fetchFile<T>(fetchFile: (url: URL) => Promise<Response>, origin: string
   };
 }
 
-/**
- * Text as `Response.text()` gives it (UTF-8, invalid bytes replaced, a byte order mark dropped),
- * decoded from the body's one chunk: `text()` joins the chunks into a copy first (Node's fetch).
- */
+/** Text as `Response.text()` gives it (UTF-8, invalid bytes replaced, a byte order mark dropped), decoded from the body read whole (bodyBytes). */
 const textDecoder = new TextDecoder();
 
 export const fetchReader = (fetch: (url: URL) => Promise<Response>, origin: string): ReadFile =>
