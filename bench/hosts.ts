@@ -10,7 +10,8 @@
  * - workerd's CPU: the same list asked of a fresh instance (no read latency), the workerd
  *   process's own CPU time from /proc (Linux; its asset server, which serves the reads, runs in
  *   it too, and /proc counts in 10 ms ticks): the first request after one that started the
- *   isolate (cold, the median of CPU_INSTANCES instances) and the mean of the WARM_RUNS after it.
+ *   isolate (cold, the median of CPU_INSTANCES instances) and the mean of the WARM_RUNS after it
+ *   in the last instance.
  *   This is the runtime Cloudflare bills, where bench/edgeCpu.ts runs the same `_worker.js` in Node.
  * - held: requests answered by the handler in-process (one disk reader each, nothing shared
  *   between them) but not yet read by their client: the memory each holds, beside the bytes
@@ -26,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { handleRequest } from '../generator/runtime/edge/handler.ts';
 import { diskBytesReader, diskReader } from '../generator/hosts/node/runtime/diskSite.ts';
 import { denoEdge, workerdAssets, type Host } from '../test/hosts.ts';
+import { childProcesses, cpuMs } from '../test/serverProcess.ts';
 import { removeTempDirs } from '../test/tempDirs.ts';
 import { listableOrdinals } from './load.ts';
 
@@ -40,11 +42,9 @@ const REQUESTS = 20;
 const ANSWER_TIMEOUT_MS = 120_000;
 /** Requests held open at once to measure the memory of one. */
 const HELD = 8;
-/** Fresh workerd instances whose first list's CPU is taken, and the requests after it in the last. */
+/** Fresh workerd instances whose first list's CPU is taken, and the requests after it in the last (warm). */
 const CPU_INSTANCES = 3;
 const WARM_RUNS = 10;
-/** /proc's clock ticks per second (USER_HZ, 100 on Linux). */
-const USER_HZ = 100;
 
 export interface HostFigures {
   p50: number;
@@ -117,31 +117,6 @@ async function onHost<H extends Host>(start: () => Promise<H>, measure: (host: H
   }
 }
 
-/** Process `pid`'s name and the fields of its /proc stat line after the name (its state first). */
-function procStat(pid: number | string): { name: string; fields: string[] } {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const end = stat.lastIndexOf(')');
-  return { name: stat.slice(stat.indexOf('(') + 1, end), fields: stat.slice(end + 2).split(' ') };
-}
-
-/** The CPU time (user and kernel, ms) of process `pid` so far. */
-function cpuMsOf(pid: number): number {
-  const { fields } = procStat(pid);
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
-}
-
-/** The workerd processes this process started (Miniflare spawns workerd as its child). */
-function childWorkerds(): number[] {
-  return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).flatMap((name) => {
-    try {
-      const { name: command, fields } = procStat(name);
-      return command === 'workerd' && Number(fields[1]) === process.pid ? [Number(name)] : [];
-    } catch {
-      return []; // ended meanwhile
-    }
-  });
-}
-
 /** A request's last CPU reaches /proc at the next tick: waited for before a reading. */
 const settled = () => new Promise((resolve) => setTimeout(resolve, 100));
 
@@ -151,22 +126,23 @@ async function workerdCpu(out: string, list: string): Promise<CpuFigures | strin
   const colds: number[] = [];
   let warmMs = 0;
   for (let i = 0; i < CPU_INSTANCES; i++) {
-    const known = new Set(childWorkerds());
+    const known = new Set(childProcesses('workerd'));
     const host = await workerdAssets(out);
     try {
-      const pid = childWorkerds().find((p) => !known.has(p));
+      const pid = childProcesses('workerd').find((p) => !known.has(p));
       if (pid === undefined) return 'no workerd process found';
       const ask = async (url: string) => (await host.fetch(url, { signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) })).arrayBuffer();
+      /** workerd's CPU ms for `asking`, read once its last tick has reached /proc. */
+      const cpuOf = async (asking: () => Promise<unknown>) => {
+        const start = cpuMs(pid);
+        await asking();
+        await settled();
+        return cpuMs(pid) - start;
+      };
       await ask('/api/v1/happening/0');
       await settled();
-      let start = cpuMsOf(pid);
-      await ask(list);
-      await settled();
-      colds.push(cpuMsOf(pid) - start);
-      start = cpuMsOf(pid);
-      for (let k = 0; k < WARM_RUNS; k++) await ask(list);
-      await settled();
-      warmMs = (cpuMsOf(pid) - start) / WARM_RUNS;
+      colds.push(await cpuOf(() => ask(list)));
+      if (i === CPU_INSTANCES - 1) warmMs = (await cpuOf(async () => { for (let k = 0; k < WARM_RUNS; k++) await ask(list); })) / WARM_RUNS;
     } finally {
       await host.close();
     }

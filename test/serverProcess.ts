@@ -55,3 +55,31 @@ export function peakRssMb(pid: number): number {
   const line = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
   return line ? Number(line[1]) / 1024 : NaN;
 }
+
+/** /proc's clock ticks per second (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
+
+/** Process `pid`'s name and the fields of its /proc stat line after the name (its state first; Linux). */
+function procStat(pid: number | string): { name: string; fields: string[] } {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const end = stat.lastIndexOf(')');
+  return { name: stat.slice(stat.indexOf('(') + 1, end), fields: stat.slice(end + 2).split(' ') };
+}
+
+/** The CPU time (user and kernel, ms, in 10 ms ticks) a process has taken so far (Linux). */
+export function cpuMs(pid: number): number {
+  const { fields } = procStat(pid);
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
+}
+
+/** The processes named `name` this process started, as their pids (Linux). */
+export function childProcesses(name: string): number[] {
+  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
+    try {
+      const { name: command, fields } = procStat(entry);
+      return command === name && Number(fields[1]) === process.pid ? [Number(entry)] : [];
+    } catch {
+      return []; // ended meanwhile
+    }
+  });
+}
