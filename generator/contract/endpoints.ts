@@ -499,7 +499,7 @@ export const endpoints = {
     route: '/api/v1/bulk/parts/{file}/{part}.part',
     summary: `One part of a bulk file, in the order bulk/index.json lists them: parts of about ${BULK_PART_BYTES / 1024} KiB, twice or more that in a file that would otherwise make more than ${MAX_BULK_PARTS} (the SQLite file's whole pages, JSON Lines files' whole lines); joined, they are the file`,
     host: 'static',
-    parameters: [{ name: 'file', description: 'a bulk file\'s name (cards.jsonl, sif.sqlite, ...)' }, { name: 'part', description: 'the first 16 hex digits of the part\'s SHA-256 (bulk/index.json lists the parts in order)' }],
+    parameters: [{ name: 'file', description: 'the name of the first bulk file holding the part (cards.jsonl, sif.sqlite, ...): card_t.jsonl lists cards.jsonl\'s parts where its lines are the same' }, { name: 'part', description: 'the first 16 hex digits of the part\'s SHA-256 (bulk/index.json lists the parts in order)' }],
     query: [],
     response: 'BulkPart',
     format: 'part',

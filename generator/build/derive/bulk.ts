@@ -145,9 +145,13 @@ type Part = NonNullable<BulkEntry['parts']>[number];
 
 /**
  * Adds each part as a file of the site, named by its content (the site's writers write it, and
- * take its block sums); returns the parts and the digest of the whole they make.
+ * take its block sums); returns the parts and the digest of the whole they make. A part whose
+ * bytes a part already published has (`published`, by SHA-256: of this file or of one before it)
+ * is that file, not a copy: accessory_t.jsonl holds the lines of accessories.jsonl in the same
+ * order, so it lists the same parts; card_t.jsonl holds those of cards.jsonl by id rather than by
+ * ordinal, and lists cards.jsonl's parts wherever the two orders agree part for part.
  */
-function publishParts(files: SiteFiles, name: string, makers: PartBytes[]): { whole: FileDigest; parts: Part[] } {
+function publishParts(files: SiteFiles, published: Map<string, string>, name: string, makers: PartBytes[]): { whole: FileDigest; parts: Part[] } {
   const whole = createHash('sha256');
   let bytes = 0;
   const parts = makers.map((make) => {
@@ -155,9 +159,12 @@ function publishParts(files: SiteFiles, name: string, makers: PartBytes[]): { wh
     whole.update(part);
     bytes += part.length;
     const digest = { sha256: sha256(part), bytes: part.length };
-    const rel = endpoints.bulkPart.file(name, bulkPartName(digest.sha256));
-    // Two parts of one file with the same bytes are one file. The part is not read again here.
-    if (!files.has(rel)) files.set(rel, part, { sha256: digest.sha256 });
+    let rel = published.get(digest.sha256);
+    if (rel === undefined) {
+      rel = endpoints.bulkPart.file(name, bulkPartName(digest.sha256));
+      published.set(digest.sha256, rel);
+      files.set(rel, part, { sha256: digest.sha256 });
+    }
     return { path: `/${rel}`, ...digest };
   });
   return { whole: { sha256: whole.digest('hex'), bytes }, parts };
@@ -176,9 +183,11 @@ function serializer(): (object: object) => Buffer {
 export async function deriveBulk(rendered: Rendered, files: SiteFiles, options: BulkOptions): Promise<BulkIndexJson> {
   const previous = await previousVersions(options.previous);
   const entries: BulkEntry[] = [];
+  /** The site path of each part published so far, by its SHA-256. */
+  const published = new Map<string, string>();
   fs.mkdirSync(options.scratch, { recursive: true });
   const add = (name: string, type: string, format: BulkEntry['format'], count: number, makers: PartBytes[]) => {
-    const { whole, parts } = publishParts(files, name, makers);
+    const { whole, parts } = publishParts(files, published, name, makers);
     files.set(endpoints.bulkChecksum.file(name), Buffer.from(`${whole.sha256}  ${name}\n`));
     const before = previous.get(name);
     const updatedIn = before?.sha256 === whole.sha256 ? before.updated_in : options.truthVersion;
