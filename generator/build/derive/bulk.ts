@@ -142,6 +142,14 @@ function pageParts(file: string, roots: readonly number[]): PartBytes[] {
 }
 
 type Part = NonNullable<BulkEntry['parts']>[number];
+/** A bulk file's parts as published, and the digest of the whole they make. */
+interface PublishedParts {
+  whole: FileDigest;
+  parts: Part[];
+}
+
+/** Whether two files' lines are the same objects' bytes in the same order (serializer: an object's bytes are made once). */
+const sameLines = (a: readonly Buffer[], b: readonly Buffer[]) => a.length === b.length && a.every((line, i) => line === b[i]);
 
 /**
  * Adds each part as a file of the site, named by its content (the site's writers write it, and
@@ -151,7 +159,7 @@ type Part = NonNullable<BulkEntry['parts']>[number];
  * order, so it lists the same parts; card_t.jsonl holds those of cards.jsonl by id rather than by
  * ordinal, and lists cards.jsonl's parts wherever the two orders agree part for part.
  */
-function publishParts(files: SiteFiles, published: Map<string, string>, name: string, makers: PartBytes[]): { whole: FileDigest; parts: Part[] } {
+function publishParts(files: SiteFiles, published: Map<string, string>, name: string, makers: PartBytes[]): PublishedParts {
   const whole = createHash('sha256');
   let bytes = 0;
   const parts = makers.map((make) => {
@@ -186,8 +194,7 @@ export async function deriveBulk(rendered: Rendered, files: SiteFiles, options: 
   /** The site path of each part published so far, by its SHA-256. */
   const published = new Map<string, string>();
   fs.mkdirSync(options.scratch, { recursive: true });
-  const add = (name: string, type: string, format: BulkEntry['format'], count: number, makers: PartBytes[]) => {
-    const { whole, parts } = publishParts(files, published, name, makers);
+  const add = (name: string, type: string, format: BulkEntry['format'], count: number, { whole, parts }: PublishedParts) => {
     files.set(endpoints.bulkChecksum.file(name), Buffer.from(`${whole.sha256}  ${name}\n`));
     const before = previous.get(name);
     const updatedIn = before?.sha256 === whole.sha256 ? before.updated_in : options.truthVersion;
@@ -195,11 +202,18 @@ export async function deriveBulk(rendered: Rendered, files: SiteFiles, options: 
   };
   const serialized = serializer();
   const kinds: SqliteKind[] = bulkKinds(rendered).map((kind) => ({ ...kind, json: kind.objects.map(serialized) }));
-  for (const kind of kinds) add(`${kind.name}.jsonl`, kind.name, 'jsonl', kind.objects.length, lineParts(kind.json));
+  const made: { lines: readonly Buffer[]; parts: PublishedParts }[] = [];
+  for (const kind of kinds) {
+    const name = `${kind.name}.jsonl`;
+    // The very lines of a file made before (accessory_t's are accessories'): its parts, not made and hashed again.
+    const parts = made.find((file) => sameLines(file.lines, kind.json))?.parts ?? publishParts(files, published, name, lineParts(kind.json));
+    made.push({ lines: kind.json, parts });
+    add(name, kind.name, 'jsonl', kind.objects.length, parts);
+  }
   const database = path.join(options.scratch, 'sif.sqlite');
   const tables = kinds.filter((kind) => !LINES_ONLY_KINDS.includes(kind.name as BulkKind));
   const roots = bulkSqlite(tables, options, database);
-  add('sif.sqlite', 'all', 'sqlite', tables.reduce((n, kind) => n + kind.objects.length, 0), pageParts(database, roots));
+  add('sif.sqlite', 'all', 'sqlite', tables.reduce((n, kind) => n + kind.objects.length, 0), publishParts(files, published, 'sif.sqlite', pageParts(database, roots)));
   fs.rmSync(database);
   const index = { truth_version: options.truthVersion, date: options.date, files: entries };
   emit(files, endpoints.bulkIndex, [], index);
