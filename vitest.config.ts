@@ -42,7 +42,7 @@ checkTiers();
 const LONG_FILES = [
   'page', 'routes', 'server', 'publish', 'mirror', 'contract', 'changes', 'outFolder',
   // The unit tier's longest, in the order they take (a unit run alone started search.test.ts last and ended on it).
-  'search', 'changesInMemory', 'sqlDump', 'songs', 'bulkInMemory', 'versionsInMemory', 'notes', 'hostFit',
+  'search', 'changesInMemory', 'sqlDump', 'songs', 'bulkInMemory', 'versionsInMemory', 'notes',
   // Its import graph is made while the file loads (the typescript package, every module read: about half a
   // second), time vitest's cached durations leave out: sorted by them, it came last, the other worker idle meanwhile.
   'imports',

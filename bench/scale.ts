@@ -27,14 +27,20 @@ function siteSize(dir: string): { files: number; bytes: number } {
   return { files, bytes };
 }
 
+/** The options `npm run build` gives node (package.json's build script, before `--import`): the bench builds as the CLI does. */
+function buildNodeOptions(): string[] {
+  const words = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { build: string } }).scripts.build.split(/\s+/);
+  return words.slice(1, words.indexOf('--import'));
+}
+
 export async function measureScale(cards: number, root: string) {
   const input = path.join(root, `input-${cards}`);
   const out = path.join(root, `site-${cards}`, 'public');
   await writeSampleExport(input, { cards, accessories: Math.ceil(cards / 7), format: 'sqlite', images: false });
   const start = performance.now();
   // /usr/bin/time -f: peak resident set size in KiB and CPU seconds, on stderr's last line.
-  // The CLI's build against no host's limits (bench/scaleBuild.ts): Cloudflare Free refuses sites past about 20,000 cards.
-  const { stdout, stderr, status } = spawnSync('/usr/bin/time', ['-f', 'peak_kib=%M user_s=%U sys_s=%S', process.execPath, '--import', 'tsx', 'bench/scaleBuild.ts', input, out], {
+  // The CLI's build, with its node options, against no host's limits (bench/scaleBuild.ts): Cloudflare Free refuses sites past about 20,000 cards.
+  const { stdout, stderr, status } = spawnSync('/usr/bin/time', ['-f', 'peak_kib=%M user_s=%U sys_s=%S', process.execPath, ...buildNodeOptions(), '--import', 'tsx', 'bench/scaleBuild.ts', input, out], {
     cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024,
   });
   if (status !== 0) throw new Error(`the build of ${cards} cards failed: ${stderr.trim().split('\n').slice(-3).join(' / ')}`);

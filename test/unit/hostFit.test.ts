@@ -1,15 +1,13 @@
 /**
- * The hosts' deploy limits: a site's files and sizes against each host of a plan, and the build that refuses a site a host would
- * (the CLI's --plan: test/hosts/cli.test.ts).
+ * The hosts' deploy limits: a site's files and sizes against each host of a plan, and the build's report of its margin (a build
+ * refused on disk: test/build/hostLimits.test.ts; the CLI's --plan: test/hosts/cli.test.ts).
  */
 import fs from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { CLOUDFLARE_FREE, NETLIFY, PLANS, type HostPlan } from '../../generator/hosts/all/build/hostLimits.ts';
-import { fitHosts, folderListing, refuseUnfit, type SiteListing } from '../../generator/hosts/all/build/hostFit.ts';
-import { build } from '../../generator/build/build.ts';
+import { CLOUDFLARE_FREE, NETLIFY, PLANS } from '../../generator/hosts/all/build/hostLimits.ts';
+import { fitHosts, refuseUnfit, type SiteListing } from '../../generator/hosts/all/build/hostFit.ts';
 import { publishLayout } from '../../generator/build/publish/layout.ts';
-import { buildSample, copySample, publishedSample } from '../helpers.ts';
-import { editDump, snapshot } from '../exportEdits.ts';
+import { buildSample } from '../helpers.ts';
 
 const MiB = 2 ** 20;
 const ROUTES = `${JSON.stringify({ version: 1, include: ['/api/*'], exclude: [] })}\n`;
@@ -93,24 +91,5 @@ describe('the build checks the site against its plan before it publishes', () =>
     const { hosts } = JSON.parse(await fs.readFile(publishLayout(out).report, 'utf8'));
     expect(hosts.map((fit: { host: string }) => fit.host)).toEqual(['Cloudflare Free', 'Netlify']);
     expect(hosts[0].line).toMatch(/^Cloudflare Free: \d+ of 20,000 files; largest \d+\.\d of 25 MiB \([^)]+\); _routes\.json \d+ of 100 rules/);
-  });
-
-  it('a file over a host limit fails the build with one line naming host, limit and file; the site untouched', async () => {
-    const { out, before } = await publishedSample();
-    const input = await copySample();
-    await editDump(input, 'unit.sql', 'UPDATE unit_m SET smile_max = smile_max + 1;');
-    // A limit one byte under the sample's largest file, through the declared table.
-    const [largest, bytes] = [...folderListing(out).sizes].reduce((a, b) => (b[1] > a[1] ? b : a));
-    const plan: HostPlan = { name: 'small', hosts: [{ ...CLOUDFLARE_FREE, fileBytes: bytes - 1 }] };
-    // The edited site's largest file: the sample's, or a SQLite part at least as large (its parts are cut by content).
-    const refusal = /^hosts stage: Cloudflare Free would refuse this site \(plan small\): bytes per file: largest ([\d,]+) of ([\d,]+) bytes \((\S+)\)$/;
-    const error: Error = await build({ input, out, plan }).then(() => expect.unreachable(), (e: Error) => e);
-    const [, size, limit, file] = refusal.exec(error.message) ?? [];
-    expect([Number(size?.replace(/,/g, '')) >= bytes, limit, file === largest || file?.startsWith('api/v1/bulk/parts/sif.sqlite/')], error.message)
-      .toEqual([true, (bytes - 1).toLocaleString('en-US'), true]);
-    expect(await snapshot(out)).toEqual(before);
-    const report = JSON.parse(await fs.readFile(publishLayout(out).report, 'utf8'));
-    expect(report).toMatchObject({ ok: false, error: { stage: 'hosts', site_published: false } });
-    expect(report.hosts[0].refusal).toBe(report.error.message);
   });
 });
