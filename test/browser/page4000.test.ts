@@ -84,6 +84,13 @@ describe('index.html with 4,000 cards: jumps to a section', () => {
     const under = getComputedStyle(header).position === 'sticky' ? header.getBoundingClientRect().bottom : 0;
     return document.querySelector(`#${section} h2`)!.getBoundingClientRect().top - under;
   }, id);
+  /**
+   * How far what the reader sees may move while a list above it grows and the page holds it in place: a list grown
+   * without that moves it by a row (100 px or more); held, it moves by a pixel at most, the sticky header's bottom
+   * landing on fractions of a pixel and the scroll kept in place moving by whole ones (seen: 27.86 then 28.36; 27.36
+   * then 28.36, about once in twenty runs).
+   */
+  const STAYS_PX = 2;
   /** At the top: just below the header, a section's padding above its heading; not pushed down by a list that grew. */
   const expectAtTop = (y: number, what: string) => {
     expect(y, what).toBeGreaterThanOrEqual(0);
@@ -124,8 +131,7 @@ describe('index.html with 4,000 cards: jumps to a section', () => {
       }, [...links.slice(1), 'cards']);
       for (const [id, first, later] of landed) {
         expectAtTop(first, `${width} px: #${id}`);
-        // Within a pixel: the sticky header's bottom may land on half pixels between frames (seen: 27.86 then 28.36).
-        expect(Math.abs(later - first), `${width} px: #${id} stays (${first} -> ${later})`).toBeLessThan(1);
+        expect(Math.abs(later - first), `${width} px: #${id} stays (${first} -> ${later})`).toBeLessThanOrEqual(STAYS_PX);
       }
       expect(await p.locator('#card-grid > li').count()).toBeGreaterThan(60);
       // Scrolling up from a section past a list's end: the list loads more, and what is on screen stays where it was.
@@ -138,7 +144,7 @@ describe('index.html with 4,000 cards: jumps to a section', () => {
       expect(seen).toBeGreaterThan(250);
       expect(await p.locator('#accessory-list > li').count()).toBeGreaterThan(60);
       await frames(p, 3);
-      expect(Math.abs((await belowTop(p, 'events')) - seen)).toBeLessThan(1);
+      expect(Math.abs((await belowTop(p, 'events')) - seen)).toBeLessThanOrEqual(STAYS_PX);
     }
     // The reader scrolling down to the grid's end loads more cards, as before.
     const before = await p.locator('#card-grid > li').count();
