@@ -66,6 +66,9 @@ function procStat(pid: number | string): { name: string; fields: string[] } {
   return { name: stat.slice(stat.indexOf('(') + 1, end), fields: stat.slice(end + 2).split(' ') };
 }
 
+/** A process's state letter (R running, S sleeping, Z a zombie...; Linux). */
+export const processState = (pid: number): string => procStat(pid).fields[0];
+
 /** The CPU time (user and kernel, ms, in 10 ms ticks) a process has taken so far (Linux). */
 export function cpuMs(pid: number): number {
   const { fields } = procStat(pid);

@@ -10,6 +10,7 @@ import { StageError, failureLines } from '../../generator/build/errors.ts';
 import { copySample, copyTree, once, publishedSample, recordStats, SAMPLE_INPUT, tempDir } from '../helpers.ts';
 import { ROOT } from '../cli.ts';
 import { compiled } from '../bin.ts';
+import { processState } from '../serverProcess.ts';
 import { contentDiff, editDump, snapshot, withoutChangelog } from '../exportEdits.ts';
 
 
@@ -170,8 +171,7 @@ describe('one build at a time', () => {
       await expect(build({ input: SAMPLE_INPUT, out })).rejects.toThrow(/another build is publishing/);
       process.kill(holder, 'SIGKILL');
       // A zombie: every thread gone (the last one to exit closes the files), the leader left unreaped.
-      const zombie = async () => (await fs.readdir(`/proc/${holder}/task`)).length === 1
-        && (await fs.readFile(`/proc/${holder}/stat`, 'utf8')).split(') ')[1][0] === 'Z';
+      const zombie = async () => (await fs.readdir(`/proc/${holder}/task`)).length === 1 && processState(holder) === 'Z';
       while (!(await zombie())) await new Promise((r) => setTimeout(r, 10));
       expect((await build({ input: SAMPLE_INPUT, out })).upToDate).toBe(true);
     } finally {
