@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handleRequest, type EdgeSite } from '../../generator/runtime/edge/handler.ts';
 import { diskReader } from '../../generator/hosts/node/runtime/diskSite.ts';
+import { edgeKept } from '../../generator/runtime/edge/kept.ts';
 import { EXAMPLES, exampleUrl } from '../../generator/web/search/examples.js';
 import { CENTERS, DIFFICULTIES, EFFECTS, SCHOOL_YEARS, TRIGGERS } from '../../generator/web/search/words.js';
 import { absentFields, kindOf, MAX_CORRECTED, MAX_LEFT_OUT_TERMS, search } from '../../generator/web/search/query.js';
@@ -44,7 +45,9 @@ let pageModule: typeof import('../../generator/web/search/query.js');
 
 beforeAll(async () => {
   ({ out } = await buildSample());
-  site = { read: diskReader(out), random: () => 0.25 };
+  // As the Worker and the Netlify function read a deploy: immutable, its parses kept between requests (npm start's reading
+  // anew each time is the route suite's to compare).
+  site = { read: diskReader(out), random: () => 0.25, immutable: true, kept: edgeKept() };
   const stubs = (await readJson(out, 'api/v1/card_list.json')).stubs as { ordinal: number }[];
   cards = await Promise.all(stubs.map(async (s) => (await readJson(out, `api/v1/card/${s.ordinal}.json`)).cards[0]));
   const accessoryIds = (await readJson(out, 'api/v1/accessory_list.json')).accessories as { id: number }[];
