@@ -53,6 +53,7 @@ import { formatSearch, searchBench } from './search.ts';
 import { bulkBench, formatBulk } from './bulk.ts';
 import { formatVersions, versionsBench } from './versions.ts';
 import { edgeCpuBench, formatEdgeCpu, type EdgeCpuResult } from './edgeCpu.ts';
+import { buildNodeOptions } from './scale.ts';
 
 interface Scale {
   cards: number;
@@ -220,6 +221,12 @@ const edgeCpuFields = (r: EdgeCpuResult) =>
   `edge_cpu_cold_max_ms=${Math.max(...r.kinds.map((k) => k.coldMs)).toFixed(1)} edge_cpu_warm_max_ms=${Math.max(...r.kinds.map((k) => k.warmMs)).toFixed(1)} ` +
   `edge_heap_mb=${r.heapMb.toFixed(1)}`;
 
+// The builds run in this process: it must run as `npm run build` runs the CLI, or it measures another build.
+const missing = buildNodeOptions().filter((option) => !process.execArgv.includes(option));
+if (missing.length) {
+  console.error(`bench/bench.ts: node runs without ${missing.join(' ')}, which npm run build gives it: run npm run bench`);
+  process.exit(1);
+}
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sif-bench-'));
 try {
   const results = [];

@@ -28,7 +28,7 @@ function siteSize(dir: string): { files: number; bytes: number } {
 }
 
 /** The options `npm run build` gives node (package.json's build script, before `--import`): the bench builds as the CLI does. */
-function buildNodeOptions(): string[] {
+export function buildNodeOptions(): string[] {
   const words = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { build: string } }).scripts.build.split(/\s+/);
   return words.slice(1, words.indexOf('--import'));
 }

@@ -7,10 +7,10 @@
 import type { Endpoint } from './endpoints.ts';
 import { components } from './schemas.ts';
 
-export type Schema = Record<string, any>;
+type Schema = Record<string, any>;
 
 /** A schema as a short type expression: `Card`, `integer | null`, `string[]`, `{n_count, ...}`. */
-export function typeOf(schema: Schema): string {
+function typeOf(schema: Schema): string {
   if (schema.$ref) return String(schema.$ref).split('/').pop()!;
   if (schema.anyOf) return schema.anyOf.map(typeOf).join(' | ');
   if ('const' in schema) return JSON.stringify(schema.const);

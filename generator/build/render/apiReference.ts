@@ -54,4 +54,3 @@ ${schemas.join('\n')}
 </html>
 `;
 }
-
