@@ -130,13 +130,13 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       const store = session.layout.snapshots;
       // The build's records describe the output folder's site: trusted only when that is the one followed.
       const recorded = previous.named || options.fresh ? null : recordedSnapshots(store, session.changeRecords);
-      const { model, changes } = await runStages(report, files, {
+      const { truthVersion, changes } = await runStages(report, files, {
         input: inputFolder, inputDigest, previous, recorded, archive: options.archive, progress,
         images: { imageHost: Boolean(options.imageHost), ...imageCacheOf(options, session.layout.images) },
         imageHost: options.imageHost ?? null, scratch: session.layout.scratch, onRendered: () => session.renderingDone(),
       });
       const records = keepSnapshots(store, changes!.keep, session.changeRecords);
-      await report.stage('manifest', () => deriveFileManifest(files, model.truthVersion));
+      await report.stage('manifest', () => deriveFileManifest(files, truthVersion));
       report.countFiles(files.keys());
       await report.stage('hosts', () => {
         report.hosts.push(...fitHosts(listing(files), plan));

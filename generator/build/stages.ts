@@ -48,8 +48,8 @@ export interface StageOptions {
 }
 
 export interface StagesDone {
-  game: GameExport;
-  model: Model;
+  /** The version the site publishes (meta.json's, else the export's own). */
+  truthVersion: string;
   rendered: Rendered;
   /** What the changes stage found (null with renderOnly). */
   changes: ChangesFound | null;
@@ -97,26 +97,37 @@ async function pictures(report: BuildReport, model: Model, options: StageOptions
   return encoded;
 }
 
+/**
+ * The read, model, images and render stages: from the export to the rendered objects. Their own
+ * function, so that the model goes with its frame when it returns: the stages after it run on the
+ * rendered objects, which keep of the model only what they show (at 200,000 cards the model held
+ * about a third of the heap through the history and bulk stages).
+ */
+async function readAndRender(report: BuildReport, files: MovableFiles, options: StageOptions) {
+  const { game, model } = await readAndModel(report, options);
+  report.sample = game.sample;
+  report.coverage = modelCoverage(model);
+  const images = await pictures(report, model, options);
+  const findings = new Findings();
+  const rendered = await report.stage('render', () => renderSite(checkedContext(renderContext(model, images.published, options.imageHost), findings), files))
+    .finally(() => report.add(findings));
+  return { truthVersion: model.truthVersion, date: game.meta.date, rendered, pictures: images.files };
+}
+
 /** Runs the stages on `files` (a publishing session's, or files in memory), telling `report`. */
 export async function runStages(report: BuildReport, files: MovableFiles, options: StageOptions): Promise<StagesDone> {
-  const { game, model } = await readAndModel(report, options);
-  report.coverage = modelCoverage(model);
-  report.sample = game.sample;
-  const images = await pictures(report, model, options);
-  const renderFindings = new Findings();
-  const rendered = await report.stage('render', () => renderSite(checkedContext(renderContext(model, images.published, options.imageHost), renderFindings), files))
-    .finally(() => report.add(renderFindings));
+  const { truthVersion, date, rendered, pictures: encoded } = await readAndRender(report, files, options);
   options.onRendered?.();
   await report.stage('search', () => deriveSearch(rendered, files));
-  for (const [rel, bytes] of images.files) files.set(rel, bytes);
-  if (options.renderOnly) return { game, model, rendered, changes: null, bulk: null };
+  for (const [rel, bytes] of encoded) files.set(rel, bytes);
+  if (options.renderOnly) return { truthVersion, rendered, changes: null, bulk: null };
   const { previous, recorded } = options;
-  const changes = await report.stage('changes', () => deriveChanges({ rendered, truthVersion: model.truthVersion }, files, { previous, recorded, date: game.meta.date }));
+  const changes = await report.stage('changes', () => deriveChanges({ rendered, truthVersion }, files, { previous, recorded, date }));
   report.update = changes.update;
   report.warnAll(changes.warnings);
   await report.stage('history', () => deriveHistory(changes.history, files));
   const { scratch } = options;
   const bulk = scratch === null ? null
-    : await report.stage('bulk', () => deriveBulk(rendered, files, { truthVersion: model.truthVersion, date: game.meta.date, previous, scratch }));
-  return { game, model, rendered, changes, bulk };
+    : await report.stage('bulk', () => deriveBulk(rendered, files, { truthVersion, date, previous, scratch }));
+  return { truthVersion, rendered, changes, bulk };
 }

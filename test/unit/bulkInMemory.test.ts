@@ -49,9 +49,9 @@ describe('api/v1/bulk/sif.sqlite', () => {
   it('is byte-identical for the same input (built twice in one process)', async () => {
     const scratch = await tempDir();
     const bulk = async () => {
-      const { model, rendered } = await renderInMemory(SAMPLE_INPUT);
+      const { truthVersion, rendered } = await renderInMemory(SAMPLE_INPUT);
       const files = new MemoryFiles();
-      await deriveBulk(rendered, files, { truthVersion: model.truthVersion, date: null, previous: noSite(), scratch });
+      await deriveBulk(rendered, files, { truthVersion, date: null, previous: noSite(), scratch });
       return files;
     };
     const [a, b] = [await bulk(), await bulk()];

@@ -207,9 +207,9 @@ describe('/api/v1/changes/index.json and /api/v1/changes.json: the history', () 
 
 describe('the snapshot of a site', () => {
   it('is the same from the objects the render stage returns (a build) and from the published files (--since)', async () => {
-    const { files, model, rendered } = await renderInMemory(SAMPLE_INPUT, await samplePictures());
+    const { files, truthVersion, rendered } = await renderInMemory(SAMPLE_INPUT, await samplePictures());
     const fromFiles = await siteSnapshot(memorySite(files));
-    expect(snapshotOfObjects(publishedObjects(rendered), model.truthVersion, null)).toEqual(fromFiles);
+    expect(snapshotOfObjects(publishedObjects(rendered), truthVersion, null)).toEqual(fromFiles);
     expect(fromFiles.objects.card_t.size).toBeGreaterThan(30);
     expect(PUBLISHED_KINDS.filter((kind) => fromFiles.objects[kind].size === 0)).toEqual([]);
     expect([...fromFiles.objects.card_t.values()].some((text) => text.includes('"icon":"../../../images/'))).toBe(true);

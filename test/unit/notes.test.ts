@@ -256,7 +256,7 @@ describe('notes in the bulk downloads, the history and the edge', () => {
     expect(sqlite.count).toBe(site.bulk!.files.filter((f) => f.format === 'jsonl' && f.name !== 'notes.jsonl').reduce((n, f) => n + f.count, 0));
     // A first version's history of each chart's notes, added whole, in the history pack of its block (no file per chart).
     expect(JSON.parse(packMember(site.files, endpoints.historyPack.file(NOTES, 0), 11)!)).toEqual({
-      type: NOTES, id: 11, versions: [{ truth_version: site.model.truthVersion, date: expect.any(Number), change: 'added', patch: [{ op: 'add', path: '', value: notesOf(site.files, 11) }] }],
+      type: NOTES, id: 11, versions: [{ truth_version: site.truthVersion, date: expect.any(Number), change: 'added', patch: [{ op: 'add', path: '', value: notesOf(site.files, 11) }] }],
     });
     expect([...site.files.keys()].filter((rel) => rel.startsWith('api/v1/history/notes/'))).toEqual([endpoints.historyPack.file(NOTES, 0)]);
   });
