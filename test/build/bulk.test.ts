@@ -189,7 +189,7 @@ describe('api/v1/bulk/sif.sqlite', () => {
   it('gives fields that differ only in case (SQLite\'s column names do not) one column, the first', async () => {
     const objects = [{ id: 1, name: 'named', NAME: 'a game column', JSON: 'not the json column', flag: true }];
     const file = path.join(await tempDir(), 'sif.sqlite');
-    bulkSqlite([{ name: 'removable_skill_t', objects, json: objects.map((o) => Buffer.from(JSON.stringify(o))) }], { truthVersion: 'v', date: null }, file);
+    bulkSqlite([{ name: 'removable_skill_t', objects, json: objects.map((o) => [JSON.stringify(o)]) }], { truthVersion: 'v', date: null }, file);
     const db = new Database(file, { readonly: true });
     try {
       expect(db.prepare('SELECT * FROM removable_skill_t').all()).toEqual([{ id: 1, name: 'named', flag: 1, json: JSON.stringify(objects[0]) }]);

@@ -98,7 +98,7 @@ describe('the SQLite file\'s parts (derive/bulk.ts pageRanges)', () => {
     const parts = async (cards: number) => {
       const objects = Array.from({ length: cards }, (_, i) => ({ id: i + 1, text: 'x'.repeat(3000) }));
       const later = Array.from({ length: 6000 }, (_, i) => ({ id: i + 1, name: `skill ${i}`, text: 'y'.repeat(500) }));
-      const kinds: SqliteKind[] = [objects, later].map((list, i) => ({ name: ['cards', 'skill_t'][i], objects: list, json: list.map((o) => Buffer.from(JSON.stringify(o))) }));
+      const kinds: SqliteKind[] = [objects, later].map((list, i) => ({ name: ['cards', 'skill_t'][i], objects: list, json: list.map((o) => [JSON.stringify(o)]) }));
       const file = path.join(dir, `${cards}.sqlite`);
       // meta, cards, cards' id index, skill_t, skill_t's id index
       const roots = bulkSqlite(kinds, { truthVersion: 'v', date: null }, file);

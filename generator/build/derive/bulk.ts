@@ -18,7 +18,7 @@ import { KINDS, kindsPublishedWith } from '../../contract/kinds.ts';
 import type { BulkIndexJson } from '../../contract/schemas.ts';
 import { bulkPartBytes, bulkPartLines, bulkPartName } from '../../contract/format.ts';
 import { sha256, type FileDigest } from '../digest.ts';
-import { emit, jsonBytes } from '../render/files.ts';
+import { emit, jsonPieces, piecesLength, writePieces, type JsonPieces } from '../render/files.ts';
 import type { SiteFiles } from '../siteFiles.ts';
 import type { Rendered } from '../render/renderSite.ts';
 import { bulkSqlite, SQLITE_PAGE_SIZE, type SqliteKind } from './bulkSqlite.ts';
@@ -67,7 +67,7 @@ async function previousVersions(site: PreviousSite): Promise<Map<string, BulkEnt
   }
 }
 
-const NEWLINE = Buffer.from('\n');
+const NEWLINE = 0x0a;
 
 /** A part's bytes, made as it is published: one part is held at a time. */
 type PartBytes = () => Buffer;
@@ -75,13 +75,24 @@ type PartBytes = () => Buffer;
 /**
  * The JSON Lines of `objects` in parts of about bulkPartBytes (format.ts bulkPartLines): by
  * position, since objects keep their places (in id or ordinal order, new ones mostly last), so a
- * changed object rewrites its own part and a new one the last.
+ * changed object rewrites its own part and a new one the last. Each part is written from its
+ * lines' pieces: no line is joined on its own (a set's line holds its cards).
  */
-function lineParts(objects: readonly Buffer[]): PartBytes[] {
+function lineParts(lines: readonly JsonPieces[]): PartBytes[] {
+  const sizes = lines.map((line) => piecesLength(line) + 1);
+  const perPart = bulkPartLines(lines.length, sizes.reduce((n, size) => n + size, 0));
   const parts: PartBytes[] = [];
-  const lines = bulkPartLines(objects.length, objects.reduce((n, bytes) => n + bytes.length + 1, 0));
-  for (let start = 0; start < objects.length; start += lines) {
-    parts.push(() => Buffer.concat(objects.slice(start, start + lines).flatMap((bytes) => [bytes, NEWLINE])));
+  for (let start = 0; start < lines.length; start += perPart) {
+    const end = Math.min(lines.length, start + perPart);
+    parts.push(() => {
+      const part = Buffer.allocUnsafe(sizes.slice(start, end).reduce((n, size) => n + size, 0));
+      let at = 0;
+      for (let i = start; i < end; i++) {
+        at = writePieces(lines[i], part, at);
+        part[at++] = NEWLINE;
+      }
+      return part;
+    });
   }
   return parts;
 }
@@ -148,8 +159,8 @@ interface PublishedParts {
   parts: Part[];
 }
 
-/** Whether two files' lines are the same objects' bytes in the same order (serializer: an object's bytes are made once). */
-const sameLines = (a: readonly Buffer[], b: readonly Buffer[]) => a.length === b.length && a.every((line, i) => line === b[i]);
+/** Whether two files' lines are the same objects in the same order (so the same bytes). */
+const sameObjects = (a: readonly object[], b: readonly object[]) => a.length === b.length && a.every((object, i) => object === b[i]);
 
 /**
  * Adds each part as a file of the site, named by its content (the site's writers write it, and
@@ -178,10 +189,14 @@ function publishParts(files: SiteFiles, published: Map<string, string>, name: st
   return { whole: { sha256: whole.digest('hex'), bytes }, parts };
 }
 
-/** Each object's JSON bytes, serialized once however many kinds hold it (a card is in cards and card_t). */
-function serializer(): (object: object) => Buffer {
-  const done = new Map<object, Buffer>();
-  return (object) => done.get(object) ?? done.set(object, jsonBytes(object)).get(object)!;
+/**
+ * Each object's JSON pieces, serialized once however many kinds hold it (a card is in cards and
+ * card_t), its text encoded once: a line is written twice (its part, its SQLite row).
+ */
+function serializer(): (object: object) => JsonPieces {
+  const done = new Map<object, JsonPieces>();
+  const encoded = (object: object) => jsonPieces(object).map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece));
+  return (object) => done.get(object) ?? done.set(object, encoded(object)).get(object)!;
 }
 
 /**
@@ -202,12 +217,12 @@ export async function deriveBulk(rendered: Rendered, files: SiteFiles, options: 
   };
   const serialized = serializer();
   const kinds: SqliteKind[] = bulkKinds(rendered).map((kind) => ({ ...kind, json: kind.objects.map(serialized) }));
-  const made: { lines: readonly Buffer[]; parts: PublishedParts }[] = [];
+  const made: { objects: readonly object[]; parts: PublishedParts }[] = [];
   for (const kind of kinds) {
     const name = `${kind.name}.jsonl`;
     // The very lines of a file made before (accessory_t's are accessories'): its parts, not made and hashed again.
-    const parts = made.find((file) => sameLines(file.lines, kind.json))?.parts ?? publishParts(files, published, name, lineParts(kind.json));
-    made.push({ lines: kind.json, parts });
+    const parts = made.find((file) => sameObjects(file.objects, kind.objects))?.parts ?? publishParts(files, published, name, lineParts(kind.json));
+    made.push({ objects: kind.objects, parts });
     add(name, kind.name, 'jsonl', kind.objects.length, parts);
   }
   const database = path.join(options.scratch, 'sif.sqlite');

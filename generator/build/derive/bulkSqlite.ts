@@ -15,13 +15,14 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { API_MAJOR, API_REVISION } from '../../contract/format.ts';
+import { joinPieces, type JsonPieces } from '../render/files.ts';
 
 export interface SqliteKind {
   /** The table name (the kind's JSON Lines file name without its extension). */
   name: string;
   objects: readonly object[];
-  /** Each object's JSON as published (UTF-8), in the same order. */
-  json: readonly Buffer[];
+  /** Each object's JSON as published, in the same order, as pieces (render/files.ts jsonPieces). */
+  json: readonly JsonPieces[];
   /** The kind holds the objects of an earlier table: it is a view of that table, in this column's order. */
   viewOf?: { table: string; orderBy: string };
 }
@@ -95,7 +96,7 @@ function writeKind(db: Database.Database, kind: SqliteKind): void {
   const insert = db.prepare(`INSERT INTO ${table} VALUES (${[...columns.map(() => '?'), 'CAST(? AS TEXT)'].join(', ')})`);
   kind.objects.forEach((object, i) => {
     const record = object as Record<string, unknown>;
-    insert.run(...columns.map((c) => cell(record[c.name])), kind.json[i]);
+    insert.run(...columns.map((c) => cell(record[c.name])), joinPieces(kind.json[i]));
   });
   for (const key of columns.filter((c) => KEY_COLUMNS.includes(c.name))) {
     db.exec(`CREATE INDEX ${quote(`${kind.name}_${key.name}`)} ON ${table} (${quote(key.name)})`);

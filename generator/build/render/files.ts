@@ -50,10 +50,16 @@ export function encodedJson(bytes: Buffer): object {
   return value;
 }
 
-/** The compact JSON bytes of `value`, shared objects' bytes spliced in as they are. */
-export function jsonBytes(value: unknown): Buffer {
+/**
+ * The compact JSON of `value` as pieces laid end to end: its own text, and each shared object's
+ * bytes as they are (not copied). A file that holds many objects (a bulk part) joins its lines'
+ * pieces once, into itself, instead of each line's bytes first.
+ */
+export type JsonPieces = readonly (string | Buffer)[];
+
+export function jsonPieces(value: unknown): JsonPieces {
   const shared = typeof value === 'object' && value !== null ? sharedBytes.get(value) : undefined;
-  if (shared) return shared;
+  if (shared) return [shared];
   const objects: object[] = [];
   spliced = objects;
   let text: string;
@@ -62,14 +68,31 @@ export function jsonBytes(value: unknown): Buffer {
   } finally {
     spliced = null;
   }
-  if (!objects.length) return Buffer.from(text);
-  // Odd parts name shared objects; the bytes are written straight into one buffer of the right size.
-  const parts = text.split(PLACEHOLDER).map((part, i) => (i % 2 ? sharedBytes.get(objects[Number(part)])! : part));
-  const bytes = Buffer.allocUnsafe(parts.reduce((n, part) => n + (typeof part === 'string' ? Buffer.byteLength(part) : part.length), 0));
-  let offset = 0;
-  for (const part of parts) offset += typeof part === 'string' ? bytes.write(part, offset) : part.copy(bytes, offset);
+  if (!objects.length) return [text];
+  // Odd parts name shared objects.
+  return text.split(PLACEHOLDER).map((part, i) => (i % 2 ? sharedBytes.get(objects[Number(part)])! : part));
+}
+
+/** The bytes `pieces` take in UTF-8. */
+export const piecesLength = (pieces: JsonPieces): number =>
+  pieces.reduce((n, piece) => n + (typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length), 0);
+
+/** Writes `pieces` into `into` from `at`; returns where they end. */
+export function writePieces(pieces: JsonPieces, into: Buffer, at: number): number {
+  for (const piece of pieces) at += typeof piece === 'string' ? into.write(piece, at) : piece.copy(into, at);
+  return at;
+}
+
+/** `pieces` as one buffer: a single shared object's bytes are its own, not copied. */
+export function joinPieces(pieces: JsonPieces): Buffer {
+  if (pieces.length === 1) return typeof pieces[0] === 'string' ? Buffer.from(pieces[0]) : pieces[0];
+  const bytes = Buffer.allocUnsafe(piecesLength(pieces));
+  writePieces(pieces, bytes, 0);
   return bytes;
 }
+
+/** The compact JSON bytes of `value`, shared objects' bytes spliced in as they are. */
+export const jsonBytes = (value: unknown): Buffer => joinPieces(jsonPieces(value));
 
 /** Compact JSON, so equal values always give equal bytes. */
 export function addJson(files: SiteFiles, path: string, value: unknown): void {
