@@ -28,6 +28,11 @@ describe('integers of a master database', () => {
     expect(rowsOf(await tableOf(values))).toEqual(values.map((value, i) => ({ id: i + 1, 'odd "name"': value })));
   });
 
+  it('a real beyond them is no integer: read as it is, not refused', async () => {
+    const values = [1e20, -(2 ** 60), 1];
+    expect(rowsOf(await tableOf(values))).toEqual(values.map((value, i) => ({ id: i + 1, 'odd "name"': value })));
+  });
+
   it('beyond that, are refused naming the row and column, in a column of any name', async () => {
     const file = await tableOf([1, 2n ** 53n]);
     expect(() => rowsOf(file)).toThrow(/unit\.db: t row 2 \(id 2\): odd "name" is 9007199254740992; integers beyond/);

@@ -47,6 +47,15 @@ function withoutMissingMarks(row: DbRow): DbRow {
   return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, isMissingMark(value) ? null : value]));
 }
 
+/** Whether a value of the row is a whole number beyond ±(2^53 - 1) (an integer read rounded, or a real that large). */
+function hasUnsafeWholeNumber(row: DbRow): boolean {
+  for (const column in row) {
+    const value = row[column];
+    if (typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value)) return true;
+  }
+  return false;
+}
+
 export class MasterDb {
   private readonly tables: Set<string>;
   private readonly columnCache = new Map<string, Set<string>>();
@@ -160,12 +169,15 @@ export class MasterDb {
 
   /**
    * Every row of `table` as stored. Integers come back as numbers, which is exact up to 2^53;
-   * only a table holding one beyond is read with its integers as BigInt (exactly, but about
-   * twice the work), for withNumbers to refuse it by its row.
+   * only a table holding one beyond is read again with its integers as BigInt (exactly, but about
+   * twice the work), for withNumbers to refuse it by its row. Such an integer reads as a whole
+   * number beyond ±(2^53 - 1), so SQLite is asked (hasInexactInteger) only for a table where one
+   * is read: a real that large is one too, and is kept.
    */
   private storedRows(table: string): DbRow[] {
     const select = `SELECT * FROM "${table}"`;
-    if (!this.hasInexactInteger(table)) return this.query<DbRow>(select);
+    const rows = this.query<DbRow>(select);
+    if (!rows.some(hasUnsafeWholeNumber) || !this.hasInexactInteger(table)) return rows;
     return this.query<DbRow>(select, true).map((row, index) => this.withNumbers(table, row, index));
   }
 
