@@ -46,6 +46,22 @@ describe('SQL dumps: what a dump is made of loads', () => {
     db.close();
   });
 
+  it('loaded again in the same process, a dump is the same database, each one its own (the kept load is a copy)', () => {
+    const rows = (db: Database.Database) => db.defaultSafeIntegers(true).prepare('SELECT * FROM t ORDER BY id').all();
+    const schema = (db: Database.Database) => db.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all();
+    const first = openSql(SHELL_DUMP);
+    const [expected, tables] = [rows(first), schema(first)];
+    expect(expected).toHaveLength(2);
+    first.exec('DELETE FROM t');
+    first.close();
+    const again = openSql(SHELL_DUMP);
+    expect(rows(again)).toEqual(expected);
+    expect(schema(again)).toEqual(tables);
+    again.exec('DELETE FROM t');
+    expect(rows(openSql(SHELL_DUMP))).toEqual(expected);
+    again.close();
+  });
+
   it('takes an empty statement (;;) for nothing, as SQLite does', () => {
     const db = openSql('CREATE TABLE e (a);;\n;\nINSERT INTO e VALUES(1);;');
     expect(db.prepare('SELECT a FROM e').all()).toEqual([{ a: 1 }]);
