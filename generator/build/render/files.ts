@@ -50,13 +50,14 @@ export function encodedJson(bytes: Buffer): object {
   return value;
 }
 
-/**
- * The compact JSON of `value` as pieces laid end to end: its own text, and each shared object's
- * bytes as they are (not copied). A file that holds many objects (a bulk part) joins its lines'
- * pieces once, into itself, instead of each line's bytes first.
- */
+/** JSON as pieces laid end to end: text, and bytes already encoded (as the edge's answers are made, runtime/edge/http.ts). */
 export type JsonPieces = readonly (string | Buffer)[];
 
+/**
+ * The compact JSON of `value` as pieces: its own text, and each shared object's bytes as they
+ * are (not copied). A file that holds many objects (a bulk part) joins its lines' pieces once,
+ * into itself, instead of each line's bytes first.
+ */
 export function jsonPieces(value: unknown): JsonPieces {
   const shared = typeof value === 'object' && value !== null ? sharedBytes.get(value) : undefined;
   if (shared) return [shared];
