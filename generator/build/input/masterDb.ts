@@ -47,12 +47,12 @@ function withoutMissingMarks(row: DbRow): DbRow {
   return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, isMissingMark(value) ? null : value]));
 }
 
-/** Whether a value of the row is a whole number beyond ±(2^53 - 1) (an integer read rounded, or a real that large). */
+/** Whether `value` is a whole number beyond ±(2^53 - 1): an integer read rounded (or a real that large). */
+const isUnsafeWhole = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value);
+
+/** Whether a value of the row is such a number. */
 function hasUnsafeWholeNumber(row: DbRow): boolean {
-  for (const column in row) {
-    const value = row[column];
-    if (typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value)) return true;
-  }
+  for (const column in row) if (isUnsafeWhole(row[column])) return true;
   return false;
 }
 
@@ -203,7 +203,7 @@ export class MasterDb {
 
   /** An encrypted row's values (JSON, read as numbers): an integer beyond 2^53 was already rounded by the parse, so it is refused too. */
   private requireExactIntegers(table: string, values: Record<string, unknown>, row: DbRow, index: number): void {
-    const [column, value] = Object.entries(values).find(([, v]) => typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) ?? [];
+    const [column, value] = Object.entries(values).find(([, v]) => isUnsafeWhole(v)) ?? [];
     if (column !== undefined) throw this.inexact(table, row, index, `${column} (encrypted)`, value as number);
   }
 
