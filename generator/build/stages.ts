@@ -100,8 +100,8 @@ async function pictures(report: BuildReport, model: Model, options: StageOptions
 /**
  * The read, model, images and render stages: from the export to the rendered objects. Their own
  * function, so that the model goes with its frame when it returns: the stages after it run on the
- * rendered objects, which keep of the model only what they show (at 200,000 cards the model held
- * about a third of the heap through the history and bulk stages).
+ * rendered objects, which keep of the model only what they show (at 40,000 cards the live heap
+ * through the history and bulk stages 257 MB instead of 291, docs/benchmark.md).
  */
 async function readAndRender(report: BuildReport, files: MovableFiles, options: StageOptions) {
   const { game, model } = await readAndModel(report, options);

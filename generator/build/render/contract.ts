@@ -10,7 +10,7 @@ const API_REFERENCE_PAGE = 'api.html';
 /**
  * Both documents, made once per process: they follow from the declarations alone, the same for
  * every site (a process that builds many, the tests, made them again for each: 6 ms of the
- * sample's 60).
+ * sample's 68 in a profile).
  */
 let contract: { openapi: ReturnType<typeof openApiDocument>; page: Buffer } | undefined;
 
