@@ -133,7 +133,6 @@ export async function readObjects(site: EdgeSite, source: Source, ids: number[])
     return keys.map((key) => (key === null ? null : objects[next++]));
   }
   const distinct = [...new Set(ids)];
-  const found = new Map<number, string | Uint8Array | null>();
   const { singles, blocks, touched } = readPlan(site, source, distinct);
   const singleFiles = singles.map((id) => source.single!(id));
   planReads(site, [...blocks.map(source.pack), ...singleFiles], `a comma list reads the pack of each block of ${PACK_SIZE} ids it names: these ids fall in ${touched} blocks`);
@@ -141,9 +140,20 @@ export async function readObjects(site: EdgeSite, source: Source, ids: number[])
     Promise.all(singleFiles.map((file) => singleObject(site, file, source.key))),
     Promise.all(blocks.map((block) => packLookup(site, source.pack(block)))),
   ]);
+  return inRequestOrder(ids, singles, texts, blocks, packs);
+}
+
+/**
+ * The objects of `ids` in request order, from the single files read for `singles` and the packs of
+ * `blocks`. Apart from readObjects, which awaits: V8 compiles this loop over a list's ids on its own,
+ * rather than as part of the whole asynchronous function (about 60 ms of CPU, twice, in the first
+ * warm requests of a 1,000-id list).
+ */
+function inRequestOrder(ids: number[], singles: number[], texts: (Uint8Array | null)[], blocks: number[], packs: PackLookup[]): (string | Uint8Array | null)[] {
+  const found = new Map<number, string | Uint8Array | null>();
   singles.forEach((id, i) => found.set(id, texts[i]));
   const packOfBlock = new Map(blocks.map((block, i) => [block, packs[i]]));
-  for (const id of distinct) if (!found.has(id)) found.set(id, packOfBlock.get(packOf(id))!(id));
+  for (const id of ids) if (!found.has(id)) found.set(id, packOfBlock.get(packOf(id))!(id));
   return ids.map((id) => found.get(id) ?? null);
 }
 

@@ -48,7 +48,14 @@ export function readBudget(site: EdgeSite): EdgeSite {
     if (++reads > MAX_READS) throw tooManyReads(UNPLANNED);
     return read(path);
   };
-  return { ...site, read: counted(site.read), readBytes: site.readBytes && counted(site.readBytes), planned: new Set() };
+  // Every member named (the type makes a new one a compile error here), in one order: one shape on
+  // every request. A spread's shape followed the host's object, and V8 threw away the optimized code
+  // reading it (readPlan, a 1,000-id list's warm requests: compiled twice, 13-16 ms of CPU each time).
+  const budgeted: { [K in keyof Required<EdgeSite>]: EdgeSite[K] } = {
+    read: counted(site.read), readBytes: site.readBytes && counted(site.readBytes), immutable: site.immutable, kept: site.kept,
+    now: site.now, random: site.random, planned: new Set(),
+  };
+  return budgeted;
 }
 
 /**
