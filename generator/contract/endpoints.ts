@@ -12,7 +12,7 @@ import { BULK_PART_BYTES, KEY_PACK_SIZE, MAX_BULK_PARTS, PACK_SIZE } from './for
 import { MAX_IDS, MAX_VERSION_IDS } from './limits.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, MAX_SEED } from '../web/search/query.js';
 import type { RESPONSES } from './schemas.ts';
-import { KINDS, OBJECT_TYPE_NAMES, type GenericWithOwn, type ObjectType, type OwnBulkKind, type OwnHistoryType, type SearchKind } from './kinds.ts';
+import { KINDS, OBJECT_TYPE_NAMES, type GenericWithOwn, type ObjectType, type OwnBulkKind, type OwnHistoryType, type PackedKindName, type SearchKind } from './kinds.ts';
 
 /** The name of a response schema (schemas.ts RESPONSES, openapi.json components). */
 export type ResponseName = keyof typeof RESPONSES;
@@ -153,10 +153,11 @@ export type BulkKind = OwnBulkKind | ObjectType;
 export const BULK_KINDS: readonly BulkKind[] = [...ownFiles('bulk', false), ...OBJECT_TYPE_NAMES, ...ownFiles('bulk', true)];
 const BULK_FILE_NAMES = [...BULK_KINDS.map((kind) => `${kind}.jsonl`), 'sif.sqlite'];
 /**
- * Kinds sif.sqlite leaves out: a chart's notes are a list (no column would hold any of it) and, at
- * the game's size, 65 MB, which would more than triple the database every other kind is in.
+ * Kinds sif.sqlite leaves out (kinds.ts `own.linesOnly`): a chart's notes are a list (no column would
+ * hold any of it) and, at the game's size, 65 MB, which would more than triple the database every
+ * other kind is in.
  */
-export const LINES_ONLY_KINDS: readonly BulkKind[] = [NOTES];
+export const LINES_ONLY_KINDS: readonly BulkKind[] = KINDS.flatMap((k) => (k.own && 'linesOnly' in k.own ? [k.own.bulk] : []));
 
 /** Types with a history (api/v1/history/<type>/<id>.json): cards by ordinal, accessories, every generic object type, and notes by chart. */
 export type HistoryType = OwnHistoryType | ObjectType;
@@ -532,6 +533,9 @@ export const endpoints = {
     extra: true,
   }),
 };
+
+/** The packs of a kind that lives in packs only (kinds.ts `packedOnly`): its `<name>Pack` endpoint. */
+export const packedPack = (kind: PackedKindName) => endpoints[`${kind}Pack`];
 
 /** Every endpoint in documentation order: the named ones, then each generic object type's routes. */
 export function allEndpoints(): Endpoint[] {

@@ -33,10 +33,19 @@ export interface KindRow {
   database: string;
   /** The table and id column its objects are rows of (the build's warnings name them), if one. */
   table: readonly [table: string, key: string] | null;
-  /** Its files of its own beside the generic type's: its bulk kind (bulk/<kind>.jsonl) and history type (history/<type>/), if any. */
-  own: { bulk: string; history: string | null } | null;
-  /** Its objects and their histories live in packs only (a file per object would pass a host's file limit). */
-  packedOnly?: true;
+  /**
+   * Its files of its own beside the generic type's: its bulk kind (bulk/<kind>.jsonl) and history
+   * type (history/<type>/), if any; `linesOnly` when its bulk file is JSON Lines only, no table of
+   * sif.sqlite (a chart's notes are a list: no column would hold any of it).
+   */
+  own: { bulk: string; history: string | null; linesOnly?: true } | null;
+  /**
+   * Its objects and their histories live in packs only (a file per object would pass a host's file
+   * limit), declared as `<name>Pack` in endpoints.ts. `key`: the member holding each object's id.
+   * `namedBy`: the objects of a generic type whose `member` is set (a URL) each name the one
+   * object of this kind with their own id; an older site's snapshot reads those (changes/snapshot.ts).
+   */
+  packedOnly?: { key: string; namedBy: { type: string; member: string } };
 }
 
 /**
@@ -108,7 +117,8 @@ const ROWS = [
     // A chart's notes, from the note file its live_setting_m row names (notes/<live_setting_id>.json).
     name: 'notes', objectType: null, about: null,
     change: null, search: null, page: null,
-    database: 'live', table: null, own: { bulk: 'notes', history: 'notes' }, packedOnly: true,
+    database: 'live', table: null, own: { bulk: 'notes', history: 'notes', linesOnly: true },
+    packedOnly: { key: 'live_setting_id', namedBy: { type: 'live_t', member: 'notes_url' } },
   },
 ] as const satisfies readonly KindRow[];
 
@@ -148,6 +158,12 @@ export const kindOfType = (type: ObjectType): Kind => KINDS.find((k) => k.object
 export const kindOfChange = (type: ChangeType): Kind => KINDS.find((k) => k.change?.type === type)!;
 /** The row whose objects a search kind's results are. */
 export const kindOfSearch = (search: SearchKind): Kind => KINDS.find((k) => k.search === search)!;
+
+/** The kinds whose objects live in packs only, and their names. */
+type PackedRow = Extract<Row, { packedOnly: object }>;
+export type PackedKind = Kind & PackedRow;
+export type PackedKindName = PackedRow['name'];
+export const PACKED_KINDS = KINDS.filter((k) => k.packedOnly) as PackedKind[];
 
 /** The generic object types, in the order they are published in. */
 export const OBJECT_TYPE_NAMES = only(KINDS.map((k) => k.objectType as ObjectType | null));

@@ -4,8 +4,8 @@
  * every search kind has a row, and the optional kinds go together with their database.
  */
 import { describe, expect, it } from 'vitest';
-import { CHANGE_TYPES, DATABASES, KINDS, LATER_CHANGE_TYPES, OBJECT_TYPE_NAMES, kindOfSearch, kindsPublishedWith, objectTypesWith } from '../../generator/contract/kinds.ts';
-import { BULK_KINDS, HISTORY_ALIASES, HISTORY_TYPES, OBJECT_TYPES, PACKED_HISTORY_TYPES } from '../../generator/contract/endpoints.ts';
+import { CHANGE_TYPES, DATABASES, KINDS, LATER_CHANGE_TYPES, OBJECT_TYPE_NAMES, PACKED_KINDS, kindOfSearch, kindsPublishedWith, objectTypesWith } from '../../generator/contract/kinds.ts';
+import { BULK_KINDS, HISTORY_ALIASES, HISTORY_TYPES, LINES_ONLY_KINDS, OBJECT_TYPES, PACKED_HISTORY_TYPES, packedPack } from '../../generator/contract/endpoints.ts';
 import { KINDS as SEARCH_KINDS } from '../../generator/web/search/kinds.js';
 
 describe('the table of kinds', () => {
@@ -33,6 +33,17 @@ describe('the table of kinds', () => {
   it('has a row with a generic type for every search kind of the search language', () => {
     for (const { name } of SEARCH_KINDS) expect(kindOfSearch(name)?.objectType, name).toBeTruthy();
     expect(KINDS.filter((k) => k.search).map((k) => k.search).sort()).toEqual(SEARCH_KINDS.map((k) => k.name).sort());
+  });
+
+  it('names, for a kind in packs only, its packs, the member holding its ids and the generic type naming its objects', () => {
+    expect(PACKED_KINDS.map((k) => k.name)).toEqual(['notes']);
+    for (const k of PACKED_KINDS) {
+      expect(packedPack(k.name).file(3)).toBe(`api/v1/pack/${k.name}/3.json`);
+      expect(packedPack(k.name).parameters[0].description).toContain(k.packedOnly.key);
+      expect(OBJECT_TYPE_NAMES).toContain(k.packedOnly.namedBy.type);
+      expect(PACKED_HISTORY_TYPES).toContain(k.own.history);
+    }
+    expect(LINES_ONLY_KINDS).toEqual(['notes']);
   });
 
   it('publishes the live database\'s kinds together, or none of them', () => {

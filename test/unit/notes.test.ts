@@ -77,7 +77,7 @@ const NO_STATISTICS = { notes_url: null, note_count: null, star_notes: null, hol
 describe('api/v1/notes/<live_setting_id>.json', () => {
   it('publishes the note file each chart names, its notes as the file has them, in order, fitting the Notes schema', () => {
     expect([...sampleNotes.keys()]).toEqual([11, 21, 31, 41, 51, 71]);
-    expect(rendered.rendered.notes.map((n) => n.live_setting_id)).toEqual([...sampleNotes.keys()]);
+    expect(rendered.rendered.packed.notes.map((n) => n.live_setting_id)).toEqual([...sampleNotes.keys()]);
     for (const [id, { text }] of sampleNotes) {
       // The sample writes its files as the game does (compact, the fields in the published order): the notes are the file's bytes.
       expect(notesText(rendered.files, id), `chart ${id}`).toBe(`{"live_setting_id":${id},"notes":${text}}`);
@@ -222,7 +222,7 @@ describe('note files of an export', () => {
     const input = await copySample();
     await fs.rm(path.join(input, 'live.sql'));
     const site = await renderInMemory(input);
-    expect(site.rendered.notes).toEqual([]);
+    expect(site.rendered.packed.notes).toEqual([]);
     expect(site.report.unreadFiles.map((f) => f.reason)).toEqual(Array(7).fill('a note file, but the export has no live database'));
   });
 
@@ -280,6 +280,17 @@ describe('notes in the bulk downloads, the history and the edge', () => {
     olderSite.set(rel, Buffer.from(JSON.stringify(older)));
     const again = await nextInMemory(SAMPLE_INPUT, { ...first, files: olderSite }, { readBack: true, bulk: false });
     expect(again.files.get(rel)!.equals(first.files.get(rel)!)).toBe(true);
+  });
+
+  it('a previous site read back (--since) whose notes pack lacks the notes a chart names fails the build in one line naming the pack', async () => {
+    const first = await nextInMemory(SAMPLE_INPUT, null, { bulk: false });
+    const rel = endpoints.notesPack.file(packOf(11));
+    const pack = JSON.parse(first.files.get(rel)!.toString('utf8'));
+    delete pack.objects['11'];
+    const damaged = new MemoryFiles(first.files);
+    damaged.set(rel, Buffer.from(JSON.stringify(pack)));
+    await expect(nextInMemory(SAMPLE_INPUT, { ...first, files: damaged }, { readBack: true, bulk: false }))
+      .rejects.toThrow(`${rel}: no notes of live_t 11, which names it in notes_url`);
   });
 
   it('the edge: a chart\'s notes sliced out of their pack byte for byte, a leading zero alike, ?keys= shaping the notes; errors', async () => {

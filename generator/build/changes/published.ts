@@ -5,8 +5,8 @@
  * types (a card by id is `card_t`, an accessory `accessory_t`: the same objects the card and
  * accessory routes publish), sets and pairs as their lists describe them, and charts' notes.
  */
-import { NOTES, OBJECT_TYPE_NAMES } from '../../contract/endpoints.ts';
-import { KINDS, type PublishedKind } from '../../contract/kinds.ts';
+import { OBJECT_TYPE_NAMES } from '../../contract/endpoints.ts';
+import { KINDS, PACKED_KINDS, type PublishedKind } from '../../contract/kinds.ts';
 import type { Rendered } from '../render/renderSite.ts';
 
 export type Json = null | boolean | number | string | Json[] | JsonObject;
@@ -30,12 +30,18 @@ export function recordObject(objects: PublishedObjects, kind: PublishedKind, id:
   objects[kind].set(String(id), object as JsonObject);
 }
 
-/** The objects of a rendered site by kind; a set is {id, display_name, cards: its card ids in ordinal order}; a chart's notes its notes file, by chart. */
-export function publishedObjects({ objects, sets, pairs, notes }: Rendered): PublishedObjects {
+/**
+ * The objects of a rendered site by kind; a set is {id, display_name, cards: its card ids in ordinal
+ * order}; an object of a kind that lives in packs only is as its route answers it, by its key (a
+ * chart's notes: its notes file, by chart).
+ */
+export function publishedObjects({ objects, sets, pairs, packed }: Rendered): PublishedObjects {
   const published = noObjects();
   for (const type of OBJECT_TYPE_NAMES) for (const object of objects[type]) recordObject(published, type, object.id, object);
   for (const set of sets) recordObject(published, 'set', set.id, { id: set.id, display_name: set.display_name, cards: set.cards.map((card) => card.id) });
   for (const { cards: _, ...entry } of pairs) recordObject(published, 'pair', entry.pair, entry);
-  for (const chart of notes) recordObject(published, NOTES, chart.live_setting_id, chart);
+  for (const kind of PACKED_KINDS) {
+    for (const object of packed[kind.name]) recordObject(published, kind.published, (object as JsonObject)[kind.packedOnly.key] as number, object);
+  }
   return published;
 }

@@ -5,8 +5,8 @@
  * its render stage returns; an older site's from its published files (--since, or a site
  * without build records). Both give the same texts (test/unit/changesInMemory.test.ts checks it).
  */
-import { endpoints, NOTES, objectEndpoint, OBJECT_TYPE_NAMES, type ObjectType } from '../../contract/endpoints.ts';
-import { kindOfType } from '../../contract/kinds.ts';
+import { endpoints, objectEndpoint, OBJECT_TYPE_NAMES, packedPack, type ObjectType } from '../../contract/endpoints.ts';
+import { kindOfType, PACKED_KINDS } from '../../contract/kinds.ts';
 import type { PairListJson, SetListJson } from '../../contract/schemas.ts';
 import { jsonBytes } from '../render/files.ts';
 import { isJsonObject, noObjects, recordObject, type JsonObject, type PublishedKind, type PublishedObjects } from './published.ts';
@@ -60,17 +60,25 @@ export async function readObjects(read: SiteReader, type: ObjectType, into: Publ
   }
 }
 
-/** The notes of every chart whose live_t object has a notes_url, from the packs of their blocks (none before notes were published). */
-export async function readNotes(read: SiteReader, into: PublishedObjects): Promise<void> {
-  const packs = new Map<number, Record<string, unknown>>();
-  for (const chart of into.live_t.values()) {
-    if (typeof chart.notes_url !== 'string') continue;
-    const id = chart.id as number;
-    const block = packOf(id);
-    if (!packs.has(block)) packs.set(block, ((await read(endpoints.notesPack.file(block))) as { objects: Record<string, unknown> }).objects);
-    const notes = packs.get(block)![id];
-    if (!isJsonObject(notes) || notes.live_setting_id !== id) throw new UserError(`${endpoints.notesPack.file(block)}: no notes of chart ${id}, which live_t ${id} names`);
-    recordObject(into, NOTES, id, notes);
+/**
+ * The objects of each kind that lives in packs only (contract/kinds.ts `packedOnly`): one for each
+ * object that names one (a chart with a notes_url: its notes), read from the pack of its block.
+ * The naming objects are read first; a site from before such a kind has none of them named.
+ */
+export async function readPacked(read: SiteReader, into: PublishedObjects): Promise<void> {
+  for (const kind of PACKED_KINDS) {
+    const { key, namedBy } = kind.packedOnly;
+    const { file } = packedPack(kind.name);
+    const packs = new Map<number, Record<string, unknown>>();
+    for (const named of into[namedBy.type].values()) {
+      if (typeof named[namedBy.member] !== 'string') continue;
+      const id = named.id as number;
+      const block = packOf(id);
+      if (!packs.has(block)) packs.set(block, ((await read(file(block))) as { objects: Record<string, unknown> }).objects);
+      const object = packs.get(block)![id];
+      if (!isJsonObject(object) || object[key] !== id) throw new UserError(`${file(block)}: no ${kind.name} of ${namedBy.type} ${id}, which names it in ${namedBy.member}`);
+      recordObject(into, kind.published, id, object);
+    }
   }
 }
 
@@ -102,7 +110,7 @@ export function snapshotOfObjects(published: PublishedObjects, truthVersion: str
 export async function snapshotOf(read: SiteReader, date: number | null): Promise<Snapshot> {
   const objects = noObjects();
   for (const type of OBJECT_TYPE_NAMES) await readObjects(read, type, objects);
-  await readNotes(read, objects);
+  await readPacked(read, objects);
   await readSets(read, objects);
   for (const pair of ((await read(endpoints.pairList.file())) as PairListJson).pairs) recordObject(objects, 'pair', pair.pair, pair);
   const truthVersion = ((await read(endpoints.info.file())) as { truth_version: string }).truth_version;

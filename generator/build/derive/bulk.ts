@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { BULK_KINDS, LINES_ONLY_KINDS, endpoints, type BulkKind } from '../../contract/endpoints.ts';
-import { KINDS, kindsPublishedWith } from '../../contract/kinds.ts';
+import { KINDS, kindsPublishedWith, PACKED_KINDS, type PackedKind } from '../../contract/kinds.ts';
 import type { BulkIndexJson } from '../../contract/schemas.ts';
 import { bulkPartBytes, bulkPartLines, bulkPartName } from '../../contract/format.ts';
 import { sha256, type FileDigest } from '../digest.ts';
@@ -39,12 +39,14 @@ type BulkEntry = BulkIndexJson['files'][number];
 
 /**
  * The objects of each bulk kind (contract/endpoints.ts BULK_KINDS, in that order); each line is the
- * object as its route publishes it (a chart's notes: its notes file). card_t and accessory_t hold the objects of cards and
+ * object as its route publishes it. card_t and accessory_t hold the objects of cards and
  * accessories (the database makes them views of those tables, ordered as their files are).
  */
-function bulkKinds({ objects, objectTypes, sets, pairs, notes }: Rendered): { name: BulkKind; objects: readonly object[]; viewOf?: SqliteKind['viewOf'] }[] {
+function bulkKinds({ objects, objectTypes, sets, pairs, packed }: Rendered): { name: BulkKind; objects: readonly object[]; viewOf?: SqliteKind['viewOf'] }[] {
+  const packedKinds = Object.fromEntries(PACKED_KINDS.map((k): [string, readonly object[]] => [k.own.bulk, packed[k.name]]));
   const byKind: Record<BulkKind, readonly object[]> = {
-    ...objects, cards: [...objects.card_t].sort((a, b) => a.ordinal - b.ordinal), accessories: objects.accessory_t, sets, pairs, notes,
+    ...objects, cards: [...objects.card_t].sort((a, b) => a.ordinal - b.ordinal), accessories: objects.accessory_t, sets, pairs,
+    ...(packedKinds as Record<PackedKind['own']['bulk'], readonly object[]>),
   };
   // A generic type whose objects are a kind's own (card_t, accessory_t) is a view of its kind's table.
   const views: Partial<Record<BulkKind, SqliteKind['viewOf']>> = Object.fromEntries(KINDS.flatMap((k) => (k.objectType && k.own ? [[k.objectType, { table: k.own.bulk, orderBy: 'id' }]] : [])));

@@ -13,10 +13,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { endpoints, FILE_HISTORY_TYPES, isObjectType, NOTES, objectEndpoint, OBJECT_TYPE_NAMES, type HistoryType } from '../../contract/endpoints.ts';
-import { readNotes, readObjects, type SiteReader } from '../changes/snapshot.ts';
+import { endpoints, FILE_HISTORY_TYPES, isObjectType, objectEndpoint, OBJECT_TYPE_NAMES, type HistoryType } from '../../contract/endpoints.ts';
+import { readObjects, readPacked, type SiteReader } from '../changes/snapshot.ts';
 import { noObjects } from '../changes/published.ts';
 import { packOf } from '../../contract/format.ts';
+import { PACKED_KINDS } from '../../contract/kinds.ts';
 import type { BulkIndexJson, CardJson, CardListJson, FileManifestJson, HistoryJson, PairListJson, SetListJson, VersionsJson } from '../../contract/schemas.ts';
 import { sha256, type FileDigest } from '../digest.ts';
 import { deriveBulk } from '../derive/bulk.ts';
@@ -113,7 +114,7 @@ class MatchingFiles implements SiteFiles {
 
 /**
  * What the bulk stage reads, from the site's files: every card from its own file (its packs are
- * what is being made), the other types and the charts' notes as a --since build reads them back
+ * what is being made), the other types and the kinds in packs only as a --since build reads them back
  * (changes/snapshot.ts), the sets and pairs as their lists and files.
  */
 async function renderedOf(json: <T>(rel: string) => T | null): Promise<{ rendered: Rendered; cards: CardJson[] }> {
@@ -126,12 +127,12 @@ async function renderedOf(json: <T>(rel: string) => T | null): Promise<{ rendere
   const published = noObjects();
   const objectTypes = OBJECT_TYPE_NAMES.filter((type) => json(objectEndpoint[type].list.file()) !== null);
   for (const type of objectTypes) if (type !== 'card_t') await readObjects(read, type, published);
-  await readNotes(read, published);
+  await readPacked(read, published);
   const objects = Object.fromEntries(OBJECT_TYPE_NAMES.map((type) => [type, type === 'card_t' ? [...cards].sort((a, b) => a.id - b.id) : [...published[type].values()]]));
   const sets = (json<SetListJson>(endpoints.setList.file())?.sets ?? []).map((set) => ({ ...set, ...json<object>(endpoints.set.file(set.id)) }));
   const pairs = (json<PairListJson>(endpoints.pairList.file())?.pairs ?? []).map((pair) => ({ ...pair, ...json<object>(endpoints.pair.file(pair.pair)) }));
-  const notes = [...published[NOTES].values()];
-  return { rendered: { objects, objectTypes, sets, pairs, notes, timezoneOffset: 0 } as unknown as Rendered, cards };
+  const packed = Object.fromEntries(PACKED_KINDS.map((k) => [k.name, [...published[k.published].values()]]));
+  return { rendered: { objects, objectTypes, sets, pairs, packed, timezoneOffset: 0 } as unknown as Rendered, cards };
 }
 
 /**

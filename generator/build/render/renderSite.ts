@@ -8,6 +8,7 @@ import { renderAccessories } from './accessories.ts';
 import { renderPage } from './page.ts';
 import { objectTypesOf, renderObjects, type RenderedObjects } from './objects.ts';
 import type { ObjectType } from '../../contract/endpoints.ts';
+import type { PackedKindName } from '../../contract/kinds.ts';
 import { renderHappening } from './happening.ts';
 import { renderTranslations } from './translations.ts';
 import { renderNotFound } from './notFound.ts';
@@ -25,8 +26,11 @@ export interface Rendered {
   sets: RenderedSet[];
   /** pair_list.json's entries, each with its pair file's cards. */
   pairs: RenderedPair[];
-  /** The charts' notes (what api/v1/notes/<id>.json answers, published in packs), in id order: none without a live database or note files. */
-  notes: NotesJson[];
+  /**
+   * The objects of each kind that lives in packs only (contract/kinds.ts `packedOnly`), in id order:
+   * the charts' notes (what api/v1/notes/<id>.json answers), none without a live database or note files.
+   */
+  packed: { notes: NotesJson[] } & Record<PackedKindName, readonly object[]>;
   /** Minutes east of UTC of the export's calendar (info.json's timezone): the days a date search names. */
   timezoneOffset: number;
 }
@@ -42,12 +46,12 @@ export function renderSite(context: RenderContext, files: SiteFiles): Rendered {
   const pairs = renderPairs(context, files);
   renderAccessories(context, files);
   const objects = renderObjects(context, files);
-  const notes = renderNotes(context.model, files);
+  const packed = { notes: renderNotes(context.model, files) };
   renderHappening(context, files);
   renderTranslations(context, files);
   renderNotFound(files);
   renderContract(files);
   renderHostRules(files);
   renderPage(files, context.images.host); // keep last: the page links the index files rendered above
-  return { objects, objectTypes: objectTypesOf(context.model), sets, pairs, notes, timezoneOffset: context.model.timezoneOffset };
+  return { objects, objectTypes: objectTypesOf(context.model), sets, pairs, packed, timezoneOffset: context.model.timezoneOffset };
 }

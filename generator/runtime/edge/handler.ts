@@ -8,7 +8,8 @@
  * Every path this handler reads is itself such a plain static file, so on Netlify, where
  * reads are fetches that pass through the edge function again, they never recurse.
  */
-import { NOTES, NOT_FOUND_FILE, OBJECT_TYPE_NAMES, allEndpoints, endpoints, isObjectType, objectEndpoint, type Endpoint, type ObjectType } from '../../contract/endpoints.ts';
+import { NOT_FOUND_FILE, OBJECT_TYPE_NAMES, allEndpoints, endpoints, isObjectType, objectEndpoint, packedPack, type Endpoint, type ObjectType } from '../../contract/endpoints.ts';
+import { kindOfType, PACKED_KINDS, type PackedKind } from '../../contract/kinds.ts';
 import { matchRoute, rawFileType } from './routes.ts';
 import { HttpError, errorResponse, jsonPiecesResponse, jsonResponse, jsonTextResponse, methodNotAllowed, piecesText, preflight, ranCode, withETag, type JsonPieces } from './http.ts';
 import { checkSitePath } from './guard.ts';
@@ -127,16 +128,21 @@ async function pairFile(route: Route, name: string): Promise<Response | null> {
   return answerText(route, [text]);
 }
 
-/** Where a chart's notes are published: the packs of their blocks of ids (no file per chart). */
-const NOTES_SOURCE = { key: NOTES, pack: endpoints.notesPack.file };
-
-/** notes/<id>.json: one chart's notes from the pack of its block; with ?version=, as that version published them (their history). */
-async function notes(route: Route, name: string): Promise<Response> {
+/**
+ * <kind>/<key>.json of a kind that lives in packs only (contract/kinds.ts `packedOnly`; a chart's
+ * notes): one object from the pack of its block; with ?version=, as that version published it (its
+ * history). Its errors name the object that names it by the words of that object's kind ("chart").
+ */
+async function packedObject(route: Route, kind: PackedKind, name: string): Promise<Response> {
+  const { key, namedBy } = kind.packedOnly;
+  const namer = kindOfType(namedBy.type).change?.one ?? namedBy.type;
   const ids = parseIds(name);
-  if (ids.length !== 1) throw new HttpError(400, `notes/<live_setting_id>.json takes one chart id, not ${ids.length}`);
+  if (ids.length !== 1) throw new HttpError(400, `${kind.name}/<${key}>.json takes one ${namer} id, not ${ids.length}`);
   const version = versionOf(route);
-  const [text] = version === null ? await readObjects(route.site, NOTES_SOURCE, ids) : await objectsAt(route.site, NOTES, ids, version);
-  if (text === null) throw new HttpError(404, `no notes of chart ${ids[0]}${version === null ? '' : ` in version "${version.slice(0, 80)}"`}`);
+  const [text] = version === null
+    ? await readObjects(route.site, { key: kind.name, pack: packedPack(kind.name).file }, ids)
+    : await objectsAt(route.site, kind.own.history, ids, version);
+  if (text === null) throw new HttpError(404, `no ${kind.name} of ${namer} ${ids[0]}${version === null ? '' : ` in version "${version.slice(0, 80)}"`}`);
   return answerText(route, [text]);
 }
 
@@ -178,11 +184,12 @@ const HANDLERS = new Map<Endpoint, Handler>([
   [endpoints.accessory, (route, { ids }) => listedFile(route, 'accessory', ids)],
   [endpoints.happening, (route, { time }) => happening(route, time)],
   [endpoints.pair, (route, { pair_id }) => pairFile(route, pair_id)],
-  [endpoints.notes, (route, { live_setting_id }) => notes(route, live_setting_id)],
   [endpoints.bulkLines, (route, { kind }) => bulkDownload(route.site, route.request, `${kind}.jsonl`)],
   [endpoints.bulkSqlite, (route) => bulkDownload(route.site, route.request, 'sif.sqlite')],
   [endpoints.cardIdHistory, (route, { id }) => aliasedHistory(route, 'card_t', id)],
   [endpoints.accessoryIdHistory, (route, { id }) => aliasedHistory(route, 'accessory_t', id)],
+  // A kind in packs only answers at its name's endpoint (endpoints.ts), its id the route's `key` parameter.
+  ...PACKED_KINDS.map((kind): [Endpoint, Handler] => [endpoints[kind.name], (route, params) => packedObject(route, kind, params[kind.packedOnly.key])]),
   ...OBJECT_TYPE_NAMES.flatMap((type): [Endpoint, Handler][] => [
     [objectEndpoint[type].object, (route, { ids }) => generic(route, type, ids)],
     [objectEndpoint[type].list, (route) => listing(route, type)],
