@@ -106,9 +106,12 @@ export type FileOf = (...values: (string | number)[]) => string;
  */
 export function fileOf(route: string): FileOf {
   const template = route.slice(1) + (/\.\w+$/.test(route.split('/').pop()!) ? '' : '.json');
+  // The text around the parameters, split once: a build names a path for every file it writes.
+  const [head, ...rest] = template.split(/\{\w+\}/);
   return (...values) => {
-    let next = 0;
-    return template.replace(/\{\w+\}/g, () => String(values[next++]));
+    let path = head;
+    for (let i = 0; i < rest.length; i++) path += String(values[i]) + rest[i];
+    return path;
   };
 }
 
