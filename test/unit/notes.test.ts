@@ -282,7 +282,7 @@ describe('notes in the bulk downloads, the history and the edge', () => {
     expect(again.files.get(rel)!.equals(first.files.get(rel)!)).toBe(true);
   });
 
-  it('a previous site read back (--since) whose notes pack lacks the notes a chart names fails the build in one line naming the pack', async () => {
+  it('a previous site read back (--since) whose notes pack lacks the notes a chart names, or is gone, fails the build in one line naming the pack', async () => {
     const first = await nextInMemory(SAMPLE_INPUT, null, { bulk: false });
     const rel = endpoints.notesPack.file(packOf(11));
     const pack = JSON.parse(first.files.get(rel)!.toString('utf8'));
@@ -290,6 +290,11 @@ describe('notes in the bulk downloads, the history and the edge', () => {
     const damaged = new MemoryFiles(first.files);
     damaged.set(rel, Buffer.from(JSON.stringify(pack)));
     await expect(nextInMemory(SAMPLE_INPUT, { ...first, files: damaged }, { readBack: true, bulk: false }))
+      .rejects.toThrow(`${rel}: no notes of live_t 11, which names it in notes_url`);
+    // The whole pack gone: the same line, for the first chart it held.
+    const lost = new MemoryFiles(first.files);
+    lost.delete(rel);
+    await expect(nextInMemory(SAMPLE_INPUT, { ...first, files: lost }, { readBack: true, bulk: false }))
       .rejects.toThrow(`${rel}: no notes of live_t 11, which names it in notes_url`);
   });
 

@@ -38,14 +38,29 @@ export const parseText = (text: Buffer): JsonObject => JSON.parse(text.toString(
 /** A published file (path relative to the site root) parsed; throws when the site lacks it, unless `optional` (then undefined). */
 export type SiteReader = (rel: string, optional?: boolean) => Promise<unknown>;
 
+/** A pack file: its objects by id, or (card_t's) each id's card ordinal. */
+interface PackJson {
+  objects?: Record<string, unknown>;
+  ordinals?: Record<string, unknown>;
+}
+
+/** Reads packs, each file once however many ids ask for it; a pack the site lacks holds nothing. */
+function packReader(read: SiteReader): (file: string) => Promise<PackJson> {
+  const packs = new Map<string, Promise<PackJson>>();
+  return (file) => {
+    let pack = packs.get(file);
+    if (!pack) packs.set(file, (pack = read(file, true).then((json) => (json ?? {}) as PackJson)));
+    return pack;
+  };
+}
+
 /**
  * Every object of a generic type: the ids of its list, each read from the pack of its block. A
  * site without an optional kind's database (contract/kinds.ts; or from before the kind) has none of its objects.
  */
 export async function readObjects(read: SiteReader, type: ObjectType, into: PublishedObjects): Promise<void> {
   const { list, pack } = objectEndpoint[type];
-  const packs = new Map<string, { objects?: Record<string, unknown>; ordinals?: Record<string, unknown> } | undefined>();
-  const readPack = async (file: string) => (packs.has(file) ? packs.get(file) : packs.set(file, (await read(file, true)) as object | undefined).get(file)) ?? {};
+  const readPack = packReader(read);
   // card_t's packs name each card's ordinal, in blocks of KEY_PACK_SIZE ids (an older site's of PACK_SIZE; older still, they held the objects).
   const ordinalOf = async (id: number) => (await readPack(pack.file(keyPackOf(id)))).ordinals?.[id] ?? (await readPack(pack.file(packOf(id)))).ordinals?.[id];
   const packed = async (id: number): Promise<unknown> => {
@@ -69,14 +84,12 @@ export async function readPacked(read: SiteReader, into: PublishedObjects): Prom
   for (const kind of PACKED_KINDS) {
     const { key, namedBy } = kind.packedOnly;
     const { file } = packedPack(kind.name);
-    const packs = new Map<number, Record<string, unknown>>();
+    const readPack = packReader(read);
     for (const named of into[namedBy.type].values()) {
       if (typeof named[namedBy.member] !== 'string') continue;
       const id = named.id as number;
-      const block = packOf(id);
-      if (!packs.has(block)) packs.set(block, ((await read(file(block))) as { objects: Record<string, unknown> }).objects);
-      const object = packs.get(block)![id];
-      if (!isJsonObject(object) || object[key] !== id) throw new UserError(`${file(block)}: no ${kind.name} of ${namedBy.type} ${id}, which names it in ${namedBy.member}`);
+      const object = (await readPack(file(packOf(id)))).objects?.[id];
+      if (!isJsonObject(object) || object[key] !== id) throw new UserError(`${file(packOf(id))}: no ${kind.name} of ${namedBy.type} ${id}, which names it in ${namedBy.member}`);
       recordObject(into, kind.published, id, object);
     }
   }
