@@ -128,16 +128,19 @@ async function pairFile(route: Route, name: string): Promise<Response | null> {
   return answerText(route, [text]);
 }
 
+/** A route as its errors name it: `notes/<live_setting_id>.json`. */
+const endpointPath = ({ route }: Endpoint) => route.slice('/api/v1/'.length).replace(/\{(\w+)\}/g, '<$1>');
+
 /**
  * <kind>/<key>.json of a kind that lives in packs only (contract/kinds.ts `packedOnly`; a chart's
  * notes): one object from the pack of its block; with ?version=, as that version published it (its
  * history). Its errors name the object that names it by the words of that object's kind ("chart").
  */
 async function packedObject(route: Route, kind: PackedKind, name: string): Promise<Response> {
-  const { key, namedBy } = kind.packedOnly;
+  const { namedBy } = kind.packedOnly;
   const namer = kindOfType(namedBy.type).change?.one ?? namedBy.type;
   const ids = parseIds(name);
-  if (ids.length !== 1) throw new HttpError(400, `${kind.name}/<${key}>.json takes one ${namer} id, not ${ids.length}`);
+  if (ids.length !== 1) throw new HttpError(400, `${endpointPath(endpoints[kind.name])} takes one ${namer} id, not ${ids.length}`);
   const version = versionOf(route);
   const [text] = version === null
     ? await readObjects(route.site, { key: kind.name, pack: packedPack(kind.name).file }, ids)
