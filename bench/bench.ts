@@ -24,8 +24,9 @@
  *   of the site after a one-card change (the files it fetches; bench/bulk.ts), at 4,000 cards;
  * - fits: the 20-version site against each host of the free plan (hosts/all/build/hostFit.ts: the margin,
  *   or why a host would refuse it; the bench's own builds check no limit, to measure the rest);
- * - edge cpu: the site's `_worker.js` per route kind on that site, cold and warm CPU ms and the
- *   heap after the whole mix, against the free budget (bench/edgeCpu.ts);
+ * - edge cpu: the site's `_worker.js` per route kind on that site, cold and warm CPU ms (the
+ *   medians of three fresh instances) and the heap after the whole mix, against the free budget
+ *   (bench/edgeCpu.ts);
  * - rss_mb: peak resident memory so far.
  * Builds and floors alternate and every run writes a new folder (nothing is deleted until
  * the end), so both meet the same disk state; the fastest of each is the one other work

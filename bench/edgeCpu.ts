@@ -6,8 +6,10 @@
  * once). Around each `fetch` call and the sending of its answer (JOIN_ANSWER), the CPU time
  * (user and system, of the whole process while the main thread waits; the site's reads
  * included, the module's loading excluded):
- * - cold: the first request of its kind in a fresh instance;
- * - warm: the median of the same kind's requests after it, in that instance;
+ * - cold: the first request of its kind in a fresh instance, the median of INSTANCES instances;
+ * - warm: the median of the same kind's requests after it in an instance, the median of those;
+ * each with the range the instances gave (the development VM moves by a third between one
+ * instance and the next: one instance's figure is one draw, not a measure);
  * - heap: V8's heap after a fresh instance has served every kind once (collected first).
  * One line per route kind, and a summary against the budget (10 ms warm, 50 ms cold, 128 MB heap).
  *
@@ -30,6 +32,12 @@ import { randomOrdinals } from './hosts.ts';
 export const BUDGET = { warmMs: 10, coldMs: 50, heapMb: 128 };
 /** Requests of a kind after the cold one, in the same instance. */
 const WARM_RUNS = 10;
+/**
+ * Fresh instances per kind, each round asking every kind once (so that a slow minute of the
+ * machine falls on one instance of many kinds, not on every instance of one), as bench/hosts.ts
+ * takes workerd's cold CPU.
+ */
+const INSTANCES = 3;
 /**
  * Node's own Web classes made ready in each instance before its first request, as a Worker's runtime
  * has them (see INSTANCE); `EDGE_CPU_COLD_RUNTIME=1` leaves them to load during the cold request,
@@ -60,11 +68,14 @@ interface RouteKind {
 
 export interface KindFigures {
   name: string;
+  /** The medians of the instances' figures, and the least and the most an instance gave. */
   coldMs: number;
   warmMs: number;
+  coldRange: [number, number];
+  warmRange: [number, number];
   /** Bytes of the first answer. */
   bytes: number;
-  /** Files the cold request read, and their bytes; the same for the warm median (of bytes). */
+  /** Files the cold request read, and their bytes; the same for the warm median (of bytes). Of the median instance's cold request. */
   coldReads: number;
   coldReadBytes: number;
   /** CPU ms the cold request spent reading files from disk through the ASSETS binding (a part of coldMs: the bench's, not the handler's). */
@@ -242,22 +253,44 @@ function routeKinds(dir: string): RouteKind[] {
   ];
 }
 
+/** One instance's figures of a kind: its cold request and the median of the warm ones. */
+interface InstanceFigures {
+  cold: Answer;
+  warmMs: number;
+  warmReads: number;
+  warmReadBytes: number;
+  warmReadMs: number;
+}
+
 /** The requests of `kind` in a fresh instance: the first cold, then WARM_RUNS more in turn. */
-async function measureKind(dir: string, kind: RouteKind): Promise<KindFigures> {
+async function measureInstance(dir: string, kind: RouteKind): Promise<InstanceFigures> {
   const requests = Array.from({ length: WARM_RUNS + 1 }, (_, i) => kind.requests[i % kind.requests.length]);
   const { answers } = await inInstance(dir, requests);
   const [cold, ...warm] = answers;
+  const warmMedian = (pick: (a: Answer) => number) => median(warm.map(pick));
+  return { cold, warmMs: warmMedian((a) => a.cpuMs), warmReads: warmMedian((a) => a.reads), warmReadBytes: warmMedian((a) => a.readBytes), warmReadMs: warmMedian((a) => a.readMs) };
+}
+
+const range = (values: number[]): [number, number] => [Math.min(...values), Math.max(...values)];
+
+/** A kind's figures over its instances: medians, and the cold request's reads as the median instance made them. */
+function kindFigures(name: string, instances: InstanceFigures[]): KindFigures {
+  const colds = instances.map((i) => i.cold.cpuMs);
+  const warms = instances.map((i) => i.warmMs);
+  const { cold, warmReads, warmReadBytes, warmReadMs } = instances.find((i) => i.cold.cpuMs === median(colds))!;
   return {
-    name: kind.name, coldMs: cold.cpuMs, warmMs: median(warm.map((a) => a.cpuMs)), bytes: cold.bytes,
-    coldReads: cold.reads, coldReadBytes: cold.readBytes, coldReadMs: cold.readMs,
-    warmReads: median(warm.map((a) => a.reads)), warmReadBytes: median(warm.map((a) => a.readBytes)), warmReadMs: median(warm.map((a) => a.readMs)),
+    name, coldMs: median(colds), warmMs: median(warms), coldRange: range(colds), warmRange: range(warms), bytes: cold.bytes,
+    coldReads: cold.reads, coldReadBytes: cold.readBytes, coldReadMs: cold.readMs, warmReads, warmReadBytes, warmReadMs,
   };
 }
 
 export async function edgeCpuBench(dir: string): Promise<EdgeCpuResult> {
   const kinds = routeKinds(dir);
-  const figures: KindFigures[] = [];
-  for (const kind of kinds) figures.push(await measureKind(dir, kind));
+  const instances: InstanceFigures[][] = kinds.map(() => []);
+  for (let round = 0; round < INSTANCES; round++) {
+    for (const [i, kind] of kinds.entries()) instances[i].push(await measureInstance(dir, kind));
+  }
+  const figures = kinds.map((kind, i) => kindFigures(kind.name, instances[i]));
   const { heap } = await inInstance(dir, kinds.map((kind) => kind.requests[0]));
   const { versions } = readJson<{ versions: unknown[] }>(dir, 'api/v1/versions.json');
   return {
@@ -268,19 +301,20 @@ export async function edgeCpuBench(dir: string): Promise<EdgeCpuResult> {
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
 const over = (value: number, max: number) => (value > max ? ' OVER' : '');
+const spread = ([least, most]: [number, number]) => `(${least.toFixed(1)}-${most.toFixed(1)})`.padEnd(13);
 
 /** One line per route kind, then the summary line against the budget. */
 export function formatEdgeCpu(r: EdgeCpuResult): string[] {
   const width = Math.max(...r.kinds.map((k) => k.name.length));
   const lines = r.kinds.map((k) =>
-    `edge cpu ${k.name.padEnd(width)}  cold ${k.coldMs.toFixed(1).padStart(6)} ms${over(k.coldMs, BUDGET.coldMs).padEnd(5)}` +
-    `  warm ${k.warmMs.toFixed(1).padStart(6)} ms${over(k.warmMs, BUDGET.warmMs).padEnd(5)}  answer ${(k.bytes / 1024).toFixed(1)} KB, read cold ${k.coldReads} files ${mib(k.coldReadBytes)} in ${k.coldReadMs.toFixed(1)} ms, warm ${k.warmReads} ${mib(k.warmReadBytes)} in ${k.warmReadMs.toFixed(1)} ms`);
+    `edge cpu ${k.name.padEnd(width)}  cold ${k.coldMs.toFixed(1).padStart(6)} ms${over(k.coldMs, BUDGET.coldMs).padEnd(5)} ${spread(k.coldRange)}` +
+    `  warm ${k.warmMs.toFixed(1).padStart(6)} ms${over(k.warmMs, BUDGET.warmMs).padEnd(5)} ${spread(k.warmRange)}  answer ${(k.bytes / 1024).toFixed(1)} KB, read cold ${k.coldReads} files ${mib(k.coldReadBytes)} in ${k.coldReadMs.toFixed(1)} ms, warm ${k.warmReads} ${mib(k.warmReadBytes)} in ${k.warmReadMs.toFixed(1)} ms`);
   const worst = (pick: (k: KindFigures) => number) => r.kinds.reduce((a, b) => (pick(b) > pick(a) ? b : a));
   const [cold, warm, reads] = [worst((k) => k.coldMs), worst((k) => k.warmMs), worst((k) => k.coldReads)];
   const coldOver = r.kinds.filter((k) => k.coldMs > BUDGET.coldMs).length;
   const warmOver = r.kinds.filter((k) => k.warmMs > BUDGET.warmMs).length;
   lines.push(
-    `edge cpu (${r.cards} cards, ${r.versions} versions, _worker.js in a fresh isolate per kind): ` +
+    `edge cpu (${r.cards} cards, ${r.versions} versions, _worker.js in ${INSTANCES} fresh isolates per kind, medians): ` +
     `worst cold ${cold.coldMs.toFixed(1)} of ${BUDGET.coldMs} ms (${cold.name}), ${coldOver} of ${r.kinds.length} kinds over; ` +
     `worst warm ${warm.warmMs.toFixed(1)} of ${BUDGET.warmMs} ms (${warm.name}), ${warmOver} over; ` +
     `heap after the whole mix ${r.heapMb.toFixed(1)} of ${BUDGET.heapMb} MB (+${r.externalMb.toFixed(1)} MB outside it); ` +
