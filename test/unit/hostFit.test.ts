@@ -85,8 +85,8 @@ describe('a site against the hosts of a plan', () => {
   });
 });
 
-describe('the build checks the site against its plan before it publishes', () => {
-  it('reports the margin per host in report.json', async () => {
+describe('the build reports how the site fits its plan', () => {
+  it('gives the margin per host in report.json', async () => {
     const { out } = await buildSample();
     const { hosts } = JSON.parse(await fs.readFile(publishLayout(out).report, 'utf8'));
     expect(hosts.map((fit: { host: string }) => fit.host)).toEqual(['Cloudflare Free', 'Netlify']);
