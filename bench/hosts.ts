@@ -150,9 +150,17 @@ async function workerdCpu(out: string, list: string): Promise<CpuFigures | strin
   return { coldMs: median(colds), warmMs };
 }
 
-/** A collected heap's size in bytes: V8's heap (strings included) and memory outside it (buffers). */
-function usedAfterGc(gc: () => void): number {
-  gc();
+/**
+ * A collected heap's size in bytes: V8's heap (strings included) and memory outside it (buffers).
+ * Collected three times with a turn of the event loop between: the memory of buffers collected is
+ * given back after the collection that found them, so one collection read at once counted buffers
+ * already let go (the figure swung from -0.2 to 9 MB between runs; it is steady this way).
+ */
+async function usedAfterGc(gc: () => void): Promise<number> {
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   const { heapUsed, external } = process.memoryUsage();
   return heapUsed + external;
 }
@@ -166,10 +174,13 @@ async function heldPerRequest(out: string, url: string): Promise<{ heldMb: numbe
     const [text, bytes] = [diskReader(out), diskBytesReader(out)];
     return handleRequest(new Request(url), { read: (rel) => (read.add(rel), text(rel)), readBytes: (rel) => (read.add(rel), bytes(rel)) });
   };
-  await (await answer())!.arrayBuffer(); // modules and lazily built tables, before the baseline
-  const before = usedAfterGc(gc);
+  // Modules and lazily built tables, before the baseline; an answer that is no list would measure nothing.
+  const first = (await answer())!;
+  if (first.status !== 200) throw new Error(`held: ${url.slice(0, 80)}... answered ${first.status} in-process (a site of links? the disk reader follows none)`);
+  await first.arrayBuffer();
+  const before = await usedAfterGc(gc);
   const held = await Promise.all(Array.from({ length: HELD }, answer));
-  const heldBytes = (usedAfterGc(gc) - before) / HELD;
+  const heldBytes = ((await usedAfterGc(gc)) - before) / HELD;
   await Promise.all(held.map((response) => response!.body?.cancel()));
   const packBytes = [...read].reduce((sum, rel) => sum + fs.statSync(path.join(out, rel)).size, 0);
   return { heldMb: heldBytes / 2 ** 20, packsMb: packBytes / 2 ** 20 };
