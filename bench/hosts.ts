@@ -154,7 +154,7 @@ async function workerdCpu(out: string, list: string): Promise<CpuFigures | strin
  * A collected heap's size in bytes: V8's heap (strings included) and memory outside it (buffers).
  * Collected three times with a turn of the event loop between: the memory of buffers collected is
  * given back after the collection that found them, so one collection read at once counted buffers
- * already let go (the figure swung from -0.2 to 9 MB between runs; it is steady this way).
+ * already let go (the figure swung from -0.2 to 12.8 MB between runs; it is steady this way).
  */
 async function usedAfterGc(gc: () => void): Promise<number> {
   for (let i = 0; i < 3; i++) {
@@ -176,7 +176,7 @@ async function heldPerRequest(out: string, url: string): Promise<{ heldMb: numbe
   };
   // Modules and lazily built tables, before the baseline; an answer that is no list would measure nothing.
   const first = (await answer())!;
-  if (first.status !== 200) throw new Error(`held: ${url.slice(0, 80)}... answered ${first.status} in-process (a site of links? the disk reader follows none)`);
+  if (first.status !== 200) throw new Error(`held: ${url.slice(0, 80)}... answered ${first.status} in-process (a site whose files are links out of it? the disk reader serves none)`);
   await first.arrayBuffer();
   const before = await usedAfterGc(gc);
   const held = await Promise.all(Array.from({ length: HELD }, answer));
