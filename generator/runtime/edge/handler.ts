@@ -132,21 +132,24 @@ async function pairFile(route: Route, name: string): Promise<Response | null> {
 const endpointPath = ({ route }: Endpoint) => route.slice('/api/v1/'.length).replace(/\{(\w+)\}/g, '<$1>');
 
 /**
- * <kind>/<key>.json of a kind that lives in packs only (contract/kinds.ts `packedOnly`; a chart's
- * notes): one object from the pack of its block; with ?version=, as that version published it (its
- * history). Its errors name the object that names it by the words of that object's kind ("chart").
+ * The route of <kind>/<key>.json for a kind that lives in packs only (contract/kinds.ts `packedOnly`;
+ * a chart's notes): one object from the pack of its block; with ?version=, as that version published
+ * it (its history). Its errors name the object that names it by the words of that object's kind
+ * ("chart"), worked out once, when the routes are made.
  */
-async function packedObject(route: Route, kind: PackedKind, name: string): Promise<Response> {
-  const { namedBy } = kind.packedOnly;
+function packedObjectHandler(kind: PackedKind): Handler {
+  const { key, namedBy } = kind.packedOnly;
   const namer = kindOfType(namedBy.type).change?.one ?? namedBy.type;
-  const ids = parseIds(name);
-  if (ids.length !== 1) throw new HttpError(400, `${endpointPath(endpoints[kind.name])} takes one ${namer} id, not ${ids.length}`);
-  const version = versionOf(route);
-  const [text] = version === null
-    ? await readObjects(route.site, { key: kind.name, pack: packedPack(kind.name).file }, ids)
-    : await objectsAt(route.site, kind.own.history, ids, version);
-  if (text === null) throw new HttpError(404, `no ${kind.name} of ${namer} ${ids[0]}${version === null ? '' : ` in version "${version.slice(0, 80)}"`}`);
-  return answerText(route, [text]);
+  const path = endpointPath(endpoints[kind.name]);
+  const source = { key: kind.name, pack: packedPack(kind.name).file };
+  return async (route, params) => {
+    const ids = parseIds(params[key]);
+    if (ids.length !== 1) throw new HttpError(400, `${path} takes one ${namer} id, not ${ids.length}`);
+    const version = versionOf(route);
+    const [text] = version === null ? await readObjects(route.site, source, ids) : await objectsAt(route.site, kind.own.history, ids, version);
+    if (text === null) throw new HttpError(404, `no ${kind.name} of ${namer} ${ids[0]}${version === null ? '' : ` in version "${version.slice(0, 80)}"`}`);
+    return answerText(route, [text]);
+  };
 }
 
 /** card/random.json: any card, or with ?q= one among those the query matches. */
@@ -192,7 +195,7 @@ const HANDLERS = new Map<Endpoint, Handler>([
   [endpoints.cardIdHistory, (route, { id }) => aliasedHistory(route, 'card_t', id)],
   [endpoints.accessoryIdHistory, (route, { id }) => aliasedHistory(route, 'accessory_t', id)],
   // A kind in packs only answers at its name's endpoint (endpoints.ts), its id the route's `key` parameter.
-  ...PACKED_KINDS.map((kind): [Endpoint, Handler] => [endpoints[kind.name], (route, params) => packedObject(route, kind, params[kind.packedOnly.key])]),
+  ...PACKED_KINDS.map((kind): [Endpoint, Handler] => [endpoints[kind.name], packedObjectHandler(kind)]),
   ...OBJECT_TYPE_NAMES.flatMap((type): [Endpoint, Handler][] => [
     [objectEndpoint[type].object, (route, { ids }) => generic(route, type, ids)],
     [objectEndpoint[type].list, (route) => listing(route, type)],
