@@ -88,8 +88,9 @@ export async function readPacked(read: SiteReader, into: PublishedObjects): Prom
     for (const named of into[namedBy.type].values()) {
       if (typeof named[namedBy.member] !== 'string') continue;
       const id = named.id as number;
-      const object = (await readPack(file(packOf(id)))).objects?.[id];
-      if (!isJsonObject(object) || object[key] !== id) throw new UserError(`${file(packOf(id))}: no ${kind.name} of ${namedBy.type} ${id}, which names it in ${namedBy.member}`);
+      const pack = file(packOf(id));
+      const object = (await readPack(pack)).objects?.[id];
+      if (!isJsonObject(object) || object[key] !== id) throw new UserError(`${pack}: no ${kind.name} of ${namedBy.type} ${id}, which names it in ${namedBy.member}`);
       recordObject(into, kind.published, id, object);
     }
   }
