@@ -277,9 +277,10 @@ const range = (values: number[]): [number, number] => [Math.min(...values), Math
 function kindFigures(name: string, instances: InstanceFigures[]): KindFigures {
   const colds = instances.map((i) => i.cold.cpuMs);
   const warms = instances.map((i) => i.warmMs);
-  const { cold, warmReads, warmReadBytes, warmReadMs } = instances.find((i) => i.cold.cpuMs === median(colds))!;
+  const coldMs = median(colds);
+  const { cold, warmReads, warmReadBytes, warmReadMs } = instances.find((i) => i.cold.cpuMs === coldMs)!;
   return {
-    name, coldMs: median(colds), warmMs: median(warms), coldRange: range(colds), warmRange: range(warms), bytes: cold.bytes,
+    name, coldMs, warmMs: median(warms), coldRange: range(colds), warmRange: range(warms), bytes: cold.bytes,
     coldReads: cold.reads, coldReadBytes: cold.readBytes, coldReadMs: cold.readMs, warmReads, warmReadBytes, warmReadMs,
   };
 }
